@@ -1,0 +1,101 @@
+// Package api holds what every service package shares: the dependencies a
+// handler gets, the common answer shapes (UpdateResult, BatchResult), and
+// the batch runner.
+package api
+
+import (
+	"context"
+	"errors"
+	"log/slog"
+	"time"
+
+	"github.com/trove-ml/trove/internal/apierr"
+	"github.com/trove-ml/trove/internal/auth"
+	"github.com/trove-ml/trove/internal/jsonx"
+	"github.com/trove-ml/trove/internal/store"
+)
+
+// Deps are the dependencies of every service.
+type Deps struct {
+	DB   *store.DB
+	Auth *auth.Service
+	Log  *slog.Logger
+	// Now is the clock (tests fix it).
+	Now func() time.Time
+	// FilesURL is the public base URL of the file server.
+	FilesURL string
+}
+
+// Time returns the current time as a wire time.
+func (d *Deps) Time() jsonx.Time {
+	return jsonx.Time{Time: d.Now().UTC().Truncate(time.Millisecond)}
+}
+
+// UpdateResult is the answer of most single-record updates.
+type UpdateResult struct {
+	Updated int            `json:"updated"`
+	Fields  map[string]any `json:"fields"`
+}
+
+// BatchFailure is one failed id of a _many call.
+type BatchFailure struct {
+	ID    string     `json:"id"`
+	Error BatchError `json:"error"`
+}
+
+// BatchError is the error of a failed id.
+type BatchError struct {
+	Codes []int          `json:"codes"`
+	Msg   string         `json:"msg"`
+	Data  map[string]any `json:"data"`
+}
+
+// BatchResult is the answer of every _many call.
+type BatchResult struct {
+	Succeeded []map[string]any `json:"succeeded"`
+	Failed    []BatchFailure   `json:"failed"`
+}
+
+// RunBatch applies fn to each id; one failing id never fails the call.
+// fn returns the extra fields of a succeeded item (id is added).
+func RunBatch(ctx context.Context, ids []string, fn func(ctx context.Context, id string) (map[string]any, error)) (*BatchResult, error) {
+	if len(ids) == 0 {
+		return nil, apierr.Validation("ids", "at least one id is required")
+	}
+	res := &BatchResult{Succeeded: []map[string]any{}, Failed: []BatchFailure{}}
+	for _, id := range ids {
+		item, err := fn(ctx, id)
+		if err != nil {
+			ae := apierr.As(err)
+			if ae == nil || ae.Code >= 500 {
+				return nil, err
+			}
+			data := ae.Data
+			if data == nil {
+				data = map[string]any{}
+			}
+			res.Failed = append(res.Failed, BatchFailure{ID: id, Error: BatchError{
+				Codes: []int{ae.Code, ae.Subcode}, Msg: ae.Message(), Data: data}})
+			continue
+		}
+		if item == nil {
+			item = map[string]any{}
+		}
+		item["id"] = id
+		res.Succeeded = append(res.Succeeded, item)
+	}
+	return res, nil
+}
+
+// NotFound converts store.ErrNotFound into the entity's API error and
+// passes other errors through.
+func NotFound(err error, apiErr *apierr.Error) error {
+	if errors.Is(err, store.ErrNotFound) {
+		return apiErr
+	}
+	return err
+}
+
+// Visible is the list of companies whose records a caller may read: its
+// own and public ones ("").
+func Visible(company string) []string { return []string{company, ""} }

@@ -1,0 +1,66 @@
+// Package organization serves organization.* operations: company-wide
+// views over tasks and models.
+package organization
+
+import (
+	"context"
+
+	"github.com/trove-ml/trove/internal/api"
+	"github.com/trove-ml/trove/internal/rpc"
+)
+
+// Register adds the organization operations.
+func Register(r *rpc.Registry, d *api.Deps) {
+	s := &service{d}
+	r.Add(
+		rpc.Endpoint{Name: "organization.get_tags", Handler: rpc.Typed(s.getTags)},
+		rpc.Endpoint{Name: "organization.get_user_companies", Handler: rpc.Typed(s.userCompanies)},
+	)
+}
+
+type service struct{ d *api.Deps }
+
+type getTagsRequest struct {
+	Filter        *api.TagFilter `json:"filter"`
+	IncludeSystem bool           `json:"include_system"`
+}
+
+// getTags returns the tags used by the company's tasks and models.
+func (s *service) getTags(ctx context.Context, c *rpc.Call, req *getTagsRequest) (*api.TagsResult, error) {
+	return api.CollectTags(ctx, s.d.DB, c.Company(), []string{"tasks", "models"}, nil, req.Filter, req.IncludeSystem)
+}
+
+type empty struct{}
+
+type company struct {
+	ID        string  `json:"id"`
+	Name      string  `json:"name"`
+	Allocated int     `json:"allocated"`
+	Owners    []owner `json:"owners"`
+}
+
+type owner struct {
+	ID     string `json:"id"`
+	Name   string `json:"name"`
+	Avatar string `json:"avatar"`
+}
+
+type companiesResponse struct {
+	Companies []company `json:"companies"`
+}
+
+func (s *service) userCompanies(ctx context.Context, c *rpc.Call, _ *empty) (*companiesResponse, error) {
+	n, err := s.d.DB.CountCompanyUsers(ctx, c.Company())
+	if err != nil {
+		return nil, err
+	}
+	owners, err := s.d.DB.CompanyOwners(ctx, c.Company())
+	if err != nil {
+		return nil, err
+	}
+	out := []owner{}
+	for _, o := range owners {
+		out = append(out, owner{ID: o.ID, Name: o.Name, Avatar: ""})
+	}
+	return &companiesResponse{Companies: []company{{ID: c.Company(), Name: c.Identity.CompanyName, Allocated: n, Owners: out}}}, nil
+}

@@ -1,0 +1,30 @@
+// Package projects serves the projects.* operations: a hierarchy of
+// projects named by "/" paths, with statistics over their tasks and models.
+package projects
+
+import (
+	"github.com/trove-ml/trove/internal/api"
+	"github.com/trove-ml/trove/internal/rpc"
+)
+
+// Register adds the projects operations.
+func Register(r *rpc.Registry, d *api.Deps) {
+	s := &service{d: d}
+	r.Add(
+		rpc.Endpoint{Name: "projects.create", Handler: rpc.Typed(s.create)},
+		rpc.Endpoint{Name: "projects.get_by_id", Handler: rpc.Typed(s.getByID)},
+		rpc.Endpoint{Name: "projects.get_all", Handler: rpc.Typed(s.getAll)},
+		rpc.Endpoint{Name: "projects.get_all_ex", Handler: rpc.Typed(s.getAllEx)},
+		rpc.Endpoint{Name: "projects.update", Handler: rpc.Typed(s.update)},
+		rpc.Endpoint{Name: "projects.move", Handler: rpc.Typed(s.move)},
+		rpc.Endpoint{Name: "projects.merge", Handler: rpc.Typed(s.merge)},
+		rpc.Endpoint{Name: "projects.delete", Handler: rpc.Typed(s.delete)},
+		rpc.Endpoint{Name: "projects.validate_delete", Handler: rpc.Typed(s.validateDelete)},
+		rpc.Endpoint{Name: "projects.make_public", MinVersion: "2.9", Handler: rpc.Typed(s.makePublic)},
+		rpc.Endpoint{Name: "projects.make_private", MinVersion: "2.9", Handler: rpc.Typed(s.makePrivate)},
+		rpc.Endpoint{Name: "projects.get_task_tags", MinVersion: "2.8", Handler: rpc.Typed(s.getTaskTags)},
+		rpc.Endpoint{Name: "projects.get_model_tags", MinVersion: "2.8", Handler: rpc.Typed(s.getModelTags)},
+	)
+}
+
+type service struct{ d *api.Deps }

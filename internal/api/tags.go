@@ -1,0 +1,32 @@
+package api
+
+import (
+	"sort"
+	"strings"
+
+	"github.com/trove-ml/trove/internal/apierr"
+)
+
+// ValidateTags refuses tags that look like list operators.
+func ValidateTags(field string, tags []string) error {
+	for _, t := range tags {
+		if strings.HasPrefix(t, "__$") {
+			return apierr.FieldsValue("tags cannot start with __$: field=%s, tag=%s", field, t)
+		}
+	}
+	return nil
+}
+
+// SortedTags returns tags deduplicated and sorted (never nil).
+func SortedTags(tags []string) []string {
+	seen := map[string]bool{}
+	out := []string{}
+	for _, t := range tags {
+		if !seen[t] {
+			seen[t] = true
+			out = append(out, t)
+		}
+	}
+	sort.Strings(out)
+	return out
+}

@@ -1,0 +1,276 @@
+package apierr
+
+import "fmt"
+
+// The catalogue. Constructors name the reference's error so call sites read
+// like the condition they report.
+
+// BadRequest is 400/0: malformed body or path.
+func BadRequest(msg string) *Error { return New(400, 0, "%s", msg) }
+
+// MalformedJSON is the generic 400/0 text for an unparsable body.
+func MalformedJSON(detail string) *Error {
+	return New(400, 0, "The browser (or proxy) sent a request that this server could not understand. (%s)", detail)
+}
+
+// InvalidVersion is 400/2.
+func InvalidVersion(v string) *Error {
+	return New(400, 2, "Request path has invalid version: version=%s", v)
+}
+
+// MissingField is 400/11 for required fields.
+func MissingField(fields ...string) *Error {
+	return (&Error{Code: 400, Subcode: 11, Msg: "Missing required fields"}).With("missing", fields)
+}
+
+// Validation is 400/12 naming the field.
+func Validation(field, format string, args ...any) *Error {
+	return New(400, 12, "Validation error (error for field '%s': %s)", field, fmt.Sprintf(format, args...))
+}
+
+// ValidationMsg is 400/12 with a free message.
+func ValidationMsg(format string, args ...any) *Error {
+	return New(400, 12, "Validation error (%s)", fmt.Sprintf(format, args...))
+}
+
+// InvalidFields is 400/14: unknown field in only_fields/order_by.
+func InvalidFields(field string) *Error {
+	return New(400, 14, "Invalid fields: field=%s", field)
+}
+
+// FieldsConflict is 400/15.
+func FieldsConflict(format string, args ...any) *Error {
+	return New(400, 15, "Fields conflict (%s)", fmt.Sprintf(format, args...))
+}
+
+// FieldsValue is 400/16.
+func FieldsValue(format string, args ...any) *Error {
+	return New(400, 16, "Fields value error (%s)", fmt.Sprintf(format, args...))
+}
+
+// BatchNoItems is 400/17.
+func BatchNoItems() *Error { return New(400, 17, "Batch request contains no items") }
+
+// InvalidRegex is 400/21.
+func InvalidRegex(field, detail string) *Error {
+	return New(400, 21, "Malformed regular expression (%s): field=%s", detail, field)
+}
+
+// Entity "not found" errors: 400 with a per-entity subcode.
+
+// InvalidTaskID is 400/101.
+func InvalidTaskID(ids ...string) *Error {
+	return (&Error{Code: 400, Subcode: 101, Msg: "Invalid task id"}).With("id", joinIDs(ids))
+}
+
+// InvalidTaskStatus is 400/110.
+func InvalidTaskStatus(extra string) *Error {
+	if extra == "" {
+		return New(400, 110, "Invalid task status")
+	}
+	return New(400, 110, "Invalid task status (%s)", extra)
+}
+
+// FailedChangingTaskStatus is 400/121 (lost a status race).
+func FailedChangingTaskStatus() *Error {
+	return New(400, 121, "Failed changing task status. probably someone changed it before you")
+}
+
+// MissingTaskFields is 400/122.
+func MissingTaskFields(extra string) *Error {
+	return New(400, 122, "Task is missing expected fields (%s)", extra)
+}
+
+// TaskCannotBeDeleted is 400/123.
+func TaskCannotBeDeleted(extra string) *Error {
+	return New(400, 123, "Task cannot be deleted (%s)", extra)
+}
+
+// EventsNotAdded is 400/131.
+func EventsNotAdded() *Error { return New(400, 131, "Events not added") }
+
+// InvalidModelID is 400/201.
+func InvalidModelID(ids ...string) *Error {
+	return (&Error{Code: 400, Subcode: 201, Msg: "Invalid model id"}).With("id", joinIDs(ids))
+}
+
+// ModelIsReady is 400/203.
+func ModelIsReady(id string) *Error {
+	return (&Error{Code: 400, Subcode: 203, Msg: "Model is ready"}).With("model", id)
+}
+
+// ModelInUse is 400/205.
+func ModelInUse(extra string) *Error { return New(400, 205, "Model is used by tasks (%s)", extra) }
+
+// ModelCreatingTaskExists is 400/206.
+func ModelCreatingTaskExists(extra string) *Error {
+	return New(400, 206, "Model creating task exists (%s)", extra)
+}
+
+// InvalidUser is 400/300; InvalidUserID is 400/301.
+func InvalidUser(id string) *Error {
+	return (&Error{Code: 400, Subcode: 300, Msg: "Invalid user"}).With("id", id)
+}
+
+// InvalidUserID is 400/301.
+func InvalidUserID(id string) *Error {
+	return (&Error{Code: 400, Subcode: 301, Msg: "Invalid user id"}).With("id", id)
+}
+
+// InvalidProjectID is 400/401.
+func InvalidProjectID(ids ...string) *Error {
+	return (&Error{Code: 400, Subcode: 401, Msg: "Invalid project id"}).With("id", joinIDs(ids))
+}
+
+// ProjectHasTasks is 400/402; ProjectHasModels 400/405.
+func ProjectHasTasks(n int) *Error {
+	return (&Error{Code: 400, Subcode: 402, Msg: "Project has associated tasks (use force=True to delete)"}).With("tasks", n)
+}
+
+// ProjectHasModels is 400/405.
+func ProjectHasModels(n int) *Error {
+	return (&Error{Code: 400, Subcode: 405, Msg: "Project has associated models (use force=True to delete)"}).With("models", n)
+}
+
+// InvalidProjectName is 400/407; ProjectPathChange 408; ProjectDepth 409;
+// ProjectSameLocation 410; ProjectUnderItself 411; ProjectMergeIntoChild 412.
+func InvalidProjectName(name string) *Error {
+	return (&Error{Code: 400, Subcode: 407, Msg: "Invalid project name"}).With("name", name)
+}
+
+// ProjectPathChange is 400/408.
+func ProjectPathChange() *Error {
+	return New(400, 408, "Cannot change project path via rename, use projects.move")
+}
+
+// ProjectDepth is 400/409.
+func ProjectDepth(max int) *Error {
+	return (&Error{Code: 400, Subcode: 409, Msg: "Project path exceeds the maximum allowed depth"}).With("max_depth", max)
+}
+
+// ProjectSameLocation is 400/410.
+func ProjectSameLocation() *Error {
+	return New(400, 410, "Project cannot be moved to its current location")
+}
+
+// ProjectUnderItself is 400/411.
+func ProjectUnderItself() *Error { return New(400, 411, "Project cannot be moved under itself") }
+
+// ProjectMergeIntoChild is 400/412.
+func ProjectMergeIntoChild() *Error {
+	return New(400, 412, "Project cannot be merged into its own child project")
+}
+
+// PublicProjectExists is 400/414.
+func PublicProjectExists(name string) *Error {
+	return (&Error{Code: 400, Subcode: 414, Msg: "Public project with the same name already exists"}).With("name", name)
+}
+
+// Queue errors.
+
+// InvalidQueueID is 400/701.
+func InvalidQueueID(id string) *Error {
+	return (&Error{Code: 400, Subcode: 701, Msg: "Invalid queue id"}).With("queue", id)
+}
+
+// QueueNotEmpty is 400/702.
+func QueueNotEmpty(n int) *Error {
+	return (&Error{Code: 400, Subcode: 702, Msg: "Queue is not empty"}).With("num_entries", n)
+}
+
+// TaskNotQueued is 400/703.
+func TaskNotQueued(queue, task string) *Error {
+	return (&Error{Code: 400, Subcode: 703, Msg: "Invalid queue id or task not in queue"}).With("queue", queue, "task", task)
+}
+
+// TaskAlreadyQueued is 400/706.
+func TaskAlreadyQueued(task string) *Error {
+	return (&Error{Code: 400, Subcode: 706, Msg: "Task already queued"}).With("task", task)
+}
+
+// NoDefaultQueue is 400/707; MultipleDefaultQueues 400/708.
+func NoDefaultQueue() *Error {
+	return New(400, 707, "No queue is tagged as the default queue for this company")
+}
+
+// MultipleDefaultQueues is 400/708.
+func MultipleDefaultQueues() *Error {
+	return New(400, 708, "More than one queue is tagged as the default queue for this company")
+}
+
+// DataValidation is 400/800.
+func DataValidation(format string, args ...any) *Error {
+	return New(400, 800, "Data validation error (%s)", fmt.Sprintf(format, args...))
+}
+
+// NotUnique is 400/801.
+func NotUnique(format string, args ...any) *Error {
+	return New(400, 801, "Value combination already exists (unique field) (%s)", fmt.Sprintf(format, args...))
+}
+
+// Worker errors (400/1001..1005).
+func InvalidWorkerID(id string) *Error {
+	return (&Error{Code: 400, Subcode: 1001, Msg: "Invalid worker id"}).With("worker", id)
+}
+
+// WorkerNotRegistered is 400/1004.
+func WorkerNotRegistered(id string) *Error {
+	return (&Error{Code: 400, Subcode: 1004, Msg: "Worker is not registered"}).With("worker", id)
+}
+
+// InvalidScrollID is 400/1104.
+func InvalidScrollID() *Error { return New(400, 1104, "Invalid scroll id") }
+
+// Auth errors.
+
+// BadAuthType is 401/10.
+func BadAuthType() *Error { return New(401, 10, "Unauthorized (bad authentication header type)") }
+
+// NoCredentials is 401/20.
+func NoCredentials() *Error { return New(401, 20, "Unauthorized (missing credentials)") }
+
+// BadCredentials is 401/21.
+func BadCredentials() *Error { return New(401, 21, "Unauthorized (malformed credentials)") }
+
+// InvalidCredentials is 401/22.
+func InvalidCredentials() *Error {
+	return New(401, 22, "Unauthorized (invalid credentials) (failed to locate provided credentials)")
+}
+
+// InvalidToken is 401/30.
+func InvalidToken(reason string) *Error {
+	return (&Error{Code: 401, Subcode: 30, Msg: "Invalid token (invalid jwt token)"}).With("reason", reason)
+}
+
+// RevokedToken is 401/30.
+func RevokedToken() *Error { return New(401, 30, "Invalid token (revoked token)") }
+
+// RoleNotAllowed is 403/20.
+func RoleNotAllowed(role string, allowed []string) *Error {
+	return (&Error{Code: 403, Subcode: 20, Msg: "Forbidden (not allowed for role)"}).With("role", role, "allowed", allowed)
+}
+
+// NoWritePermission is 403/21.
+func NoWritePermission(format string, args ...any) *Error {
+	return New(403, 21, "Forbidden (read-only access) (%s)", fmt.Sprintf(format, args...))
+}
+
+// UnknownEndpoint is 404/0.
+func UnknownEndpoint(name, version string) *Error {
+	return New(404, 0, "Unable to find endpoint for name %s and version %s", name, version)
+}
+
+// NotSupported is 301/1.
+func NotSupported(extra string) *Error { return New(301, 1, "Not supported (%s)", extra) }
+
+// Internal is 500/0 with a generic message; details go to the log.
+func Internal(cause error) *Error {
+	return &Error{Code: 500, Subcode: 0, Msg: "General data error", Cause: cause}
+}
+
+func joinIDs(ids []string) any {
+	if len(ids) == 1 {
+		return ids[0]
+	}
+	return ids
+}

@@ -1,0 +1,129 @@
+// Package app wires Trove together and owns its lifecycle: open the store,
+// bootstrap identities, serve the API and file ports, shut down in order.
+package app
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"net/http"
+	"strings"
+	"time"
+
+	"github.com/klauspost/compress/gzhttp"
+
+	"github.com/trove-ml/trove/internal/api"
+	"github.com/trove-ml/trove/internal/auth"
+	"github.com/trove-ml/trove/internal/config"
+	"github.com/trove-ml/trove/internal/rpc"
+	"github.com/trove-ml/trove/internal/store"
+)
+
+// App is a configured, running-ready server.
+type App struct {
+	Cfg  config.Config
+	Log  *slog.Logger
+	DB   *store.DB
+	Deps *api.Deps
+	// Handler is the API port's handler.
+	Handler http.Handler
+	// Generated holds a key pair created on first start (printed once).
+	Generated *auth.Generated
+}
+
+// New opens the store, bootstraps and builds the handlers.
+func New(ctx context.Context, cfg config.Config, log *slog.Logger) (*App, error) {
+	db, err := store.Open(ctx, cfg.DB, cfg.DataDir)
+	if err != nil {
+		return nil, err
+	}
+	secret, err := auth.TokenSecret(ctx, db, cfg.TokenSecret)
+	if err != nil {
+		db.Close()
+		return nil, err
+	}
+	gen, err := auth.Bootstrap(ctx, db, cfg.AdminKey, cfg.AdminSecret, cfg.Users)
+	if err != nil {
+		db.Close()
+		return nil, err
+	}
+	deps := &api.Deps{DB: db, Auth: auth.New(db, secret), Log: log, Now: time.Now,
+		FilesURL: "http://" + publicAddr(cfg.FilesAddr, cfg.PublicHost)}
+	a := &App{Cfg: cfg, Log: log, DB: db, Deps: deps, Generated: gen}
+	srv := &rpc.Server{Registry: NewRegistry(deps), Auth: deps.Auth, Log: log, MaxBody: int64(cfg.MaxBodyMB) << 20}
+	a.Handler = gzhttp.GzipHandler(srv)
+	return a, nil
+}
+
+// Close releases the store.
+func (a *App) Close() error { return a.DB.Close() }
+
+// Run serves until ctx ends, then shuts down gracefully.
+func (a *App) Run(ctx context.Context, out io.Writer) error {
+	apiLn, err := net.Listen("tcp", a.Cfg.APIAddr)
+	if err != nil {
+		return fmt.Errorf("listen api: %w", err)
+	}
+	apiSrv := &http.Server{Handler: a.Handler, ReadHeaderTimeout: 30 * time.Second, IdleTimeout: 120 * time.Second}
+	errc := make(chan error, 2)
+	go func() { errc <- apiSrv.Serve(apiLn) }()
+	a.Log.Info("trove started", "api_addr", apiLn.Addr().String(), "backend", a.DB.D.Name())
+	if a.Generated != nil {
+		a.printCredentials(out)
+	}
+	select {
+	case <-ctx.Done():
+	case err := <-errc:
+		if !errors.Is(err, http.ErrServerClosed) {
+			return err
+		}
+	}
+	sctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	_ = apiSrv.Shutdown(sctx)
+	a.Log.Info("trove stopped")
+	return nil
+}
+
+func (a *App) printCredentials(out io.Writer) {
+	g := a.Generated
+	apiHost := publicAddr(a.Cfg.APIAddr, a.Cfg.PublicHost)
+	filesHost := publicAddr(a.Cfg.FilesAddr, a.Cfg.PublicHost)
+	fmt.Fprintf(out, `
+Trove generated admin credentials (shown once; the secret is stored hashed):
+  access key: %s
+  secret key: %s
+
+Paste into ~/clearml.conf:
+api {
+    api_server: http://%s
+    web_server: http://%s
+    files_server: http://%s
+    credentials {
+        "access_key" = "%s"
+        "secret_key" = "%s"
+    }
+}
+
+`, g.AccessKey, g.SecretKey, apiHost, apiHost, filesHost, g.AccessKey, g.SecretKey)
+}
+
+// publicAddr turns a listen address into one clients can reach.
+func publicAddr(listen, host string) string {
+	h, port, err := net.SplitHostPort(listen)
+	if err != nil {
+		return listen
+	}
+	if host != "" {
+		h = host
+	} else if h == "" || h == "0.0.0.0" || h == "::" {
+		h = "localhost"
+	}
+	if strings.Contains(h, ":") {
+		h = "[" + h + "]"
+	}
+	return h + ":" + port
+}

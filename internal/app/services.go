@@ -1,0 +1,26 @@
+package app
+
+import (
+	"github.com/trove-ml/trove/internal/api"
+	"github.com/trove-ml/trove/internal/api/organization"
+	"github.com/trove-ml/trove/internal/api/projects"
+	"github.com/trove-ml/trove/internal/api/system"
+	"github.com/trove-ml/trove/internal/rpc"
+)
+
+// registrars lists every service package; each registers its operations
+// under their full names in its own endpoints.go.
+var registrars = []func(*rpc.Registry, *api.Deps){
+	system.Register,
+	projects.Register,
+	organization.Register,
+}
+
+// NewRegistry builds the registry of all operations.
+func NewRegistry(d *api.Deps) *rpc.Registry {
+	r := rpc.NewRegistry()
+	for _, reg := range registrars {
+		reg(r, d)
+	}
+	return r
+}

@@ -1,0 +1,40 @@
+// Package auth authenticates callers: access keys checked against bcrypt
+// hashes, signed JWT session tokens, and the roles the reference defines.
+package auth
+
+// Identity is who a call runs as.
+type Identity struct {
+	UserID      string
+	UserName    string
+	CompanyID   string
+	CompanyName string
+	Role        string
+	SessionID   string
+	// Token is the bearer token the call presented, if any.
+	Token string
+	// ExpiresAt is the token's expiry (unix seconds), 0 when none.
+	ExpiresAt int64
+}
+
+// Roles as the reference names them.
+const (
+	RoleSystem    = "system"
+	RoleRoot      = "root"
+	RoleAdmin     = "admin"
+	RoleSuperuser = "superuser"
+	RoleUser      = "user"
+	RoleAnnotator = "annotator"
+	RoleGuest     = "guest"
+)
+
+// ValidRole reports whether r is a known role.
+func ValidRole(r string) bool {
+	switch r {
+	case RoleSystem, RoleRoot, RoleAdmin, RoleSuperuser, RoleUser, RoleAnnotator, RoleGuest:
+		return true
+	}
+	return false
+}
+
+// Privileged is the set of roles allowed to administer users and logins.
+var Privileged = []string{RoleSystem, RoleRoot, RoleAdmin}

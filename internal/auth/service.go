@@ -1,0 +1,217 @@
+package auth
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/base64"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"net/http"
+	"strings"
+	"time"
+
+	"github.com/golang-jwt/jwt/v5"
+	"golang.org/x/crypto/bcrypt"
+
+	"github.com/trove-ml/trove/internal/apierr"
+	"github.com/trove-ml/trove/internal/store"
+)
+
+// CookieName is the session cookie the web clients use.
+const CookieName = "clearml_token_basic"
+
+// DefaultExpiry and MaxExpiry bound token lifetimes.
+const (
+	DefaultExpiry = 30 * 24 * time.Hour
+	MaxExpiry     = 365 * 24 * time.Hour
+)
+
+// Versions advertised in tokens; the SDK picks its request shapes by them.
+const (
+	APIVersion    = "2.31"
+	ServerVersion = "2.0.0"
+)
+
+// Service authenticates requests and issues tokens.
+type Service struct {
+	db     *store.DB
+	secret []byte
+	now    func() time.Time
+}
+
+// New makes the service with its token signing secret.
+func New(db *store.DB, secret []byte) *Service {
+	return &Service{db: db, secret: secret, now: time.Now}
+}
+
+// Claims are the token's JWT claims, shaped as the reference's.
+type Claims struct {
+	AuthType      string        `json:"auth_type"`
+	Identity      tokenIdentity `json:"identity"`
+	SessionID     string        `json:"session_id"`
+	Env           string        `json:"env"`
+	APIVersion    string        `json:"api_version"`
+	ServerVersion string        `json:"server_version"`
+	ServerBuild   string        `json:"server_build"`
+	FeatureSet    string        `json:"feature_set"`
+	jwt.RegisteredClaims
+}
+
+type tokenIdentity struct {
+	User        string `json:"user"`
+	Company     string `json:"company"`
+	Role        string `json:"role"`
+	UserName    string `json:"user_name,omitempty"`
+	CompanyName string `json:"company_name,omitempty"`
+}
+
+// Authenticate implements rpc.Authenticator: Basic key:secret, a Bearer
+// token, or the session cookie when no Authorization header is sent.
+func (s *Service) Authenticate(ctx context.Context, r *http.Request) (*Identity, error) {
+	h := r.Header.Get("Authorization")
+	if h == "" {
+		if ck, err := r.Cookie(CookieName); err == nil && ck.Value != "" {
+			return s.verifyToken(ctx, ck.Value)
+		}
+		return nil, apierr.NoCredentials()
+	}
+	scheme, value, _ := strings.Cut(h, " ")
+	switch scheme {
+	case "Basic":
+		raw, err := base64.StdEncoding.DecodeString(strings.TrimSpace(value))
+		if err != nil {
+			return nil, apierr.BadCredentials()
+		}
+		key, secret, ok := strings.Cut(string(raw), ":")
+		if !ok {
+			return nil, apierr.BadCredentials()
+		}
+		return s.CheckKey(ctx, key, secret)
+	case "Bearer":
+		return s.verifyToken(ctx, strings.TrimSpace(value))
+	}
+	return nil, apierr.BadAuthType()
+}
+
+// CheckKey verifies an access key and secret.
+func (s *Service) CheckKey(ctx context.Context, key, secret string) (*Identity, error) {
+	cred, err := s.db.GetCredential(ctx, key)
+	if errors.Is(err, store.ErrNotFound) {
+		return nil, apierr.InvalidCredentials()
+	}
+	if err != nil {
+		return nil, apierr.Internal(err)
+	}
+	if bcrypt.CompareHashAndPassword([]byte(cred.SecretHash), []byte(secret)) != nil {
+		return nil, apierr.InvalidCredentials()
+	}
+	return s.identityFor(ctx, cred.UserID)
+}
+
+func (s *Service) identityFor(ctx context.Context, userID string) (*Identity, error) {
+	u, err := s.db.GetUser(ctx, userID)
+	if err != nil {
+		return nil, apierr.InvalidCredentials()
+	}
+	c, err := s.db.GetCompany(ctx, u.Company)
+	if err != nil {
+		return nil, apierr.InvalidCredentials()
+	}
+	return &Identity{UserID: u.ID, UserName: u.Name, CompanyID: c.ID, CompanyName: c.Name, Role: u.Role}, nil
+}
+
+func (s *Service) verifyToken(ctx context.Context, token string) (*Identity, error) {
+	claims := &Claims{}
+	_, err := jwt.ParseWithClaims(token, claims, func(t *jwt.Token) (any, error) {
+		return s.secret, nil
+	}, jwt.WithValidMethods([]string{"HS256"}), jwt.WithTimeFunc(s.now))
+	if err != nil {
+		return nil, apierr.InvalidToken(err.Error())
+	}
+	if claims.SessionID != "" {
+		revoked, err := s.db.SessionRevoked(ctx, claims.SessionID)
+		if err != nil {
+			return nil, apierr.Internal(err)
+		}
+		if revoked {
+			return nil, apierr.RevokedToken()
+		}
+	}
+	id := &Identity{
+		UserID: claims.Identity.User, CompanyID: claims.Identity.Company, Role: claims.Identity.Role,
+		UserName: claims.Identity.UserName, CompanyName: claims.Identity.CompanyName,
+		SessionID: claims.SessionID, Token: token,
+	}
+	if claims.ExpiresAt != nil {
+		id.ExpiresAt = claims.ExpiresAt.Unix()
+	}
+	return id, nil
+}
+
+// IssueToken signs a token for id valid for ttl (0 = no expiry).
+func (s *Service) IssueToken(id *Identity, ttl time.Duration) (string, error) {
+	now := s.now()
+	claims := Claims{
+		AuthType: "Bearer",
+		Identity: tokenIdentity{User: id.UserID, Company: id.CompanyID, Role: id.Role,
+			UserName: id.UserName, CompanyName: id.CompanyName},
+		SessionID:     NewSessionID(),
+		Env:           "<unknown>",
+		APIVersion:    APIVersion,
+		ServerVersion: ServerVersion,
+		FeatureSet:    "basic",
+		RegisteredClaims: jwt.RegisteredClaims{
+			IssuedAt: jwt.NewNumericDate(now),
+		},
+	}
+	if ttl > 0 {
+		claims.ExpiresAt = jwt.NewNumericDate(now.Add(ttl))
+	}
+	return jwt.NewWithClaims(jwt.SigningMethodHS256, claims).SignedString(s.secret)
+}
+
+// Revoke logs a token session out.
+func (s *Service) Revoke(ctx context.Context, id *Identity) error {
+	if id == nil || id.SessionID == "" {
+		return nil
+	}
+	exp := id.ExpiresAt
+	if exp == 0 {
+		exp = s.now().Add(MaxExpiry).Unix()
+	}
+	return s.db.RevokeSession(ctx, id.SessionID, exp*1000)
+}
+
+// HashSecret hashes a secret key with bcrypt.
+func HashSecret(secret string) (string, error) {
+	h, err := bcrypt.GenerateFromPassword([]byte(secret), bcrypt.DefaultCost)
+	if err != nil {
+		return "", fmt.Errorf("hash secret: %w", err)
+	}
+	return string(h), nil
+}
+
+// NewSessionID returns 32 hex characters of randomness.
+func NewSessionID() string {
+	var b [16]byte
+	_, _ = rand.Read(b[:])
+	return hex.EncodeToString(b[:])
+}
+
+// RandomKey returns n characters from an alphabet of uppercase letters and
+// digits (access keys) or a URL-safe alphabet (secrets).
+func RandomKey(n int, urlSafe bool) string {
+	const upper = "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
+	const safe = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_"
+	alpha := upper
+	if urlSafe {
+		alpha = safe
+	}
+	b := make([]byte, n)
+	_, _ = rand.Read(b)
+	for i := range b {
+		b[i] = alpha[int(b[i])%len(alpha)]
+	}
+	return string(b)
+}

@@ -1,0 +1,132 @@
+// Package config loads Trove's settings once at start: defaults, then a
+// YAML file (--config), then TROVE_* environment variables, then flags.
+package config
+
+import (
+	"flag"
+	"fmt"
+	"os"
+	"strconv"
+	"strings"
+
+	"gopkg.in/yaml.v3"
+
+	"github.com/trove-ml/trove/internal/auth"
+)
+
+// Config is the server configuration.
+type Config struct {
+	APIAddr   string `yaml:"api_addr"`
+	FilesAddr string `yaml:"files_addr"`
+	DataDir   string `yaml:"data_dir"`
+	// DB is a postgres:// URL or a SQLite file path ("" = trove.db in DataDir).
+	DB string `yaml:"db"`
+	// PublicHost is the host name printed in the clearml.conf snippet.
+	PublicHost string `yaml:"public_host"`
+	// MaxBodyMB limits request bodies.
+	MaxBodyMB int `yaml:"max_body_mb"`
+	// LogFormat is "text" or "json"; LogLevel "debug", "info", "warn", "error".
+	LogFormat string `yaml:"log_format"`
+	LogLevel  string `yaml:"log_level"`
+	// AdminKey/AdminSecret create an admin user with exactly this key pair.
+	AdminKey    string `yaml:"admin_key"`
+	AdminSecret string `yaml:"admin_secret"`
+	// TokenSecret signs tokens; generated and stored when empty.
+	TokenSecret string `yaml:"token_secret"`
+	// Users are more fixed users.
+	Users []auth.FixedUser `yaml:"users"`
+}
+
+// Defaults returns the built-in settings.
+func Defaults() Config {
+	return Config{
+		APIAddr: "0.0.0.0:8008", FilesAddr: "0.0.0.0:8081", DataDir: "./data",
+		MaxBodyMB: 100, LogFormat: "text", LogLevel: "info",
+	}
+}
+
+// Load parses args (without the subcommand) with env lookups.
+func Load(args []string, getenv func(string) string) (Config, error) {
+	cfg := Defaults()
+	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
+	configPath := fs.String("config", getenv("TROVE_CONFIG"), "YAML config file")
+	apiAddr := fs.String("api-addr", "", "API listen address (default 0.0.0.0:8008)")
+	filesAddr := fs.String("files-addr", "", "file server listen address (default 0.0.0.0:8081)")
+	dataDir := fs.String("data-dir", "", "data directory (default ./data)")
+	db := fs.String("db", "", "database: postgres:// URL or SQLite file (default: SQLite in the data dir)")
+	publicHost := fs.String("public-host", "", "host name clients use, for the printed clearml.conf")
+	maxBody := fs.Int("max-body-mb", 0, "request body limit in MB (default 100)")
+	logFormat := fs.String("log-format", "", "log format: text or json")
+	logLevel := fs.String("log-level", "", "log level: debug, info, warn, error")
+	if err := fs.Parse(args); err != nil {
+		return cfg, err
+	}
+	if *configPath != "" {
+		b, err := os.ReadFile(*configPath)
+		if err != nil {
+			return cfg, fmt.Errorf("read config: %w", err)
+		}
+		dec := yaml.NewDecoder(strings.NewReader(string(b)))
+		dec.KnownFields(true)
+		if err := dec.Decode(&cfg); err != nil {
+			return cfg, fmt.Errorf("parse config %s: %w", *configPath, err)
+		}
+	}
+	envStr := func(dst *string, name string) {
+		if v := getenv(name); v != "" {
+			*dst = v
+		}
+	}
+	envStr(&cfg.APIAddr, "TROVE_API_ADDR")
+	envStr(&cfg.FilesAddr, "TROVE_FILES_ADDR")
+	envStr(&cfg.DataDir, "TROVE_DATA_DIR")
+	envStr(&cfg.DB, "TROVE_DB")
+	envStr(&cfg.PublicHost, "TROVE_PUBLIC_HOST")
+	envStr(&cfg.LogFormat, "TROVE_LOG_FORMAT")
+	envStr(&cfg.LogLevel, "TROVE_LOG_LEVEL")
+	envStr(&cfg.AdminKey, "TROVE_ADMIN_KEY")
+	envStr(&cfg.AdminSecret, "TROVE_ADMIN_SECRET")
+	envStr(&cfg.TokenSecret, "TROVE_TOKEN_SECRET")
+	if v := getenv("TROVE_MAX_BODY_MB"); v != "" {
+		n, err := strconv.Atoi(v)
+		if err != nil {
+			return cfg, fmt.Errorf("TROVE_MAX_BODY_MB: %w", err)
+		}
+		cfg.MaxBodyMB = n
+	}
+	set := func(dst *string, v string) {
+		if v != "" {
+			*dst = v
+		}
+	}
+	set(&cfg.APIAddr, *apiAddr)
+	set(&cfg.FilesAddr, *filesAddr)
+	set(&cfg.DataDir, *dataDir)
+	set(&cfg.DB, *db)
+	set(&cfg.PublicHost, *publicHost)
+	set(&cfg.LogFormat, *logFormat)
+	set(&cfg.LogLevel, *logLevel)
+	if *maxBody > 0 {
+		cfg.MaxBodyMB = *maxBody
+	}
+	return cfg, cfg.Validate()
+}
+
+// Validate checks the settings.
+func (c Config) Validate() error {
+	if c.APIAddr == "" {
+		return fmt.Errorf("api_addr is empty")
+	}
+	if c.MaxBodyMB < 1 {
+		return fmt.Errorf("max_body_mb must be at least 1")
+	}
+	switch c.LogFormat {
+	case "text", "json":
+	default:
+		return fmt.Errorf("log_format must be text or json, got %q", c.LogFormat)
+	}
+	if (c.AdminKey == "") != (c.AdminSecret == "") {
+		return fmt.Errorf("admin key and secret must be given together")
+	}
+	return nil
+}

@@ -1,0 +1,238 @@
+package query
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/trove-ml/trove/internal/store"
+)
+
+// scrollTTL is how long an idle list scroll is kept.
+const scrollTTL = 600 * time.Second
+
+// Result is one page of a list query.
+type Result struct {
+	Items []map[string]any
+	// ScrollID is set in scroll mode.
+	ScrollID *string
+}
+
+// RefTables maps reference fields to the tables holding their names, for
+// *_ex reads ("project" -> "projects").
+type RefTables map[string]string
+
+// Run executes the plan against table for company. Scroll state lives in
+// the database so every Trove process sees the same position.
+func (p *Plan) Run(ctx context.Context, db *store.DB, table, company string, refs RefTables) (*Result, error) {
+	res := &Result{}
+	limit, offset := p.limit, p.offset
+	var scrollPos int
+	if p.scroll {
+		id, pos, err := p.loadScroll(ctx, db, company)
+		if err != nil {
+			return nil, err
+		}
+		res.ScrollID = &id
+		scrollPos = pos
+		if p.refresh {
+			limit, offset = max(pos, p.size), 0
+		} else {
+			limit, offset = p.size, pos
+		}
+	}
+	where, args := p.whereSQL()
+	order, oargs := p.order.sql, p.order.args
+	if order == "__insert_order__" {
+		order = db.InsertOrder()
+	}
+	q := fmt.Sprintf("SELECT doc FROM %s WHERE %s ORDER BY %s LIMIT ? OFFSET ?", table, where, order)
+	args = append(append(args, oargs...), limit, offset)
+	rows, err := db.Read().QueryContext(ctx, q, args...)
+	if err != nil {
+		return nil, fmt.Errorf("list %s: %w", table, err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var doc []byte
+		if err := rows.Scan(&doc); err != nil {
+			return nil, err
+		}
+		m := map[string]any{}
+		dec := json.NewDecoder(bytes.NewReader(doc))
+		dec.UseNumber()
+		if err := dec.Decode(&m); err != nil {
+			return nil, fmt.Errorf("decode %s: %w", table, err)
+		}
+		res.Items = append(res.Items, m)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	if p.ex {
+		if err := p.resolveRefs(ctx, db, res.Items, refs); err != nil {
+			return nil, err
+		}
+	}
+	for i, m := range res.Items {
+		res.Items[i] = p.proj.apply(p.schema, m, p.ex)
+	}
+	if res.Items == nil {
+		res.Items = []map[string]any{}
+	}
+	if p.scroll {
+		newPos := offset + len(res.Items)
+		if p.refresh {
+			newPos = len(res.Items)
+		}
+		if newPos < scrollPos && !p.refresh {
+			newPos = scrollPos
+		}
+		if err := p.saveScroll(ctx, db, *res.ScrollID, company, newPos); err != nil {
+			return nil, err
+		}
+	}
+	return res, nil
+}
+
+// Count returns the number of records matching the plan's conditions.
+func (p *Plan) Count(ctx context.Context, db *store.DB, table string) (int, error) {
+	where, args := p.whereSQL()
+	var n int
+	err := db.Read().QueryRowContext(ctx, "SELECT COUNT(*) FROM "+table+" WHERE "+where, args...).Scan(&n)
+	return n, err
+}
+
+func (p *Plan) whereSQL() (string, []any) {
+	f := joinFrags(p.conds, "AND")
+	if f.sql == "" {
+		return "1=1", nil
+	}
+	return f.sql, append([]any{}, f.args...)
+}
+
+func (p *Plan) loadScroll(ctx context.Context, db *store.DB, company string) (string, int, error) {
+	now := time.Now().UnixMilli()
+	if p.scrollID != "" {
+		var pos int
+		err := db.Read().QueryRowContext(ctx, `SELECT position FROM list_scrolls WHERE id = ? AND company = ? AND expires > ?`,
+			p.scrollID, company, now).Scan(&pos)
+		if err == nil {
+			return p.scrollID, pos, nil
+		}
+	}
+	// Unknown or expired: a new scroll from the start.
+	return newScrollID(), 0, nil
+}
+
+func (p *Plan) saveScroll(ctx context.Context, db *store.DB, id, company string, pos int) error {
+	now := time.Now()
+	return db.Tx(ctx, func(q store.Querier) error {
+		if _, err := q.ExecContext(ctx, `DELETE FROM list_scrolls WHERE expires < ?`, now.UnixMilli()); err != nil {
+			return err
+		}
+		_, err := q.ExecContext(ctx, `INSERT INTO list_scrolls (id, company, position, expires) VALUES (?, ?, ?, ?)
+			ON CONFLICT (id) DO UPDATE SET position = excluded.position, expires = excluded.expires`,
+			id, company, pos, now.Add(scrollTTL).UnixMilli())
+		return err
+	})
+}
+
+// resolveRefs rewrites reference fields as {"id": ...} objects, adding the
+// sub-fields (name) asked for in only_fields.
+func (p *Plan) resolveRefs(ctx context.Context, db *store.DB, items []map[string]any, refs RefTables) error {
+	for _, ref := range p.schema.Refs {
+		path := splitPath(ref)
+		subs := p.proj.refNames[ref]
+		var names map[string]map[string]any
+		if len(subs) > 0 && refs[ref] != "" {
+			ids := map[string]bool{}
+			for _, it := range items {
+				visitRef(it, path, func(id string) any { ids[id] = true; return id })
+			}
+			var err error
+			if names, err = lookupNames(ctx, db, refs[ref], ids, subs); err != nil {
+				return err
+			}
+		}
+		for _, it := range items {
+			visitRef(it, path, func(id string) any {
+				if id == "" {
+					return map[string]any{}
+				}
+				obj := map[string]any{"id": id}
+				for k, v := range names[id] {
+					obj[k] = v
+				}
+				return obj
+			})
+		}
+	}
+	return nil
+}
+
+// visitRef replaces the string at path (descending into lists) with fn's result.
+func visitRef(m map[string]any, path []string, fn func(string) any) {
+	v, ok := m[path[0]]
+	if !ok {
+		return
+	}
+	if len(path) == 1 {
+		if s, ok := v.(string); ok {
+			m[path[0]] = fn(s)
+		}
+		return
+	}
+	switch x := v.(type) {
+	case map[string]any:
+		visitRef(x, path[1:], fn)
+	case []any:
+		for _, it := range x {
+			if mm, ok := it.(map[string]any); ok {
+				visitRef(mm, path[1:], fn)
+			}
+		}
+	}
+}
+
+func lookupNames(ctx context.Context, db *store.DB, table string, ids map[string]bool, subs []string) (map[string]map[string]any, error) {
+	out := map[string]map[string]any{}
+	if len(ids) == 0 {
+		return out, nil
+	}
+	list := make([]string, 0, len(ids))
+	for id := range ids {
+		list = append(list, id)
+	}
+	rows, err := db.Read().QueryContext(ctx, "SELECT id, doc FROM "+table+" WHERE id IN ("+store.Placeholders(len(list))+")", store.Args(list)...)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var id string
+		var doc []byte
+		if err := rows.Scan(&id, &doc); err != nil {
+			return nil, err
+		}
+		m := map[string]any{}
+		if err := json.Unmarshal(doc, &m); err != nil {
+			return nil, err
+		}
+		sel := map[string]any{}
+		for _, s := range subs {
+			if v, ok := m[strings.Split(s, ".")[0]]; ok {
+				sel[strings.Split(s, ".")[0]] = v
+			}
+		}
+		out[id] = sel
+	}
+	return out, rows.Err()
+}
+
+func newScrollID() string {
+	return strings.ReplaceAll(fmt.Sprintf("%x", time.Now().UnixNano()), "-", "") + randHex(8)
+}

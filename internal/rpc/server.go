@@ -1,0 +1,298 @@
+// Package rpc is the transport kernel: it maps /[v<ver>/]<service>.<action>
+// paths to registered endpoints, authenticates, decodes bodies (JSON, JSON
+// lines, query strings), runs typed handlers and writes the {meta, data}
+// envelope. Every operation goes through this one path.
+package rpc
+
+import (
+	"bytes"
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"net/http"
+	"regexp"
+	"runtime/debug"
+	"strings"
+	"time"
+
+	"github.com/trove-ml/trove/internal/apierr"
+	"github.com/trove-ml/trove/internal/auth"
+	"github.com/trove-ml/trove/internal/jsonx"
+)
+
+// Authenticator resolves the credentials of a request.
+type Authenticator interface {
+	// Authenticate returns the caller's identity, or an *apierr.Error
+	// (401 family) for missing or bad credentials.
+	Authenticate(ctx context.Context, r *http.Request) (*auth.Identity, error)
+}
+
+// Observer receives one notification per finished call (metrics).
+type Observer func(endpoint string, status int, d time.Duration)
+
+// Server is the http.Handler of the API port.
+type Server struct {
+	Registry *Registry
+	Auth     Authenticator
+	Log      *slog.Logger
+	// MaxBody is the request body limit in bytes.
+	MaxBody int64
+	Observe Observer
+}
+
+var pathRe = regexp.MustCompile(`^/*(?:v([0-9]+(?:\.[0-9]+)?)/+)?([A-Za-z_]\w+)\.([A-Za-z_]\w+)/*$`)
+
+// clientHeaders mark the ClearML SDK and agent, which must not get
+// keep-alive connections (their forked reporters share sockets).
+var clientHeaders = []string{"X-ClearML-Client", "X-Trains-Client", "X-ClearML-Agent", "X-Trains-Agent", "X-ClearML-Worker", "X-Trains-Worker"}
+
+// NewID returns 32 lowercase hex characters of randomness (a uuid4 without dashes).
+func NewID() string {
+	var b [16]byte
+	_, _ = rand.Read(b[:])
+	b[6] = (b[6] & 0x0f) | 0x40
+	b[8] = (b[8] & 0x3f) | 0x80
+	return hex.EncodeToString(b[:])
+}
+
+func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	start := time.Now()
+	for _, h := range clientHeaders {
+		if r.Header.Get(h) != "" {
+			w.Header().Set("Connection", "close")
+			break
+		}
+	}
+	setCORS(w, r)
+	w.Header().Set("Server", "trove")
+	if r.Method == http.MethodOptions {
+		w.WriteHeader(http.StatusOK)
+		return
+	}
+	if enc := r.Header.Get("Content-Encoding"); enc != "" && !strings.EqualFold(enc, "identity") {
+		http.Error(w, fmt.Sprintf("Content encoding is not supported (%s)", enc), http.StatusUnsupportedMediaType)
+		return
+	}
+
+	id := NewID()
+	trx := r.Header.Get("X-ClearML-Trx")
+	if trx == "" {
+		trx = r.Header.Get("X-Trains-Trx")
+	}
+	if trx == "" {
+		trx = id
+	}
+	m := meta{ID: id, Trx: trx, Endpoint: metaEndpoint{Name: "", RequestedVersion: 1.0}}
+	status := 0
+	name := ""
+	defer func() {
+		if p := recover(); p != nil {
+			stack := string(debug.Stack())
+			s.Log.Error("panic", "endpoint", name, "request_id", id, "panic", fmt.Sprint(p), "stack", stack)
+			status = 500
+			writeJSON(w, 500, encodeError(m, apierr.Internal(fmt.Errorf("%v", p)), fmt.Sprint(p)))
+		}
+		d := time.Since(start)
+		s.Log.Info("call", "endpoint", name, "status", status, "duration_ms", float64(d.Microseconds())/1000, "request_id", id, "remote", r.RemoteAddr)
+		if s.Observe != nil {
+			s.Observe(name, status, d)
+		}
+	}()
+
+	pm := pathRe.FindStringSubmatch(r.URL.Path)
+	if pm == nil {
+		status = 400
+		writeJSON(w, 400, encodeError(m, apierr.BadRequest("Invalid request path "+r.URL.Path), ""))
+		return
+	}
+	name = pm[2] + "." + pm[3]
+	m.Endpoint.Name = name
+	ver := MaxVersion
+	if pm[1] != "" {
+		v, err := ParseVersion(pm[1])
+		if err != nil {
+			status = 400
+			writeJSON(w, 400, encodeError(m, apierr.InvalidVersion(pm[1]), ""))
+			return
+		}
+		ver = v
+	}
+	m.Endpoint.RequestedVersion = ver.wire()
+	ep := s.Registry.Resolve(name, ver)
+	if ep == nil {
+		status = 404
+		writeJSON(w, 404, encodeError(m, apierr.UnknownEndpoint(name, ver.String()), ""))
+		return
+	}
+	m.Endpoint.ActualVersion = ep.min.String()
+	if ver.Less(Version{2, 1}) {
+		m.Endpoint.ActualVersion = ep.min.wire()
+	}
+
+	call := &Call{Endpoint: name, Version: ver, Request: r}
+	data, err := s.run(r.Context(), ep, call, w, r)
+	for _, ck := range call.cookies {
+		http.SetCookie(w, ck)
+	}
+	if err != nil {
+		ae := apierr.As(err)
+		stack := ""
+		if ae == nil || ae.Code >= 500 {
+			if ae == nil {
+				ae = apierr.Internal(err)
+			}
+			stack = fmt.Sprint(errors.Unwrap(ae))
+			s.Log.Error("call failed", "endpoint", name, "request_id", id, "error", err.Error())
+		}
+		status = ae.Code
+		writeJSON(w, ae.Code, encodeError(m, ae, stack))
+		return
+	}
+	if call.raw != nil {
+		status = 200
+		w.Header().Set("Content-Type", call.raw.ContentType)
+		if call.raw.Filename != "" {
+			w.Header().Set("Content-Disposition", fmt.Sprintf("attachment; filename=%q", call.raw.Filename))
+		}
+		w.WriteHeader(200)
+		_, _ = w.Write(call.raw.Body)
+		return
+	}
+	out, encErr := encodeSuccess(m, data)
+	if encErr != nil {
+		s.Log.Error("encode failed", "endpoint", name, "request_id", id, "error", encErr.Error())
+		status = 500
+		writeJSON(w, 500, encodeError(m, apierr.Internal(encErr), encErr.Error()))
+		return
+	}
+	status = 200
+	writeJSON(w, 200, out)
+}
+
+// run authenticates, decodes and dispatches; it returns the handler's data.
+func (s *Server) run(ctx context.Context, ep *Endpoint, call *Call, w http.ResponseWriter, r *http.Request) (any, error) {
+	switch ep.Auth {
+	case AuthRequired:
+		id, err := s.Auth.Authenticate(ctx, r)
+		if err != nil {
+			return nil, err
+		}
+		if len(ep.Roles) > 0 && !contains(ep.Roles, id.Role) {
+			return nil, apierr.RoleNotAllowed(id.Role, ep.Roles)
+		}
+		call.Identity = id
+	case AuthOptional:
+		if id, err := s.Auth.Authenticate(ctx, r); err == nil {
+			call.Identity = id
+		}
+	}
+
+	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, s.MaxBody))
+	if err != nil {
+		var mbe *http.MaxBytesError
+		if errors.As(err, &mbe) {
+			return nil, apierr.New(400, 0, "Request body too large (limit %d bytes)", s.MaxBody)
+		}
+		return nil, apierr.BadRequest("Failed reading request body")
+	}
+	body = jsonx.Sanitize(body)
+	if strings.TrimSpace(r.Header.Get("Content-Type")) == "application/json-lines" {
+		lines, err := splitLines(body)
+		if err != nil {
+			return nil, err
+		}
+		call.Lines, call.JSONLines = lines, true
+		return ep.Handler(ctx, call)
+	}
+	trimmed := bytes.TrimSpace(body)
+	if len(trimmed) == 0 || bytes.Equal(trimmed, []byte("null")) {
+		trimmed = []byte("{}")
+	}
+	if !json.Valid(trimmed) {
+		return nil, apierr.MalformedJSON("invalid JSON body")
+	}
+	if !isObject(trimmed) {
+		return nil, apierr.New(400, 12, "Validation error (request body must be a JSON object)")
+	}
+	if len(r.URL.RawQuery) > 0 {
+		merged, err := mergeQuery(trimmed, r.URL.Query())
+		if err != nil {
+			return nil, apierr.MalformedJSON(err.Error())
+		}
+		trimmed = merged
+	}
+	call.Body = trimmed
+	call.Lines = [][]byte{trimmed}
+	return ep.Handler(ctx, call)
+}
+
+// splitLines splits a JSON-lines body into its objects.
+func splitLines(body []byte) ([][]byte, error) {
+	var out [][]byte
+	for _, ln := range bytes.Split(body, []byte("\n")) {
+		ln = bytes.TrimSpace(ln)
+		if len(ln) == 0 {
+			continue
+		}
+		if !json.Valid(ln) {
+			return nil, apierr.MalformedJSON(fmt.Sprintf("invalid JSON on line %d", len(out)+1))
+		}
+		if ln[0] != '{' {
+			return nil, apierr.BadRequest("json lines must contain objects, found: " + jsonType(ln))
+		}
+		out = append(out, ln)
+	}
+	return out, nil
+}
+
+func jsonType(b []byte) string {
+	switch b[0] {
+	case '[':
+		return "list"
+	case '"':
+		return "str"
+	case 't', 'f':
+		return "bool"
+	case 'n':
+		return "NoneType"
+	}
+	return "number"
+}
+
+func writeJSON(w http.ResponseWriter, status int, body []byte) {
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(status)
+	_, _ = w.Write(body)
+}
+
+func setCORS(w http.ResponseWriter, r *http.Request) {
+	origin := r.Header.Get("Origin")
+	if origin == "" {
+		return
+	}
+	h := w.Header()
+	h.Set("Access-Control-Allow-Origin", origin)
+	h.Set("Access-Control-Allow-Credentials", "true")
+	h.Set("Vary", "Origin")
+	if r.Method == http.MethodOptions {
+		h.Set("Access-Control-Allow-Methods", "GET, POST, PUT, OPTIONS")
+		if req := r.Header.Get("Access-Control-Request-Headers"); req != "" {
+			h.Set("Access-Control-Allow-Headers", req)
+		}
+		h.Set("Access-Control-Max-Age", "600")
+	}
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}

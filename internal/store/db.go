@@ -1,0 +1,153 @@
+// Package store is Trove's only way to the database. It wraps database/sql
+// with two dialects (embedded SQLite, PostgreSQL), applies the embedded
+// migrations, and offers small helpers for document tables; the SQL of each
+// entity lives in its own file.
+package store
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	_ "github.com/jackc/pgx/v5/stdlib" // PostgreSQL driver
+)
+
+// ErrNotFound is returned (wrapped) when a record does not exist.
+var ErrNotFound = errors.New("not found")
+
+// Querier is what both *sql.DB and *sql.Tx offer.
+type Querier interface {
+	ExecContext(ctx context.Context, query string, args ...any) (sql.Result, error)
+	QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error)
+	QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row
+}
+
+// DB is an open database with its dialect.
+type DB struct {
+	D Dialect
+	// w takes writes (one connection on SQLite); r serves reads.
+	w *sql.DB
+	r *sql.DB
+	// taskPurgers run when tasks are deleted (see DeleteTasksCascade).
+	taskPurgers []TaskPurger
+}
+
+// Open opens (creating if needed) the database named by dsn: a postgres://
+// or postgresql:// URL selects PostgreSQL, anything else is a SQLite file
+// path ("" means trove.db in dataDir). Migrations are applied.
+func Open(ctx context.Context, dsn, dataDir string) (*DB, error) {
+	var db *DB
+	var err error
+	if strings.HasPrefix(dsn, "postgres://") || strings.HasPrefix(dsn, "postgresql://") {
+		db, err = openPostgres(dsn)
+	} else {
+		if dsn == "" {
+			if err := os.MkdirAll(dataDir, 0o755); err != nil {
+				return nil, fmt.Errorf("create data dir: %w", err)
+			}
+			dsn = filepath.Join(dataDir, "trove.db")
+		}
+		db, err = openSQLite(strings.TrimPrefix(dsn, "sqlite://"))
+	}
+	if err != nil {
+		return nil, err
+	}
+	pctx, cancel := context.WithTimeout(ctx, 30*time.Second)
+	defer cancel()
+	if err := db.w.PingContext(pctx); err != nil {
+		db.Close()
+		return nil, fmt.Errorf("connect database: %w", err)
+	}
+	if err := db.migrate(ctx); err != nil {
+		db.Close()
+		return nil, err
+	}
+	return db, nil
+}
+
+func openPostgres(dsn string) (*DB, error) {
+	conn, err := sql.Open("pgx", dsn)
+	if err != nil {
+		return nil, fmt.Errorf("open postgres: %w", err)
+	}
+	conn.SetMaxOpenConns(16)
+	conn.SetMaxIdleConns(16)
+	conn.SetConnMaxIdleTime(5 * time.Minute)
+	return &DB{D: postgresDialect{}, w: conn, r: conn}, nil
+}
+
+// Close closes the connection pools.
+func (db *DB) Close() error {
+	err := db.w.Close()
+	if db.r != db.w {
+		if e := db.r.Close(); err == nil {
+			err = e
+		}
+	}
+	return err
+}
+
+// Read returns the read pool.
+func (db *DB) Read() Querier { return &rebinder{q: db.r, d: db.D} }
+
+// Write returns the write pool, for single statements outside a transaction.
+func (db *DB) Write() Querier { return &rebinder{q: db.w, d: db.D} }
+
+// IsPostgres reports the backend.
+func (db *DB) IsPostgres() bool { return db.D.Name() == "postgres" }
+
+// Tx runs fn in a write transaction, committing when fn returns nil.
+// PostgreSQL serialization failures and deadlocks are retried.
+func (db *DB) Tx(ctx context.Context, fn func(q Querier) error) error {
+	for attempt := 0; ; attempt++ {
+		err := db.tx(ctx, fn)
+		if err != nil && attempt < 5 && db.D.Retryable(err) {
+			time.Sleep(time.Duration(attempt+1) * 5 * time.Millisecond)
+			continue
+		}
+		return err
+	}
+}
+
+func (db *DB) tx(ctx context.Context, fn func(q Querier) error) (err error) {
+	tx, err := db.w.BeginTx(ctx, nil)
+	if err != nil {
+		return fmt.Errorf("begin: %w", err)
+	}
+	defer func() {
+		if p := recover(); p != nil {
+			_ = tx.Rollback()
+			panic(p)
+		}
+		if err != nil {
+			_ = tx.Rollback()
+		}
+	}()
+	if err = fn(&rebinder{q: tx, d: db.D}); err != nil {
+		return err
+	}
+	return tx.Commit()
+}
+
+// rebinder rewrites ? placeholders into the dialect's form.
+type rebinder struct {
+	q Querier
+	d Dialect
+}
+
+func (r *rebinder) ExecContext(ctx context.Context, query string, args ...any) (sql.Result, error) {
+	return r.q.ExecContext(ctx, r.d.Rebind(query), args...)
+}
+
+func (r *rebinder) QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error) {
+	return r.q.QueryContext(ctx, r.d.Rebind(query), args...)
+}
+
+func (r *rebinder) QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row {
+	return r.q.QueryRowContext(ctx, r.d.Rebind(query), args...)
+}

@@ -1,0 +1,186 @@
+package store
+
+import (
+	"errors"
+	"strconv"
+	"strings"
+
+	"github.com/jackc/pgx/v5/pgconn"
+)
+
+// Dialect holds every SQL difference between SQLite and PostgreSQL. Callers
+// write SQL with ? placeholders and JSON access through these methods.
+type Dialect interface {
+	Name() string
+	// Rebind converts ? placeholders.
+	Rebind(q string) string
+	// JSONText is a SQL expression for the text at path inside a JSON column,
+	// taking one placeholder argument: JSONPathArg(path).
+	JSONText(col string) string
+	// JSONValue is like JSONText but keeps JSON typing, for ordering.
+	JSONValue(col string) string
+	// JSONPathArg encodes a path for JSONText/JSONValue.
+	JSONPathArg(path []string) string
+	// ArrayHas is a condition: the JSON array expr contains the text value of
+	// the single placeholder.
+	ArrayHas(expr string) string
+	// ArrayLen is the length of a JSON array expression (NULL-safe: 0).
+	ArrayLen(expr string) string
+	// JSONSub is the JSON value at one placeholder path (for ArrayHas/ArrayLen).
+	JSONSub(col string) string
+	// Regex is a condition matching expr against the placeholder pattern.
+	Regex(expr string, caseInsensitive bool) string
+	// Num is expr as a number when it spells one, else NULL.
+	Num(expr string) string
+	// ILike is a case-insensitive LIKE against the placeholder.
+	ILike(expr string) string
+	// ForUpdate is the suffix that locks selected rows in a transaction.
+	ForUpdate() string
+	// ArrayElements returns a FROM item and the value expression that
+	// enumerate the text elements of a JSON array column.
+	ArrayElements(col, alias string) (from, value string)
+	// JSONParam is the placeholder for a JSON document argument.
+	JSONParam() string
+	// IsUniqueViolation reports a unique-constraint failure.
+	IsUniqueViolation(err error) bool
+	// Retryable reports transient transaction failures.
+	Retryable(err error) bool
+}
+
+type sqliteDialect struct{}
+
+func (sqliteDialect) Name() string               { return "sqlite" }
+func (sqliteDialect) Rebind(q string) string     { return q }
+func (sqliteDialect) JSONText(col string) string { return "json_extract(" + col + ", ?)" }
+func (sqliteDialect) JSONValue(col string) string {
+	return "json_extract(" + col + ", ?)"
+}
+func (sqliteDialect) JSONPathArg(path []string) string {
+	var b strings.Builder
+	b.WriteString("$")
+	for _, p := range path {
+		b.WriteString(`."`)
+		b.WriteString(strings.ReplaceAll(p, `"`, ``))
+		b.WriteString(`"`)
+	}
+	return b.String()
+}
+func (sqliteDialect) ArrayHas(expr string) string {
+	return "EXISTS (SELECT 1 FROM json_each(" + expr + ") WHERE json_each.value = ?)"
+}
+func (sqliteDialect) ArrayLen(expr string) string {
+	return "COALESCE(json_array_length(" + expr + "), 0)"
+}
+func (sqliteDialect) JSONSub(col string) string { return "json_extract(" + col + ", ?)" }
+func (sqliteDialect) Regex(expr string, ci bool) string {
+	if ci {
+		return "(" + expr + " REGEXP ('(?i)' || ?))"
+	}
+	return "(" + expr + " REGEXP ?)"
+}
+func (sqliteDialect) Num(expr string) string   { return "trove_num(" + expr + ")" }
+func (sqliteDialect) ILike(expr string) string { return expr + " LIKE ? ESCAPE '\\'" }
+func (sqliteDialect) ForUpdate() string        { return "" }
+func (sqliteDialect) JSONParam() string        { return "?" }
+func (sqliteDialect) ArrayElements(col, alias string) (string, string) {
+	return "json_each(" + col + ") AS " + alias, alias + ".value"
+}
+func (sqliteDialect) IsUniqueViolation(err error) bool {
+	return err != nil && strings.Contains(err.Error(), "UNIQUE constraint failed")
+}
+func (sqliteDialect) Retryable(err error) bool {
+	return err != nil && (strings.Contains(err.Error(), "SQLITE_BUSY") || strings.Contains(err.Error(), "database is locked"))
+}
+
+type postgresDialect struct{}
+
+func (postgresDialect) Name() string { return "postgres" }
+
+// Rebind turns ? into $n, leaving quoted literals alone.
+func (postgresDialect) Rebind(q string) string {
+	if !strings.Contains(q, "?") {
+		return q
+	}
+	var b strings.Builder
+	b.Grow(len(q) + 16)
+	n := 0
+	inStr := false
+	for i := 0; i < len(q); i++ {
+		c := q[i]
+		switch {
+		case c == '\'':
+			inStr = !inStr
+			b.WriteByte(c)
+		case c == '?' && !inStr:
+			n++
+			b.WriteByte('$')
+			b.WriteString(strconv.Itoa(n))
+		default:
+			b.WriteByte(c)
+		}
+	}
+	return b.String()
+}
+func (postgresDialect) JSONText(col string) string  { return "(" + col + " #>> ?::text[])" }
+func (postgresDialect) JSONValue(col string) string { return "(" + col + " #> ?::text[])" }
+func (postgresDialect) JSONPathArg(path []string) string {
+	var b strings.Builder
+	b.WriteString("{")
+	for i, p := range path {
+		if i > 0 {
+			b.WriteString(",")
+		}
+		b.WriteString(`"`)
+		b.WriteString(strings.NewReplacer(`\`, `\\`, `"`, `\"`).Replace(p))
+		b.WriteString(`"`)
+	}
+	b.WriteString("}")
+	return b.String()
+}
+func (postgresDialect) ArrayHas(expr string) string {
+	return "(" + expr + " @> jsonb_build_array(?::text))"
+}
+func (postgresDialect) ArrayLen(expr string) string { return "trove_arrlen(" + expr + ")" }
+func (postgresDialect) JSONSub(col string) string   { return "(" + col + " #> ?::text[])" }
+func (postgresDialect) Regex(expr string, ci bool) string {
+	if ci {
+		return "(" + expr + " ~* ?)"
+	}
+	return "(" + expr + " ~ ?)"
+}
+func (postgresDialect) Num(expr string) string   { return "trove_num(" + expr + ")" }
+func (postgresDialect) ILike(expr string) string { return expr + " ILIKE ?" }
+func (postgresDialect) ForUpdate() string        { return " FOR UPDATE" }
+func (postgresDialect) JSONParam() string        { return "?::jsonb" }
+func (postgresDialect) ArrayElements(col, alias string) (string, string) {
+	return "jsonb_array_elements_text(trove_arr(" + col + ")) AS " + alias + "(v)", alias + ".v"
+}
+func (postgresDialect) IsUniqueViolation(err error) bool {
+	var pe *pgconn.PgError
+	return errors.As(err, &pe) && pe.Code == "23505"
+}
+func (postgresDialect) Retryable(err error) bool {
+	var pe *pgconn.PgError
+	return errors.As(err, &pe) && (pe.Code == "40001" || pe.Code == "40P01")
+}
+
+// insertOrder is the expression that orders rows by insertion.
+func insertOrder(d Dialect) string {
+	if d.Name() == "postgres" {
+		return "seq"
+	}
+	return "rowid"
+}
+
+// InsertOrder is the expression that orders rows of a document table by insertion.
+func (db *DB) InsertOrder() string { return insertOrder(db.D) }
+
+// ArrayObjHas is a condition: the JSON array at the first placeholder path
+// holds an object whose member at the second placeholder path equals the
+// third placeholder.
+func ArrayObjHas(d Dialect, col string) string {
+	if d.Name() == "postgres" {
+		return "EXISTS (SELECT 1 FROM jsonb_array_elements(trove_arr(" + col + " #> ?::text[])) AS e(v) WHERE e.v #>> ?::text[] = ?)"
+	}
+	return "EXISTS (SELECT 1 FROM json_each(" + col + ", ?) AS e WHERE json_extract(e.value, ?) = ?)"
+}

@@ -1,0 +1,108 @@
+package store
+
+import (
+	"database/sql"
+	"database/sql/driver"
+	"fmt"
+	"net/url"
+	"regexp"
+	"strconv"
+	"strings"
+	"sync"
+
+	"modernc.org/sqlite"
+)
+
+var registerOnce sync.Once
+
+// regexCache keeps compiled patterns for the REGEXP function.
+var regexCache sync.Map
+
+func compileCached(p string) (*regexp.Regexp, error) {
+	if v, ok := regexCache.Load(p); ok {
+		return v.(*regexp.Regexp), nil
+	}
+	re, err := regexp.Compile(p)
+	if err != nil {
+		return nil, err
+	}
+	regexCache.Store(p, re)
+	return re, nil
+}
+
+// registerFunctions adds REGEXP and trove_num to SQLite.
+func registerFunctions() {
+	registerOnce.Do(func() {
+		sqlite.MustRegisterDeterministicScalarFunction("regexp", 2, func(_ *sqlite.FunctionContext, args []driver.Value) (driver.Value, error) {
+			p, _ := args[0].(string)
+			var s string
+			switch v := args[1].(type) {
+			case string:
+				s = v
+			case []byte:
+				s = string(v)
+			case nil:
+				return false, nil
+			default:
+				s = fmt.Sprint(v)
+			}
+			re, err := compileCached(p)
+			if err != nil {
+				return nil, err
+			}
+			return re.MatchString(s), nil
+		})
+		// trove_num returns the number a value spells, or NULL.
+		sqlite.MustRegisterDeterministicScalarFunction("trove_num", 1, func(_ *sqlite.FunctionContext, args []driver.Value) (driver.Value, error) {
+			switch v := args[0].(type) {
+			case int64:
+				return float64(v), nil
+			case float64:
+				return v, nil
+			case string:
+				if f, err := strconv.ParseFloat(strings.TrimSpace(v), 64); err == nil {
+					return f, nil
+				}
+			}
+			return nil, nil
+		})
+	})
+}
+
+func sqliteDSN(path string, readOnly bool) string {
+	q := url.Values{}
+	q.Add("_pragma", "busy_timeout(10000)")
+	q.Add("_pragma", "journal_mode(WAL)")
+	q.Add("_pragma", "synchronous(NORMAL)")
+	q.Add("_pragma", "foreign_keys(ON)")
+	q.Add("_pragma", "cache_size(-65536)")
+	q.Add("_time_format", "sqlite")
+	if readOnly {
+		q.Add("_pragma", "query_only(1)")
+	} else {
+		q.Add("_txlock", "immediate")
+	}
+	return "file:" + path + "?" + q.Encode()
+}
+
+func openSQLite(path string) (*DB, error) {
+	registerFunctions()
+	w, err := sql.Open("sqlite", sqliteDSN(path, false))
+	if err != nil {
+		return nil, fmt.Errorf("open sqlite: %w", err)
+	}
+	// One writer: SQLite serializes writes anyway, and one connection avoids
+	// busy-waiting between our own connections.
+	w.SetMaxOpenConns(1)
+	w.SetMaxIdleConns(1)
+	w.SetConnMaxLifetime(0)
+	r, err := sql.Open("sqlite", sqliteDSN(path, true))
+	if err != nil {
+		w.Close()
+		return nil, fmt.Errorf("open sqlite: %w", err)
+	}
+	r.SetMaxOpenConns(8)
+	r.SetMaxIdleConns(8)
+	r.SetConnMaxLifetime(0)
+	return &DB{D: sqliteDialect{}, w: w, r: r}, nil
+}

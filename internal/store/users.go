@@ -1,0 +1,162 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"time"
+)
+
+// Company is an organization; every record belongs to one.
+type Company struct {
+	ID   string `json:"id"`
+	Name string `json:"name"`
+}
+
+// User is a person or service account of a company.
+type User struct {
+	ID         string `json:"id"`
+	Company    string `json:"company"`
+	Name       string `json:"name"`
+	GivenName  string `json:"given_name,omitempty"`
+	FamilyName string `json:"family_name,omitempty"`
+	Email      string `json:"email,omitempty"`
+	Role       string `json:"role"`
+	Created    int64  `json:"created_ms"`
+}
+
+// Credential is an access key of a user; the secret is stored hashed.
+type Credential struct {
+	AccessKey  string
+	SecretHash string
+	UserID     string
+	Company    string
+}
+
+// EnsureCompany creates the company or updates its name.
+func (db *DB) EnsureCompany(ctx context.Context, c Company) error {
+	_, err := db.Write().ExecContext(ctx, `INSERT INTO companies (id, name, doc) VALUES (?, ?, `+db.D.JSONParam()+`)
+		ON CONFLICT (id) DO UPDATE SET name = excluded.name, doc = excluded.doc`,
+		c.ID, c.Name, fmt.Sprintf(`{"id":%q,"name":%q}`, c.ID, c.Name))
+	return err
+}
+
+// GetCompany loads a company.
+func (db *DB) GetCompany(ctx context.Context, id string) (Company, error) {
+	c := Company{ID: id}
+	err := db.Read().QueryRowContext(ctx, `SELECT name FROM companies WHERE id = ?`, id).Scan(&c.Name)
+	if errors.Is(err, sql.ErrNoRows) {
+		return c, fmt.Errorf("company %s: %w", id, ErrNotFound)
+	}
+	return c, err
+}
+
+// UpsertUser creates or updates a user.
+func (db *DB) UpsertUser(ctx context.Context, u User) error {
+	if u.Created == 0 {
+		u.Created = time.Now().UnixMilli()
+	}
+	doc := fmt.Sprintf(`{"id":%q,"name":%q,"company":%q,"role":%q,"given_name":%q,"family_name":%q,"email":%q}`,
+		u.ID, u.Name, u.Company, u.Role, u.GivenName, u.FamilyName, u.Email)
+	_, err := db.Write().ExecContext(ctx, `INSERT INTO users (id, company, name, role, created, doc) VALUES (?, ?, ?, ?, ?, `+db.D.JSONParam()+`)
+		ON CONFLICT (id) DO UPDATE SET company = excluded.company, name = excluded.name, role = excluded.role, doc = excluded.doc`,
+		u.ID, u.Company, u.Name, u.Role, u.Created, doc)
+	return err
+}
+
+// GetUser loads a user.
+func (db *DB) GetUser(ctx context.Context, id string) (User, error) {
+	u := User{ID: id}
+	err := db.Read().QueryRowContext(ctx, `SELECT company, name, role, created FROM users WHERE id = ?`, id).
+		Scan(&u.Company, &u.Name, &u.Role, &u.Created)
+	if errors.Is(err, sql.ErrNoRows) {
+		return u, fmt.Errorf("user %s: %w", id, ErrNotFound)
+	}
+	return u, err
+}
+
+// PutCredential stores (or replaces) an access key.
+func (db *DB) PutCredential(ctx context.Context, c Credential) error {
+	_, err := db.Write().ExecContext(ctx, `INSERT INTO credentials (access_key, secret_hash, user_id, company, created) VALUES (?, ?, ?, ?, ?)
+		ON CONFLICT (access_key) DO UPDATE SET secret_hash = excluded.secret_hash, user_id = excluded.user_id, company = excluded.company`,
+		c.AccessKey, c.SecretHash, c.UserID, c.Company, time.Now().UnixMilli())
+	return err
+}
+
+// GetCredential loads an access key.
+func (db *DB) GetCredential(ctx context.Context, key string) (Credential, error) {
+	c := Credential{AccessKey: key}
+	err := db.Read().QueryRowContext(ctx, `SELECT secret_hash, user_id, company FROM credentials WHERE access_key = ?`, key).
+		Scan(&c.SecretHash, &c.UserID, &c.Company)
+	if errors.Is(err, sql.ErrNoRows) {
+		return c, fmt.Errorf("credential: %w", ErrNotFound)
+	}
+	return c, err
+}
+
+// CountCredentials returns how many access keys exist.
+func (db *DB) CountCredentials(ctx context.Context) (int, error) {
+	var n int
+	err := db.Read().QueryRowContext(ctx, `SELECT COUNT(*) FROM credentials`).Scan(&n)
+	return n, err
+}
+
+// GetSetting reads a server setting ("" when unset).
+func (db *DB) GetSetting(ctx context.Context, key string) (string, error) {
+	var v string
+	err := db.Read().QueryRowContext(ctx, `SELECT value FROM settings WHERE key = ?`, key).Scan(&v)
+	if errors.Is(err, sql.ErrNoRows) {
+		return "", nil
+	}
+	return v, err
+}
+
+// SetSettingIfAbsent stores a setting unless present and returns the stored
+// value (so concurrent starts agree on one value).
+func (db *DB) SetSettingIfAbsent(ctx context.Context, key, value string) (string, error) {
+	if _, err := db.Write().ExecContext(ctx, `INSERT INTO settings (key, value) VALUES (?, ?) ON CONFLICT (key) DO NOTHING`, key, value); err != nil {
+		return "", err
+	}
+	var v string
+	err := db.Write().QueryRowContext(ctx, `SELECT value FROM settings WHERE key = ?`, key).Scan(&v)
+	return v, err
+}
+
+// RevokeSession records a logged-out token session until it would expire.
+func (db *DB) RevokeSession(ctx context.Context, sessionID string, expires int64) error {
+	_, err := db.Write().ExecContext(ctx, `INSERT INTO revoked_sessions (session_id, expires) VALUES (?, ?) ON CONFLICT (session_id) DO NOTHING`, sessionID, expires)
+	return err
+}
+
+// SessionRevoked reports whether a token session was logged out.
+func (db *DB) SessionRevoked(ctx context.Context, sessionID string) (bool, error) {
+	var n int
+	err := db.Read().QueryRowContext(ctx, `SELECT COUNT(*) FROM revoked_sessions WHERE session_id = ?`, sessionID).Scan(&n)
+	return n > 0, err
+}
+
+// CountCompanyUsers returns the number of users of a company.
+func (db *DB) CountCompanyUsers(ctx context.Context, company string) (int, error) {
+	var n int
+	err := db.Read().QueryRowContext(ctx, `SELECT COUNT(*) FROM users WHERE company = ?`, company).Scan(&n)
+	return n, err
+}
+
+// CompanyOwners returns the admin users of a company.
+func (db *DB) CompanyOwners(ctx context.Context, company string) ([]User, error) {
+	rows, err := db.Read().QueryContext(ctx, `SELECT id, name, role FROM users WHERE company = ? AND role IN ('admin', 'root', 'system') ORDER BY name`, company)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []User
+	for rows.Next() {
+		u := User{Company: company}
+		if err := rows.Scan(&u.ID, &u.Name, &u.Role); err != nil {
+			return nil, err
+		}
+		out = append(out, u)
+	}
+	return out, rows.Err()
+}

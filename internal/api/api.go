@@ -24,6 +24,8 @@ type Deps struct {
 	Now func() time.Time
 	// FilesURL is the public base URL of the file server.
 	FilesURL string
+	// Hooks collect start-up hooks and background jobs of services.
+	Hooks Hooks
 }
 
 // Time returns the current time as a wire time.

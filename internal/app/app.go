@@ -11,6 +11,7 @@ import (
 	"net"
 	"net/http"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/klauspost/compress/gzhttp"
@@ -54,6 +55,10 @@ func New(ctx context.Context, cfg config.Config, log *slog.Logger) (*App, error)
 		FilesURL: "http://" + publicAddr(cfg.FilesAddr, cfg.PublicHost)}
 	a := &App{Cfg: cfg, Log: log, DB: db, Deps: deps, Generated: gen}
 	srv := &rpc.Server{Registry: NewRegistry(deps), Auth: deps.Auth, Log: log, MaxBody: int64(cfg.MaxBodyMB) << 20}
+	if err := deps.RunStart(ctx); err != nil {
+		db.Close()
+		return nil, err
+	}
 	a.Handler = gzhttp.GzipHandler(srv)
 	return a, nil
 }
@@ -70,6 +75,13 @@ func (a *App) Run(ctx context.Context, out io.Writer) error {
 	apiSrv := &http.Server{Handler: a.Handler, ReadHeaderTimeout: 30 * time.Second, IdleTimeout: 120 * time.Second}
 	errc := make(chan error, 2)
 	go func() { errc <- apiSrv.Serve(apiLn) }()
+	jobsCtx, stopJobs := context.WithCancel(ctx)
+	var jobs sync.WaitGroup
+	a.Deps.StartJobs(jobsCtx, &jobs)
+	defer func() {
+		stopJobs()
+		jobs.Wait()
+	}()
 	a.Log.Info("trove started", "api_addr", apiLn.Addr().String(), "backend", a.DB.D.Name())
 	if a.Generated != nil {
 		a.printCredentials(out)

@@ -2,9 +2,14 @@ package app
 
 import (
 	"github.com/trove-ml/trove/internal/api"
+	"github.com/trove-ml/trove/internal/api/events"
+	"github.com/trove-ml/trove/internal/api/models"
 	"github.com/trove-ml/trove/internal/api/organization"
 	"github.com/trove-ml/trove/internal/api/projects"
+	"github.com/trove-ml/trove/internal/api/queues"
 	"github.com/trove-ml/trove/internal/api/system"
+	"github.com/trove-ml/trove/internal/api/tasks"
+	"github.com/trove-ml/trove/internal/api/workers"
 	"github.com/trove-ml/trove/internal/rpc"
 )
 
@@ -14,6 +19,11 @@ var registrars = []func(*rpc.Registry, *api.Deps){
 	system.Register,
 	projects.Register,
 	organization.Register,
+	tasks.Register,
+	models.Register,
+	queues.Register,
+	workers.Register,
+	events.Register,
 }
 
 // NewRegistry builds the registry of all operations.

@@ -35,6 +35,8 @@ type DB struct {
 	r *sql.DB
 	// taskPurgers run when tasks are deleted (see DeleteTasksCascade).
 	taskPurgers []TaskPurger
+	// queueHooks run after queue entries change (see AddQueueChangeHook).
+	queueHooks []QueueChangeHook
 }
 
 // Open opens (creating if needed) the database named by dsn: a postgres://

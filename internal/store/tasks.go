@@ -1,0 +1,216 @@
+package store
+
+import (
+	"github.com/trove-ml/trove/internal/jsonx"
+)
+
+// Task is a stored task document, in the API's shape. Optional members are
+// pointers or omitempty so that "never set" reads back as absent.
+type Task struct {
+	ID               string                               `json:"id"`
+	Company          string                               `json:"company"`
+	User             string                               `json:"user"`
+	Name             string                               `json:"name"`
+	Type             string                               `json:"type"`
+	Status           string                               `json:"status"`
+	StatusReason     *string                              `json:"status_reason,omitempty"`
+	StatusMessage    *string                              `json:"status_message,omitempty"`
+	StatusChanged    *jsonx.Time                          `json:"status_changed,omitempty"`
+	Comment          *string                              `json:"comment,omitempty"`
+	Report           *string                              `json:"report,omitempty"`
+	Created          jsonx.Time                           `json:"created"`
+	Started          *jsonx.Time                          `json:"started,omitempty"`
+	Completed        *jsonx.Time                          `json:"completed,omitempty"`
+	Published        *jsonx.Time                          `json:"published,omitempty"`
+	ActiveDuration   *int64                               `json:"active_duration,omitempty"`
+	Parent           string                               `json:"parent,omitempty"`
+	Project          string                               `json:"project,omitempty"`
+	Output           TaskOutput                           `json:"output"`
+	Execution        Execution                            `json:"execution"`
+	Script           Script                               `json:"script"`
+	Tags             []string                             `json:"tags"`
+	SystemTags       []string                             `json:"system_tags"`
+	LastUpdate       jsonx.Time                           `json:"last_update"`
+	LastChange       jsonx.Time                           `json:"last_change"`
+	LastChangedBy    string                               `json:"last_changed_by"`
+	LastIteration    int64                                `json:"last_iteration"`
+	LastMetrics      map[string]map[string]*MetricSummary `json:"last_metrics"`
+	MetricStats      map[string]any                       `json:"metric_stats"`
+	Hyperparams      map[string]map[string]*ParamItem     `json:"hyperparams"`
+	Configuration    map[string]*ConfigItem               `json:"configuration"`
+	Runtime          map[string]any                       `json:"runtime"`
+	Models           TaskModels                           `json:"models"`
+	Container        map[string]*string                   `json:"container"`
+	ReportAssets     []string                             `json:"report_assets"`
+	LastWorker       string                               `json:"last_worker,omitempty"`
+	LastWorkerReport *jsonx.Time                          `json:"last_worker_report,omitempty"`
+	EnqueueStatus    string                               `json:"enqueue_status,omitempty"`
+	CompanyOrigin    string                               `json:"company_origin,omitempty"`
+}
+
+// TaskOutput is task.output.
+type TaskOutput struct {
+	Destination *string `json:"destination,omitempty"`
+	Error       *string `json:"error,omitempty"`
+	Result      *string `json:"result,omitempty"`
+}
+
+// Execution is task.execution.
+type Execution struct {
+	Queue       string           `json:"queue,omitempty"`
+	Parameters  map[string]any   `json:"parameters"`
+	ModelDesc   map[string]any   `json:"model_desc"`
+	ModelLabels map[string]int64 `json:"model_labels"`
+	Framework   *string          `json:"framework,omitempty"`
+	Artifacts   []*Artifact      `json:"artifacts"`
+	TestSplit   int64            `json:"test_split"`
+	DockerCmd   *string          `json:"docker_cmd,omitempty"`
+}
+
+// Script is task.script.
+type Script struct {
+	Binary       string         `json:"binary"`
+	Repository   string         `json:"repository"`
+	Tag          *string        `json:"tag,omitempty"`
+	Branch       *string        `json:"branch,omitempty"`
+	VersionNum   *string        `json:"version_num,omitempty"`
+	EntryPoint   string         `json:"entry_point"`
+	WorkingDir   *string        `json:"working_dir,omitempty"`
+	Requirements map[string]any `json:"requirements"`
+	Diff         *string        `json:"diff,omitempty"`
+}
+
+// Artifact is one task artifact; identity is (key, mode).
+type Artifact struct {
+	Key         string         `json:"key"`
+	Type        string         `json:"type"`
+	Mode        string         `json:"mode,omitempty"`
+	URI         *string        `json:"uri,omitempty"`
+	Hash        *string        `json:"hash,omitempty"`
+	ContentSize *int64         `json:"content_size,omitempty"`
+	Timestamp   *int64         `json:"timestamp,omitempty"`
+	TypeData    map[string]any `json:"type_data,omitempty"`
+	DisplayData [][]any        `json:"display_data,omitempty"`
+}
+
+// ParamItem is one hyper parameter.
+type ParamItem struct {
+	Section     string  `json:"section"`
+	Name        string  `json:"name"`
+	Value       string  `json:"value"`
+	Type        *string `json:"type,omitempty"`
+	Description *string `json:"description,omitempty"`
+}
+
+// ConfigItem is one configuration entry.
+type ConfigItem struct {
+	Name        string  `json:"name"`
+	Value       string  `json:"value"`
+	Type        *string `json:"type,omitempty"`
+	Description *string `json:"description,omitempty"`
+}
+
+// TaskModels holds the task's input and output model references.
+type TaskModels struct {
+	Input  []*TaskModelItem `json:"input"`
+	Output []*TaskModelItem `json:"output"`
+}
+
+// TaskModelItem is one named model reference.
+type TaskModelItem struct {
+	Name    string      `json:"name"`
+	Model   string      `json:"model"`
+	Updated *jsonx.Time `json:"updated,omitempty"`
+}
+
+// MetricSummary is the per metric/variant summary kept in last_metrics.
+type MetricSummary struct {
+	Metric              string       `json:"metric"`
+	Variant             string       `json:"variant"`
+	Value               jsonx.Float  `json:"value"`
+	MinValue            jsonx.Float  `json:"min_value"`
+	MinValueIteration   int64        `json:"min_value_iteration"`
+	MaxValue            jsonx.Float  `json:"max_value"`
+	MaxValueIteration   int64        `json:"max_value_iteration"`
+	FirstValue          *jsonx.Float `json:"first_value,omitempty"`
+	FirstValueIteration *int64       `json:"first_value_iteration,omitempty"`
+	MeanValue           *jsonx.Float `json:"mean_value,omitempty"`
+	Count               int64        `json:"count"`
+	XAxisLabel          *string      `json:"x_axis_label,omitempty"`
+}
+
+// RecordID implements Record.
+func (t *Task) RecordID() string { return t.ID }
+
+// ColumnValues implements Record.
+func (t *Task) ColumnValues() []any {
+	var sc any
+	if t.StatusChanged != nil {
+		sc = t.StatusChanged.Millis()
+	}
+	return []any{t.Company, t.Name, nullable(t.Project), nullable(t.Parent), t.User, t.Type, t.Status,
+		t.Created.Millis(), t.LastUpdate.Millis(), sc, JSONArray(t.Tags), JSONArray(t.SystemTags)}
+}
+
+// Tasks is the tasks table.
+func (db *DB) Tasks() *Table[Task, *Task] {
+	return &Table[Task, *Task]{DB: db, Name: "tasks",
+		Cols: []string{"company", "name", "project", "parent", "user_id", "type", "status", "created", "last_update", "status_changed", "tags", "system_tags"}}
+}
+
+// Normalize fills the defaults every stored task has (empty maps and
+// lists rather than null), so reads return the reference's shape.
+func (t *Task) Normalize() {
+	if t.Tags == nil {
+		t.Tags = []string{}
+	}
+	if t.SystemTags == nil {
+		t.SystemTags = []string{}
+	}
+	if t.ReportAssets == nil {
+		t.ReportAssets = []string{}
+	}
+	if t.LastMetrics == nil {
+		t.LastMetrics = map[string]map[string]*MetricSummary{}
+	}
+	if t.MetricStats == nil {
+		t.MetricStats = map[string]any{}
+	}
+	if t.Hyperparams == nil {
+		t.Hyperparams = map[string]map[string]*ParamItem{}
+	}
+	if t.Configuration == nil {
+		t.Configuration = map[string]*ConfigItem{}
+	}
+	if t.Runtime == nil {
+		t.Runtime = map[string]any{}
+	}
+	if t.Container == nil {
+		t.Container = map[string]*string{}
+	}
+	if t.Models.Input == nil {
+		t.Models.Input = []*TaskModelItem{}
+	}
+	if t.Models.Output == nil {
+		t.Models.Output = []*TaskModelItem{}
+	}
+	e := &t.Execution
+	if e.Parameters == nil {
+		e.Parameters = map[string]any{}
+	}
+	if e.ModelDesc == nil {
+		e.ModelDesc = map[string]any{}
+	}
+	if e.ModelLabels == nil {
+		e.ModelLabels = map[string]int64{}
+	}
+	if e.Artifacts == nil {
+		e.Artifacts = []*Artifact{}
+	}
+	if t.Script.Binary == "" {
+		t.Script.Binary = "python"
+	}
+	if t.Script.Requirements == nil {
+		t.Script.Requirements = map[string]any{}
+	}
+}

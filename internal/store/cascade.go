@@ -120,6 +120,12 @@ func (db *DB) DeleteTasksCascade(ctx context.Context, q Querier, ids []string, u
 			return 0, err
 		}
 	}
+	if _, err := db.DeleteTaskEvents(ctx, q, ids); err != nil {
+		return 0, err
+	}
+	if _, err := q.ExecContext(ctx, "DELETE FROM queue_entries WHERE task IN ("+Placeholders(len(ids))+")", Args(ids)...); err != nil {
+		return 0, err
+	}
 	res, err := q.ExecContext(ctx, "DELETE FROM tasks WHERE id IN ("+Placeholders(len(ids))+")", Args(ids)...)
 	if err != nil {
 		return 0, err
@@ -157,4 +163,20 @@ func (db *DB) DeleteModelsCascade(ctx context.Context, q Querier, ids []string, 
 	}
 	n, _ := res.RowsAffected()
 	return int(n), nil
+}
+
+// EventDeleter deletes the events of tasks and returns how many it deleted.
+type EventDeleter func(ctx context.Context, q Querier, taskIDs []string) (int64, error)
+
+// SetEventDeleter installs the events service's deleter (used by
+// tasks.reset and tasks.delete through DeleteTaskEvents).
+func (db *DB) SetEventDeleter(f EventDeleter) { db.eventDeleter = f }
+
+// DeleteTaskEvents deletes the events of tasks with the installed deleter
+// (none installed: nothing to delete).
+func (db *DB) DeleteTaskEvents(ctx context.Context, q Querier, taskIDs []string) (int64, error) {
+	if db.eventDeleter == nil || len(taskIDs) == 0 {
+		return 0, nil
+	}
+	return db.eventDeleter(ctx, q, taskIDs)
 }

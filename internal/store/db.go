@@ -37,6 +37,8 @@ type DB struct {
 	taskPurgers []TaskPurger
 	// queueHooks run after queue entries change (see AddQueueChangeHook).
 	queueHooks []QueueChangeHook
+	// eventDeleter removes task events (see SetEventDeleter).
+	eventDeleter EventDeleter
 }
 
 // Open opens (creating if needed) the database named by dsn: a postgres://

@@ -92,7 +92,7 @@ func (s *service) rename(ctx context.Context, q store.Querier, c *rpc.Call, p *s
 	oldName := p.Name
 	segs := store.SplitProjectName(newName)
 	p.Name, p.Basename = newName, segs[len(segs)-1]
-	desc, err := s.d.DB.Projects().Select(ctx, q, "company = ? AND "+s.d.DB.D.ArrayHas("path"), c.Company(), p.ID)
+	desc, err := s.descendants(ctx, q, c, p.ID)
 	if err != nil {
 		return err
 	}
@@ -157,7 +157,7 @@ func (s *service) move(ctx context.Context, c *rpc.Call, req *moveRequest) (*mov
 // reparent moves p (and its subtree) under parent (nil = top level). It
 // returns the number of projects moved.
 func (s *service) reparent(ctx context.Context, q store.Querier, c *rpc.Call, p *store.Project, parent *store.Project) (int, error) {
-	desc, err := s.d.DB.Projects().Select(ctx, q, "company = ? AND "+s.d.DB.D.ArrayHas("path"), c.Company(), p.ID)
+	desc, err := s.descendants(ctx, q, c, p.ID)
 	if err != nil {
 		return 0, err
 	}
@@ -256,4 +256,17 @@ func (s *service) merge(ctx context.Context, c *rpc.Call, req *mergeRequest) (*m
 		return nil, err
 	}
 	return resp, nil
+}
+
+// descendants loads every project under id in the caller's company.
+func (s *service) descendants(ctx context.Context, q store.Querier, c *rpc.Call, id string) ([]*store.Project, error) {
+	tree, err := s.d.DB.LoadProjectTree(ctx, q, c.Company())
+	if err != nil {
+		return nil, err
+	}
+	ids := tree.Descendants(id)
+	if len(ids) == 0 {
+		return nil, nil
+	}
+	return s.d.DB.Projects().Select(ctx, q, "id IN ("+store.Placeholders(len(ids))+")", store.Args(ids)...)
 }

@@ -1,6 +1,8 @@
 package store
 
 import (
+	"context"
+
 	"github.com/trove-ml/trove/internal/jsonx"
 )
 
@@ -213,4 +215,18 @@ func (t *Task) Normalize() {
 	if t.Script.Requirements == nil {
 		t.Script.Requirements = map[string]any{}
 	}
+}
+
+// TouchProject sets a project's last_update (column and document); task
+// writes call it as the reference bumps the project of a changed task.
+func (db *DB) TouchProject(ctx context.Context, q Querier, id string, at jsonx.Time) error {
+	if id == "" {
+		return nil
+	}
+	set := "json_set(doc, '$.last_update', ?)"
+	if db.IsPostgres() {
+		set = "jsonb_set(doc, '{last_update}', to_jsonb(?::text))"
+	}
+	_, err := q.ExecContext(ctx, "UPDATE projects SET last_update = ?, doc = "+set+" WHERE id = ?", at.Millis(), at.Format(), id)
+	return err
 }

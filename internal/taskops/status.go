@@ -1,0 +1,154 @@
+// Package taskops holds the task rules that do not depend on HTTP: the
+// status machine, and the task operations other services call (publishing
+// a task from models.set_ready, the silent-task watchdog). Every function
+// works inside the caller's transaction.
+package taskops
+
+import (
+	"context"
+	"strings"
+
+	"github.com/trove-ml/trove/internal/api"
+	"github.com/trove-ml/trove/internal/apierr"
+	"github.com/trove-ml/trove/internal/store"
+)
+
+// Task statuses (the reference's full set).
+const (
+	Created    = "created"
+	Queued     = "queued"
+	InProgress = "in_progress"
+	Stopped    = "stopped"
+	Published  = "published"
+	Publishing = "publishing"
+	Closed     = "closed"
+	Failed     = "failed"
+	Completed  = "completed"
+	Unknown    = "unknown"
+)
+
+// Statuses lists every valid task status.
+var Statuses = []string{Created, Queued, InProgress, Stopped, Published, Publishing, Closed, Failed, Completed, Unknown}
+
+// ValidStatus reports whether s is a task status.
+func ValidStatus(s string) bool { return has(Statuses, s) }
+
+// System tags with a meaning for tasks.
+const (
+	TagArchived    = "archived"
+	TagHidden      = "hidden"
+	TagDevelopment = "development"
+)
+
+// Change is one status change of a task.
+type Change struct {
+	// To is the new status.
+	To string
+	// From lists the statuses the operation accepts without force; a
+	// task in any other status is refused with 400/110. Force skips it.
+	From  []string
+	Force bool
+	// StatusReason and StatusMessage are written as given ("" included).
+	StatusReason  string
+	StatusMessage string
+	// Apply makes the operation's other writes on the task and records
+	// them in fields (dotted keys, plain values), inside the same write.
+	Apply func(t *store.Task, fields map[string]any)
+}
+
+// CheckFrom refuses a status change the operation does not accept from
+// the task's current status (unless force).
+func CheckFrom(t *store.Task, to string, from []string, force bool) error {
+	if force || has(from, t.Status) {
+		return nil
+	}
+	return apierr.InvalidTaskStatus("Invalid status change").With("current_status", t.Status, "new_status", to)
+}
+
+// SetStatus applies ch to t, a task the caller loaded in this
+// transaction. The write is conditional on the status read with t: if
+// another change won meanwhile, the call fails with 400/121 and nothing is
+// written. On success t holds the new state. The answer lists the written
+// fields as the reference does.
+func SetStatus(ctx context.Context, d *api.Deps, q store.Querier, user string, t *store.Task, ch Change) (*api.UpdateResult, error) {
+	if !ValidStatus(ch.To) {
+		return nil, apierr.Validation("status", "invalid task status %s", ch.To)
+	}
+	if err := CheckFrom(t, ch.To, ch.From, ch.Force); err != nil {
+		return nil, err
+	}
+	read := t.Status
+	now := d.Time()
+	reason, message := ch.StatusReason, ch.StatusMessage
+	t.Status = ch.To
+	t.StatusReason, t.StatusMessage = &reason, &message
+	t.StatusChanged = &now
+	t.LastUpdate, t.LastChange, t.LastChangedBy = now, now, user
+	fields := map[string]any{
+		"status": ch.To, "status_reason": reason, "status_message": message,
+		"status_changed": now, "last_update": now, "last_change": now, "last_changed_by": user,
+	}
+	if ch.To == Queued {
+		t.SystemTags = without(t.SystemTags, TagDevelopment)
+	}
+	if ch.Apply != nil {
+		ch.Apply(t, fields)
+	}
+	t.Normalize()
+	ok, err := d.DB.Tasks().UpdateIf(ctx, q, t, "status = ?", read)
+	if err != nil {
+		return nil, err
+	}
+	if !ok {
+		return nil, apierr.FailedChangingTaskStatus().With("task_id", t.ID, "current_status", read, "new_status", ch.To)
+	}
+	if err := d.DB.TouchProject(ctx, q, t.Project, now); err != nil {
+		return nil, err
+	}
+	return &api.UpdateResult{Updated: 1, Fields: fields}, nil
+}
+
+// LoadWritable loads a task of the company for writing inside a
+// transaction: unknown (or another company's) ids are 400/101, public
+// tasks 403/21.
+func LoadWritable(ctx context.Context, d *api.Deps, q store.Querier, company, id string) (*store.Task, error) {
+	t, err := d.DB.Tasks().GetForUpdate(ctx, q, id, api.Visible(company)...)
+	if err != nil {
+		return nil, api.NotFound(err, apierr.InvalidTaskID(id))
+	}
+	if t.Company == "" {
+		return nil, apierr.NoWritePermission("cannot modify public task: id=%s", id)
+	}
+	t.Normalize()
+	return t, nil
+}
+
+func has(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+// HasTag reports whether tags hold tag.
+func HasTag(tags []string, tag string) bool { return has(tags, tag) }
+
+func without(tags []string, tag string) []string {
+	out := make([]string, 0, len(tags))
+	for _, x := range tags {
+		if x != tag {
+			out = append(out, x)
+		}
+	}
+	return out
+}
+
+// userName is how stop messages name the caller.
+func userName(name, id string) string {
+	if strings.TrimSpace(name) != "" {
+		return name
+	}
+	return id
+}

@@ -11,6 +11,7 @@ import (
 
 	"github.com/trove-ml/trove/internal/apierr"
 	"github.com/trove-ml/trove/internal/auth"
+	"github.com/trove-ml/trove/internal/files"
 	"github.com/trove-ml/trove/internal/jsonx"
 	"github.com/trove-ml/trove/internal/store"
 )
@@ -24,6 +25,9 @@ type Deps struct {
 	Now func() time.Time
 	// FilesURL is the public base URL of the file server.
 	FilesURL string
+	// Files is the built-in file server; Files.DeleteURLs removes stored
+	// files given the URLs tasks/models deletes report.
+	Files *files.Service
 	// Hooks collect start-up hooks and background jobs of services.
 	Hooks Hooks
 }

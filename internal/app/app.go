@@ -31,6 +31,8 @@ type App struct {
 	Deps *api.Deps
 	// Handler is the API port's handler.
 	Handler http.Handler
+	// FilesHandler is the files port's handler (the built-in file server).
+	FilesHandler http.Handler
 	// Generated holds a key pair created on first start (printed once).
 	Generated *auth.Generated
 }
@@ -53,7 +55,13 @@ func New(ctx context.Context, cfg config.Config, log *slog.Logger) (*App, error)
 	}
 	deps := &api.Deps{DB: db, Auth: auth.New(db, secret), Log: log, Now: time.Now,
 		FilesURL: "http://" + publicAddr(cfg.FilesAddr, cfg.PublicHost)}
-	a := &App{Cfg: cfg, Log: log, DB: db, Deps: deps, Generated: gen}
+	fsvc, err := newFileServer(ctx, cfg, log, deps.Auth, deps.FilesURL)
+	if err != nil {
+		db.Close()
+		return nil, err
+	}
+	deps.Files = fsvc
+	a := &App{Cfg: cfg, Log: log, DB: db, Deps: deps, Generated: gen, FilesHandler: fsvc}
 	srv := &rpc.Server{Registry: NewRegistry(deps), Auth: deps.Auth, Log: log, MaxBody: int64(cfg.MaxBodyMB) << 20}
 	if err := deps.RunStart(ctx); err != nil {
 		db.Close()
@@ -63,8 +71,11 @@ func New(ctx context.Context, cfg config.Config, log *slog.Logger) (*App, error)
 	return a, nil
 }
 
-// Close releases the store.
-func (a *App) Close() error { return a.DB.Close() }
+// Close releases the file storage and the store.
+func (a *App) Close() error {
+	_ = a.Deps.Files.Close()
+	return a.DB.Close()
+}
 
 // Run serves until ctx ends, then shuts down gracefully.
 func (a *App) Run(ctx context.Context, out io.Writer) error {
@@ -75,6 +86,11 @@ func (a *App) Run(ctx context.Context, out io.Writer) error {
 	apiSrv := &http.Server{Handler: a.Handler, ReadHeaderTimeout: 30 * time.Second, IdleTimeout: 120 * time.Second}
 	errc := make(chan error, 2)
 	go func() { errc <- apiSrv.Serve(apiLn) }()
+	filesSrv, err := a.serveFiles(errc)
+	if err != nil {
+		_ = apiSrv.Close()
+		return err
+	}
 	jobsCtx, stopJobs := context.WithCancel(ctx)
 	var jobs sync.WaitGroup
 	a.Deps.StartJobs(jobsCtx, &jobs)
@@ -96,6 +112,9 @@ func (a *App) Run(ctx context.Context, out io.Writer) error {
 	sctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
 	_ = apiSrv.Shutdown(sctx)
+	if filesSrv != nil {
+		_ = filesSrv.Shutdown(sctx)
+	}
 	a.Log.Info("trove stopped")
 	return nil
 }

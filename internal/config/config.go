@@ -35,6 +35,8 @@ type Config struct {
 	TokenSecret string `yaml:"token_secret"`
 	// Users are more fixed users.
 	Users []auth.FixedUser `yaml:"users"`
+	// Files configures the built-in file server (files.go).
+	Files Files `yaml:"files"`
 }
 
 // Defaults returns the built-in settings.
@@ -42,6 +44,7 @@ func Defaults() Config {
 	return Config{
 		APIAddr: "0.0.0.0:8008", FilesAddr: "0.0.0.0:8081", DataDir: "./data",
 		MaxBodyMB: 100, LogFormat: "text", LogLevel: "info",
+		Files: Files{Storage: "local"},
 	}
 }
 
@@ -58,6 +61,7 @@ func Load(args []string, getenv func(string) string) (Config, error) {
 	maxBody := fs.Int("max-body-mb", 0, "request body limit in MB (default 100)")
 	logFormat := fs.String("log-format", "", "log format: text or json")
 	logLevel := fs.String("log-level", "", "log level: debug, info, warn, error")
+	files := addFilesFlags(fs)
 	if err := fs.Parse(args); err != nil {
 		return cfg, err
 	}
@@ -94,6 +98,9 @@ func Load(args []string, getenv func(string) string) (Config, error) {
 		}
 		cfg.MaxBodyMB = n
 	}
+	if err := applyFilesEnv(&cfg.Files, getenv); err != nil {
+		return cfg, err
+	}
 	set := func(dst *string, v string) {
 		if v != "" {
 			*dst = v
@@ -109,6 +116,7 @@ func Load(args []string, getenv func(string) string) (Config, error) {
 	if *maxBody > 0 {
 		cfg.MaxBodyMB = *maxBody
 	}
+	files.apply(&cfg.Files)
 	return cfg, cfg.Validate()
 }
 
@@ -128,5 +136,5 @@ func (c Config) Validate() error {
 	if (c.AdminKey == "") != (c.AdminSecret == "") {
 		return fmt.Errorf("admin key and secret must be given together")
 	}
-	return nil
+	return c.Files.validate()
 }

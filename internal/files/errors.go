@@ -1,0 +1,42 @@
+package files
+
+import (
+	"errors"
+	"net/http"
+)
+
+// Errors of the storage layer and the handler; each maps to one HTTP
+// status in statusOf. Wrap them with detail (fmt.Errorf("%w ...")).
+var (
+	// ErrBadPath: the path is not acceptable (.., absolute, a symlink
+	// leaving the company's files, ...).
+	ErrBadPath = errors.New("bad path")
+	// ErrNotFound: no file is stored under the path.
+	ErrNotFound = errors.New("file not found")
+	// ErrConflict: the path or one of its parents is taken by a directory
+	// or a file of the other kind.
+	ErrConflict = errors.New("path conflict")
+	// ErrTooLarge: the upload is over the configured limit.
+	ErrTooLarge = errors.New("upload too large")
+	// ErrBadUpload: the request body is not a complete multipart upload.
+	ErrBadUpload = errors.New("bad upload")
+	// ErrNoSpace: the storage is full.
+	ErrNoSpace = errors.New("no space left for the file")
+)
+
+// statusOf maps an error to its HTTP status; 500 for anything unexpected.
+func statusOf(err error) int {
+	switch {
+	case errors.Is(err, ErrBadPath), errors.Is(err, ErrBadUpload):
+		return http.StatusBadRequest
+	case errors.Is(err, ErrNotFound):
+		return http.StatusNotFound
+	case errors.Is(err, ErrConflict):
+		return http.StatusConflict
+	case errors.Is(err, ErrTooLarge):
+		return http.StatusRequestEntityTooLarge
+	case errors.Is(err, ErrNoSpace):
+		return http.StatusInsufficientStorage
+	}
+	return http.StatusInternalServerError
+}

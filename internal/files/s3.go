@@ -1,0 +1,118 @@
+package files
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"mime"
+	"net/url"
+	"os"
+	"path"
+	"strings"
+
+	"github.com/minio/minio-go/v7"
+	"github.com/minio/minio-go/v7/pkg/credentials"
+
+	"github.com/trove-ml/trove/internal/config"
+)
+
+// s3PartSize bounds the memory of one upload to the bucket (minio-go
+// buffers a part per upload thread).
+const s3PartSize = 16 << 20
+
+// S3 keeps files in an S3-compatible bucket as objects
+// <prefix><company>/<path>. Uploads are spooled to local disk first, so
+// only complete files are sent; the bucket stores an object whole or not
+// at all.
+type S3 struct {
+	client *minio.Client
+	bucket string
+	prefix string
+}
+
+// NewS3 connects to the bucket described by cfg, creating it when it does
+// not exist yet.
+func NewS3(ctx context.Context, cfg config.FilesS3) (*S3, error) {
+	ep := cfg.Endpoint
+	if !strings.Contains(ep, "://") {
+		ep = "https://" + ep
+	}
+	u, err := url.Parse(ep)
+	if err != nil || u.Host == "" || (u.Scheme != "http" && u.Scheme != "https") {
+		return nil, fmt.Errorf("files.s3.endpoint %q: want http(s)://host[:port]", cfg.Endpoint)
+	}
+	creds := credentials.NewStaticV4(cfg.AccessKey, cfg.SecretKey, "")
+	if cfg.AccessKey == "" {
+		creds = credentials.NewChainCredentials([]credentials.Provider{
+			&credentials.EnvAWS{}, &credentials.EnvMinio{}, &credentials.IAM{}})
+	}
+	client, err := minio.New(u.Host, &minio.Options{Creds: creds, Secure: u.Scheme == "https", Region: cfg.Region})
+	if err != nil {
+		return nil, fmt.Errorf("files.s3: %w", err)
+	}
+	s := &S3{client: client, bucket: cfg.Bucket, prefix: cfg.Prefix}
+	ok, err := client.BucketExists(ctx, cfg.Bucket)
+	if err != nil {
+		return nil, fmt.Errorf("files.s3: bucket %q: %w", cfg.Bucket, err)
+	}
+	if !ok {
+		if err := client.MakeBucket(ctx, cfg.Bucket, minio.MakeBucketOptions{Region: cfg.Region}); err != nil {
+			return nil, fmt.Errorf("files.s3: create bucket %q: %w", cfg.Bucket, err)
+		}
+	}
+	return s, nil
+}
+
+func (s *S3) object(key Key) string { return s.prefix + companyDir(key.Company) + "/" + key.Path }
+
+// Put uploads the spooled file.
+func (s *S3) Put(ctx context.Context, key Key, src *os.File, size int64) error {
+	if _, err := src.Seek(0, io.SeekStart); err != nil {
+		return err
+	}
+	ct := mime.TypeByExtension(path.Ext(key.Path))
+	if ct == "" {
+		ct = "application/octet-stream"
+	}
+	_, err := s.client.PutObject(ctx, s.bucket, s.object(key), src, size,
+		minio.PutObjectOptions{ContentType: ct, PartSize: s3PartSize})
+	if err != nil {
+		return fmt.Errorf("files.s3: put %q: %w", key.Path, err)
+	}
+	return nil
+}
+
+// Open returns the object; reads and seeks become ranged GETs.
+func (s *S3) Open(ctx context.Context, key Key) (*Object, error) {
+	obj, err := s.client.GetObject(ctx, s.bucket, s.object(key), minio.GetObjectOptions{})
+	if err != nil {
+		return nil, s.error(key, err)
+	}
+	info, err := obj.Stat()
+	if err != nil {
+		obj.Close()
+		return nil, s.error(key, err)
+	}
+	return &Object{ReadSeekCloser: obj, Size: info.Size, ModTime: info.LastModified}, nil
+}
+
+// Delete removes the object; S3 deletes of absent keys succeed, so it
+// looks first to report ErrNotFound as the local disk does.
+func (s *S3) Delete(ctx context.Context, key Key) error {
+	if _, err := s.client.StatObject(ctx, s.bucket, s.object(key), minio.StatObjectOptions{}); err != nil {
+		return s.error(key, err)
+	}
+	if err := s.client.RemoveObject(ctx, s.bucket, s.object(key), minio.RemoveObjectOptions{}); err != nil {
+		return s.error(key, err)
+	}
+	return nil
+}
+
+func (s *S3) error(key Key, err error) error {
+	var er minio.ErrorResponse
+	if errors.As(err, &er) && (er.Code == minio.NoSuchKey || er.StatusCode == 404) {
+		return fmt.Errorf("%w: %q", ErrNotFound, key.Path)
+	}
+	return fmt.Errorf("files.s3 %q: %w", key.Path, err)
+}

@@ -1,0 +1,209 @@
+// Package files is Trove's built-in file server, where the ClearML SDK
+// uploads artifacts, model weights and debug images and reads them back
+// (the "files host", port 8081 by default).
+//
+// The protocol is the reference file server's: POST / with a multipart
+// body whose parts' field names are the storage paths; GET, HEAD and
+// DELETE /<path>. Every request but the "/" ping carries the API's
+// credentials, and each company sees only the files it wrote. Other
+// services delete stored files with Service.DeleteURLs.
+package files
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"log/slog"
+	"net/http"
+	"runtime/debug"
+	"time"
+
+	"github.com/trove-ml/trove/internal/apierr"
+	"github.com/trove-ml/trove/internal/auth"
+)
+
+// Authenticator resolves a request's credentials (auth.Service: Bearer
+// token, Basic key:secret or the web session cookie).
+type Authenticator interface {
+	Authenticate(ctx context.Context, r *http.Request) (*auth.Identity, error)
+}
+
+// Options configure a Service.
+type Options struct {
+	Storage Storage
+	// SpoolDir receives uploads before Storage.Put (for Local: its SpoolDir).
+	SpoolDir string
+	Auth     Authenticator
+	// MaxUpload limits the bytes of one upload request (0 = no limit).
+	MaxUpload int64
+	// URLPrefixes are the public base URLs of this file server
+	// ("http://host:8081"); DeleteURLs deletes only files under them.
+	URLPrefixes []string
+	Log         *slog.Logger
+}
+
+// Service is the file server: an http.Handler for the files port and the
+// file deletion other services call.
+type Service struct {
+	store     Storage
+	spool     string
+	auth      Authenticator
+	maxUpload int64
+	prefixes  []urlPrefix
+	log       *slog.Logger
+}
+
+// New checks the options and builds the service.
+func New(o Options) (*Service, error) {
+	if o.Storage == nil || o.Auth == nil || o.SpoolDir == "" {
+		return nil, fmt.Errorf("files: storage, auth and spool dir are required")
+	}
+	if o.Log == nil {
+		o.Log = slog.New(slog.DiscardHandler)
+	}
+	s := &Service{store: o.Storage, spool: o.SpoolDir, auth: o.Auth, maxUpload: o.MaxUpload, log: o.Log}
+	for _, p := range o.URLPrefixes {
+		up, err := parsePrefix(p)
+		if err != nil {
+			return nil, err
+		}
+		s.prefixes = append(s.prefixes, up)
+	}
+	return s, nil
+}
+
+// statusWriter remembers the status and size of a reply for the log.
+type statusWriter struct {
+	http.ResponseWriter
+	status int
+	bytes  int64
+}
+
+func (w *statusWriter) WriteHeader(code int) {
+	if w.status == 0 {
+		w.status = code
+	}
+	w.ResponseWriter.WriteHeader(code)
+}
+
+func (w *statusWriter) Write(b []byte) (int, error) {
+	if w.status == 0 {
+		w.status = http.StatusOK
+	}
+	n, err := w.ResponseWriter.Write(b)
+	w.bytes += int64(n)
+	return n, err
+}
+
+// ReadFrom keeps net/http's sendfile path reachable through the wrapper.
+func (w *statusWriter) ReadFrom(src io.Reader) (int64, error) {
+	if w.status == 0 {
+		w.status = http.StatusOK
+	}
+	n, err := io.Copy(w.ResponseWriter, src)
+	w.bytes += n
+	return n, err
+}
+
+// ServeHTTP routes a files-port request.
+func (s *Service) ServeHTTP(rw http.ResponseWriter, r *http.Request) {
+	start := time.Now()
+	w := &statusWriter{ResponseWriter: rw}
+	defer func() {
+		if p := recover(); p != nil {
+			s.log.Error("files panic", "method", r.Method, "path", r.URL.Path, "panic", fmt.Sprint(p), "stack", string(debug.Stack()))
+			if w.status == 0 {
+				http.Error(w, "internal error", http.StatusInternalServerError)
+			}
+		}
+		s.log.Info("files", "method", r.Method, "path", r.URL.Path, "status", w.status, "bytes", w.bytes,
+			"duration_ms", float64(time.Since(start).Microseconds())/1000, "remote", r.RemoteAddr)
+	}()
+	h := w.Header()
+	h.Set("Server", "trove")
+	// The SDK forks reporting processes that share pooled sockets: never
+	// keep a connection alive (as the reference never does).
+	h.Set("Connection", "close")
+	setCORS(w, r)
+	if r.Method == http.MethodOptions {
+		w.WriteHeader(http.StatusOK)
+		return
+	}
+	if enc := r.Header.Get("Content-Encoding"); enc != "" && enc != "identity" {
+		http.Error(w, fmt.Sprintf("content encoding %q is not supported", enc), http.StatusUnsupportedMediaType)
+		return
+	}
+	if r.URL.Path == "/" {
+		switch r.Method {
+		case http.MethodGet, http.MethodHead:
+			// Liveness check, open like the reference's.
+			h.Set("Content-Type", "text/plain; charset=utf-8")
+			_, _ = w.Write([]byte("OK"))
+		case http.MethodPost:
+			s.withIdentity(w, r, s.upload)
+		default:
+			methodNotAllowed(w, "GET, HEAD, POST, OPTIONS")
+		}
+		return
+	}
+	switch r.Method {
+	case http.MethodGet, http.MethodHead:
+		s.withIdentity(w, r, s.download)
+	case http.MethodDelete:
+		s.withIdentity(w, r, s.remove)
+	default:
+		methodNotAllowed(w, "GET, HEAD, DELETE, OPTIONS")
+	}
+}
+
+// withIdentity authenticates the request and runs fn as its caller.
+func (s *Service) withIdentity(w http.ResponseWriter, r *http.Request, fn func(http.ResponseWriter, *http.Request, *auth.Identity)) {
+	id, err := s.auth.Authenticate(r.Context(), r)
+	if err != nil {
+		ae := apierr.As(err)
+		if ae == nil || ae.Code >= 500 {
+			s.fail(w, r, err)
+			return
+		}
+		http.Error(w, ae.Message(), ae.Code)
+		return
+	}
+	fn(w, r, id)
+}
+
+// fail answers an error with its status and a plain-text message (the SDK
+// shows the body in its exception); unexpected errors are logged once.
+func (s *Service) fail(w http.ResponseWriter, r *http.Request, err error) {
+	code := statusOf(err)
+	msg := err.Error()
+	if code == http.StatusInternalServerError {
+		s.log.Error("files request failed", "method", r.Method, "path", r.URL.Path, "error", msg)
+		msg = "internal error"
+	}
+	http.Error(w, msg, code)
+}
+
+func methodNotAllowed(w http.ResponseWriter, allow string) {
+	w.Header().Set("Allow", allow)
+	http.Error(w, "method not allowed", http.StatusMethodNotAllowed)
+}
+
+// setCORS lets the web UI (another origin) show debug images and download
+// artifacts with its session cookie.
+func setCORS(w http.ResponseWriter, r *http.Request) {
+	origin := r.Header.Get("Origin")
+	if origin == "" {
+		return
+	}
+	h := w.Header()
+	h.Set("Access-Control-Allow-Origin", origin)
+	h.Set("Access-Control-Allow-Credentials", "true")
+	h.Add("Vary", "Origin")
+	if r.Method == http.MethodOptions {
+		h.Set("Access-Control-Allow-Methods", "GET, HEAD, POST, DELETE, OPTIONS")
+		if req := r.Header.Get("Access-Control-Request-Headers"); req != "" {
+			h.Set("Access-Control-Allow-Headers", req)
+		}
+		h.Set("Access-Control-Max-Age", "600")
+	}
+}

@@ -1,0 +1,159 @@
+package files
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"os"
+	"sync"
+	"syscall"
+
+	"github.com/trove-ml/trove/internal/auth"
+)
+
+// multipartSlack is what a multipart body may carry beyond its files'
+// bytes (boundaries, part headers) before the size limit refuses it unread.
+const multipartSlack = 1 << 20
+
+// copyBuffers are the 1 MiB buffers uploads are copied through: far fewer
+// syscalls than io.Copy's 32 KiB for model-sized files.
+var copyBuffers = sync.Pool{New: func() any { b := make([]byte, 1<<20); return &b }}
+
+// upload stores each part of a multipart body under its field name (the
+// SDK sends one part) and answers the stored paths, as the reference does.
+func (s *Service) upload(w http.ResponseWriter, r *http.Request, id *auth.Identity) {
+	if s.maxUpload > 0 {
+		if r.ContentLength > s.maxUpload+multipartSlack {
+			s.fail(w, r, s.tooLarge())
+			return
+		}
+		r.Body = http.MaxBytesReader(w, r.Body, s.maxUpload+multipartSlack)
+	}
+	mr, err := r.MultipartReader()
+	if err != nil {
+		s.fail(w, r, fmt.Errorf("%w: the body must be multipart/form-data whose field name is the storage path (%v)", ErrBadUpload, err))
+		return
+	}
+	stored := []string{}
+	var total int64
+	for {
+		part, err := mr.NextPart()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			s.fail(w, r, s.bodyError(err))
+			return
+		}
+		name := part.FormName()
+		if name == "" {
+			part.Close()
+			s.fail(w, r, fmt.Errorf("%w: a multipart part has no field name; the field name is the storage path", ErrBadPath))
+			return
+		}
+		p, err := CleanPath(name)
+		if err != nil {
+			part.Close()
+			s.fail(w, r, err)
+			return
+		}
+		n, err := s.receive(r.Context(), Key{Company: id.CompanyID, Path: p}, part, total)
+		part.Close()
+		if err != nil {
+			s.fail(w, r, err)
+			return
+		}
+		total += n
+		stored = append(stored, p)
+	}
+	if len(stored) == 0 {
+		s.fail(w, r, fmt.Errorf("%w: no file in the upload; send a multipart part whose field name is the storage path", ErrBadUpload))
+		return
+	}
+	body, _ := json.Marshal(stored)
+	w.Header().Set("Content-Type", "application/json")
+	_, _ = w.Write(body)
+}
+
+// receive spools one part to a temp file and hands the complete file to
+// the storage; a failed or truncated part leaves nothing behind.
+func (s *Service) receive(ctx context.Context, key Key, part io.Reader, used int64) (int64, error) {
+	f, err := os.CreateTemp(s.spool, "upload-*")
+	if err != nil {
+		return 0, spoolError(err)
+	}
+	defer removeSpooled(f)
+	src, limit := part, int64(-1)
+	if s.maxUpload > 0 {
+		limit = s.maxUpload - used
+		src = io.LimitReader(part, limit+1)
+	}
+	buf := copyBuffers.Get().(*[]byte)
+	dst := &spoolWriter{f: f}
+	n, err := io.CopyBuffer(dst, src, *buf)
+	copyBuffers.Put(buf)
+	switch {
+	case dst.err != nil:
+		return n, spoolError(dst.err)
+	case err != nil:
+		return n, s.bodyError(err)
+	case limit >= 0 && n > limit:
+		return n, s.tooLarge()
+	}
+	return n, s.store.Put(ctx, key, f, n)
+}
+
+// spoolWriter writes to the spool file and keeps its error apart from the
+// body's read errors.
+type spoolWriter struct {
+	f   *os.File
+	err error
+}
+
+func (w *spoolWriter) Write(b []byte) (int, error) {
+	n, err := w.f.Write(b)
+	if err != nil {
+		w.err = err
+	}
+	return n, err
+}
+
+// removeSpooled closes a spool file and removes it unless Put renamed it
+// away (another upload may have its name by now).
+func removeSpooled(f *os.File) {
+	held, herr := f.Stat()
+	f.Close()
+	if named, err := os.Stat(f.Name()); herr == nil && err == nil && os.SameFile(held, named) {
+		_ = os.Remove(f.Name())
+	}
+}
+
+func spoolError(err error) error {
+	if errors.Is(err, syscall.ENOSPC) || errors.Is(err, syscall.EDQUOT) {
+		return fmt.Errorf("%w: %v", ErrNoSpace, err)
+	}
+	return fmt.Errorf("spooling upload: %w", err)
+}
+
+// bodyError explains a failure to read the request body.
+func (s *Service) bodyError(err error) error {
+	var mbe *http.MaxBytesError
+	if errors.As(err, &mbe) {
+		return s.tooLarge()
+	}
+	if errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, io.EOF) {
+		return fmt.Errorf("%w: the multipart body ended before its closing boundary (truncated upload); the file was not stored", ErrBadUpload)
+	}
+	return fmt.Errorf("%w: reading the multipart body: %v", ErrBadUpload, err)
+}
+
+func (s *Service) tooLarge() error {
+	limit := fmt.Sprintf("%d bytes", s.maxUpload)
+	if s.maxUpload%(1<<20) == 0 {
+		limit = fmt.Sprintf("%d MB", s.maxUpload>>20)
+	}
+	return fmt.Errorf("%w: the upload is larger than the limit of %s (files.max_upload_mb); the file was not stored", ErrTooLarge, limit)
+}

@@ -123,7 +123,7 @@ func (db *DB) DeleteTasksCascade(ctx context.Context, q Querier, ids []string, u
 	if _, err := db.DeleteTaskEvents(ctx, q, ids); err != nil {
 		return 0, err
 	}
-	if _, err := q.ExecContext(ctx, "DELETE FROM queue_entries WHERE task IN ("+Placeholders(len(ids))+")", Args(ids)...); err != nil {
+	if _, err := db.RemoveTasksFromAllQueues(ctx, q, ids); err != nil {
 		return 0, err
 	}
 	res, err := q.ExecContext(ctx, "DELETE FROM tasks WHERE id IN ("+Placeholders(len(ids))+")", Args(ids)...)

@@ -4,21 +4,24 @@ import (
 	"context"
 	"database/sql"
 	"errors"
+	"fmt"
+	"sort"
 
 	"github.com/trove-ml/trove/internal/jsonx"
 )
 
 // Queue is a stored queue document (entries live in queue_entries).
 type Queue struct {
-	ID         string                   `json:"id"`
-	Company    string                   `json:"company"`
-	User       string                   `json:"user,omitempty"`
-	Name       string                   `json:"name"`
-	Created    jsonx.Time               `json:"created"`
-	LastUpdate jsonx.Time               `json:"last_update"`
-	Tags       []string                 `json:"tags"`
-	SystemTags []string                 `json:"system_tags"`
-	Metadata   map[string]*MetadataItem `json:"metadata"`
+	ID          string                   `json:"id"`
+	Company     string                   `json:"company"`
+	User        string                   `json:"user,omitempty"`
+	Name        string                   `json:"name"`
+	DisplayName string                   `json:"display_name,omitempty"`
+	Created     jsonx.Time               `json:"created"`
+	LastUpdate  jsonx.Time               `json:"last_update"`
+	Tags        []string                 `json:"tags"`
+	SystemTags  []string                 `json:"system_tags"`
+	Metadata    map[string]*MetadataItem `json:"metadata"`
 }
 
 // RecordID implements Record.
@@ -41,16 +44,24 @@ type QueueEntry struct {
 	Task  string
 	// Added is epoch milliseconds.
 	Added int64
+	// Pos orders the entries of a queue (smaller first); only relative
+	// order means anything.
+	Pos int64
 }
 
 // ErrAlreadyQueued is returned (wrapped) when a task is already in the queue.
 var ErrAlreadyQueued = errors.New("task already in queue")
 
-// QueueChangeHook is called inside the transaction after a queue's
-// entries changed (queue metrics record here).
+// ErrNotQueued is returned (wrapped) when a task is not in the queue.
+var ErrNotQueued = errors.New("task not in queue")
+
+// QueueChangeHook is called inside the transaction when a queue's entries
+// change (queue metrics record here): after an add or a removal, and just
+// before an entry is handed out by PopQueueEntry, so that the sample still
+// counts the entry that waited (as the reference records it).
 type QueueChangeHook func(ctx context.Context, q Querier, queueID string) error
 
-// AddQueueChangeHook registers a hook run after every entry change.
+// AddQueueChangeHook registers a hook run at every entry change.
 func (db *DB) AddQueueChangeHook(h QueueChangeHook) { db.queueHooks = append(db.queueHooks, h) }
 
 func (db *DB) queueChanged(ctx context.Context, q Querier, queueID string) error {
@@ -62,8 +73,26 @@ func (db *DB) queueChanged(ctx context.Context, q Querier, queueID string) error
 	return nil
 }
 
-// AddQueueEntry appends task to the back of queue.
+// lockQueue locks the queue's row until the transaction ends. Every change
+// of a queue's entries takes this lock first, so adds, moves, removals and
+// hand-outs of one queue are serialized across connections and Trove
+// processes (on SQLite the write transaction is exclusive anyway). A
+// missing queue is ErrNotFound.
+func (db *DB) lockQueue(ctx context.Context, q Querier, queueID string) error {
+	var id string
+	err := q.QueryRowContext(ctx, "SELECT id FROM queues WHERE id = ?"+db.D.ForUpdate(), queueID).Scan(&id)
+	if errors.Is(err, sql.ErrNoRows) {
+		return fmt.Errorf("queue %s: %w", queueID, ErrNotFound)
+	}
+	return err
+}
+
+// AddQueueEntry appends task to the back of queue. A task already in the
+// queue is ErrAlreadyQueued; an unknown queue is ErrNotFound.
 func (db *DB) AddQueueEntry(ctx context.Context, q Querier, queueID, taskID string, addedMillis int64) error {
+	if err := db.lockQueue(ctx, q, queueID); err != nil {
+		return err
+	}
 	var n int
 	if err := q.QueryRowContext(ctx, `SELECT COUNT(*) FROM queue_entries WHERE queue = ? AND task = ?`, queueID, taskID).Scan(&n); err != nil {
 		return err
@@ -85,8 +114,15 @@ func (db *DB) AddQueueEntry(ctx context.Context, q Querier, queueID, taskID stri
 	return db.queueChanged(ctx, q, queueID)
 }
 
-// RemoveQueueEntry removes task from queue and reports whether it was there.
+// RemoveQueueEntry removes task from queue and reports whether it was there
+// (an unknown queue holds nothing).
 func (db *DB) RemoveQueueEntry(ctx context.Context, q Querier, queueID, taskID string) (bool, error) {
+	if err := db.lockQueue(ctx, q, queueID); err != nil {
+		if errors.Is(err, ErrNotFound) {
+			return false, nil
+		}
+		return false, err
+	}
 	res, err := q.ExecContext(ctx, `DELETE FROM queue_entries WHERE queue = ? AND task = ?`, queueID, taskID)
 	if err != nil {
 		return false, err
@@ -105,17 +141,154 @@ func (db *DB) RemoveTaskFromQueues(ctx context.Context, q Querier, taskID, keep 
 	if err != nil {
 		return 0, err
 	}
+	sort.Strings(queues) // one lock order for every caller
+	removed := 0
 	for _, qid := range queues {
-		if _, err := db.RemoveQueueEntry(ctx, q, qid, taskID); err != nil {
+		ok, err := db.RemoveQueueEntry(ctx, q, qid, taskID)
+		if err != nil {
+			return 0, err
+		}
+		if ok {
+			removed++
+		}
+	}
+	return removed, nil
+}
+
+// RemoveTasksFromAllQueues removes the tasks from every queue (tasks being
+// deleted) and returns how many entries were removed; hooks run once per
+// queue that changed.
+func (db *DB) RemoveTasksFromAllQueues(ctx context.Context, q Querier, taskIDs []string) (int, error) {
+	if len(taskIDs) == 0 {
+		return 0, nil
+	}
+	in := Placeholders(len(taskIDs))
+	queues, err := IDs(ctx, q, `SELECT DISTINCT queue FROM queue_entries WHERE task IN (`+in+`)`, Args(taskIDs)...)
+	if err != nil {
+		return 0, err
+	}
+	sort.Strings(queues)
+	total := 0
+	for _, qid := range queues {
+		if err := db.lockQueue(ctx, q, qid); err != nil {
+			if errors.Is(err, ErrNotFound) {
+				continue
+			}
+			return 0, err
+		}
+		res, err := q.ExecContext(ctx, `DELETE FROM queue_entries WHERE queue = ? AND task IN (`+in+`)`, append([]any{qid}, Args(taskIDs)...)...)
+		if err != nil {
+			return 0, err
+		}
+		n, _ := res.RowsAffected()
+		if n == 0 {
+			continue
+		}
+		total += int(n)
+		if err := db.queueChanged(ctx, q, qid); err != nil {
 			return 0, err
 		}
 	}
-	return len(queues), nil
+	return total, nil
+}
+
+// ClearQueue removes every entry of queue and returns the removed tasks in
+// queue order.
+func (db *DB) ClearQueue(ctx context.Context, q Querier, queueID string) ([]string, error) {
+	if err := db.lockQueue(ctx, q, queueID); err != nil {
+		return nil, err
+	}
+	tasks, err := IDs(ctx, q, `SELECT task FROM queue_entries WHERE queue = ? ORDER BY pos`, queueID)
+	if err != nil || len(tasks) == 0 {
+		return tasks, err
+	}
+	if _, err := q.ExecContext(ctx, `DELETE FROM queue_entries WHERE queue = ?`, queueID); err != nil {
+		return nil, err
+	}
+	return tasks, db.queueChanged(ctx, q, queueID)
+}
+
+// PopQueueEntry hands out the entry at the top of queue: it is removed and
+// returned, or nil when the queue is empty. With onlyTask set, the entry is
+// taken only when that task is at the top (else nil). The queue's row lock
+// makes each entry go to exactly one caller, also across processes.
+func (db *DB) PopQueueEntry(ctx context.Context, q Querier, queueID, onlyTask string) (*QueueEntry, error) {
+	if err := db.lockQueue(ctx, q, queueID); err != nil {
+		return nil, err
+	}
+	top, err := db.QueueEntries(ctx, q, queueID, 1)
+	if err != nil || len(top) == 0 {
+		return nil, err
+	}
+	e := top[0]
+	if onlyTask != "" && e.Task != onlyTask {
+		return nil, nil
+	}
+	if err := db.queueChanged(ctx, q, queueID); err != nil {
+		return nil, err
+	}
+	if _, err := q.ExecContext(ctx, `DELETE FROM queue_entries WHERE queue = ? AND task = ?`, queueID, e.Task); err != nil {
+		return nil, err
+	}
+	return &e, nil
+}
+
+// MoveQueueEntry moves task inside queue to the index target(current, n)
+// returns (clamped to the queue), and returns the task's new index. A task
+// not in the queue is ErrNotQueued.
+func (db *DB) MoveQueueEntry(ctx context.Context, q Querier, queueID, taskID string, target func(current, n int) int) (int, error) {
+	if err := db.lockQueue(ctx, q, queueID); err != nil {
+		return 0, err
+	}
+	entries, err := db.QueueEntries(ctx, q, queueID, 0)
+	if err != nil {
+		return 0, err
+	}
+	cur := -1
+	for i, e := range entries {
+		if e.Task == taskID {
+			cur = i
+			break
+		}
+	}
+	if cur < 0 {
+		return 0, fmt.Errorf("task %s in queue %s: %w", taskID, queueID, ErrNotQueued)
+	}
+	to := target(cur, len(entries))
+	if to == cur {
+		return cur, nil
+	}
+	to = max(0, min(to, len(entries)-1))
+	moved := entries[cur]
+	rest := append(append([]QueueEntry{}, entries[:cur]...), entries[cur+1:]...)
+	var pos int64
+	switch {
+	case to == 0:
+		pos = rest[0].Pos - 1
+	case to == len(rest):
+		pos = rest[len(rest)-1].Pos + 1
+	case rest[to].Pos-rest[to-1].Pos > 1:
+		pos = rest[to-1].Pos + (rest[to].Pos-rest[to-1].Pos)/2
+	default:
+		// No room between the neighbours: renumber the queue with gaps.
+		order := append(append(append([]QueueEntry{}, rest[:to]...), moved), rest[to:]...)
+		for i, e := range order {
+			if _, err := q.ExecContext(ctx, `UPDATE queue_entries SET pos = ? WHERE queue = ? AND task = ?`,
+				int64(i)*1024, queueID, e.Task); err != nil {
+				return 0, err
+			}
+		}
+		return to, nil
+	}
+	if _, err := q.ExecContext(ctx, `UPDATE queue_entries SET pos = ? WHERE queue = ? AND task = ?`, pos, queueID, taskID); err != nil {
+		return 0, err
+	}
+	return to, nil
 }
 
 // QueueEntries lists a queue's entries in order (limit <= 0 = all).
 func (db *DB) QueueEntries(ctx context.Context, q Querier, queueID string, limit int) ([]QueueEntry, error) {
-	query := `SELECT queue, task, added FROM queue_entries WHERE queue = ? ORDER BY pos`
+	query := `SELECT queue, task, added, pos FROM queue_entries WHERE queue = ? ORDER BY pos, added, task`
 	args := []any{queueID}
 	if limit > 0 {
 		query += " LIMIT ?"
@@ -129,10 +302,75 @@ func (db *DB) QueueEntries(ctx context.Context, q Querier, queueID string, limit
 	var out []QueueEntry
 	for rows.Next() {
 		var e QueueEntry
-		if err := rows.Scan(&e.Queue, &e.Task, &e.Added); err != nil {
+		if err := rows.Scan(&e.Queue, &e.Task, &e.Added, &e.Pos); err != nil {
 			return nil, err
 		}
 		out = append(out, e)
+	}
+	return out, rows.Err()
+}
+
+// QueueEntriesOf lists the first limit entries (<= 0 = all) of each queue,
+// keyed by queue id, in one query.
+func (db *DB) QueueEntriesOf(ctx context.Context, q Querier, queueIDs []string, limit int) (map[string][]QueueEntry, error) {
+	out := map[string][]QueueEntry{}
+	if len(queueIDs) == 0 {
+		return out, nil
+	}
+	rows, err := q.QueryContext(ctx, `SELECT queue, task, added, pos FROM queue_entries WHERE queue IN (`+
+		Placeholders(len(queueIDs))+`) ORDER BY queue, pos, added, task`, Args(queueIDs)...)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var e QueueEntry
+		if err := rows.Scan(&e.Queue, &e.Task, &e.Added, &e.Pos); err != nil {
+			return nil, err
+		}
+		if limit <= 0 || len(out[e.Queue]) < limit {
+			out[e.Queue] = append(out[e.Queue], e)
+		}
+	}
+	return out, rows.Err()
+}
+
+// QueueLoad is the size of a queue and the summed time its entries were
+// added, for waiting-time metrics.
+type QueueLoad struct {
+	Entries int
+	// AddedSum is the sum of the entries' added times (epoch ms).
+	AddedSum int64
+}
+
+// QueueLoadOf measures a queue's entries.
+func (db *DB) QueueLoadOf(ctx context.Context, q Querier, queueID string) (QueueLoad, error) {
+	var l QueueLoad
+	err := q.QueryRowContext(ctx, `SELECT COUNT(*), CAST(COALESCE(SUM(added), 0) AS BIGINT) FROM queue_entries WHERE queue = ?`, queueID).
+		Scan(&l.Entries, &l.AddedSum)
+	return l, err
+}
+
+// QueueSizes counts the entries of each queue (queues without entries
+// are absent).
+func (db *DB) QueueSizes(ctx context.Context, q Querier, queueIDs []string) (map[string]int, error) {
+	out := map[string]int{}
+	if len(queueIDs) == 0 {
+		return out, nil
+	}
+	rows, err := q.QueryContext(ctx, `SELECT queue, COUNT(*) FROM queue_entries WHERE queue IN (`+
+		Placeholders(len(queueIDs))+`) GROUP BY queue`, Args(queueIDs)...)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var id string
+		var n int
+		if err := rows.Scan(&id, &n); err != nil {
+			return nil, err
+		}
+		out[id] = n
 	}
 	return out, rows.Err()
 }

@@ -137,7 +137,17 @@ func (db *DB) DeleteTasksCascade(ctx context.Context, q Querier, ids []string, u
 // AddTaskPurger registers a purger run by DeleteTasksCascade.
 func (db *DB) AddTaskPurger(p TaskPurger) { db.taskPurgers = append(db.taskPurgers, p) }
 
-// DeleteModelsCascade deletes models by id and collects their URIs.
+// ModelPurger deletes what hangs off models that are being deleted (model
+// events). Services that own such data register one.
+type ModelPurger func(ctx context.Context, q Querier, modelIDs []string) error
+
+// AddModelPurger registers a purger run by DeleteModelsCascade, the one
+// path every model deletion takes (models.delete, tasks.delete/reset,
+// projects.delete).
+func (db *DB) AddModelPurger(p ModelPurger) { db.modelPurgers = append(db.modelPurgers, p) }
+
+// DeleteModelsCascade deletes models by id, running the registered
+// purgers, and collects their URIs.
 func (db *DB) DeleteModelsCascade(ctx context.Context, q Querier, ids []string, urls *FileURLs) (int, error) {
 	if len(ids) == 0 {
 		return 0, nil
@@ -157,6 +167,11 @@ func (db *DB) DeleteModelsCascade(ctx context.Context, q Querier, ids []string, 
 		}
 	}
 	rows.Close()
+	for _, p := range db.modelPurgers {
+		if err := p(ctx, q, ids); err != nil {
+			return 0, err
+		}
+	}
 	res, err := q.ExecContext(ctx, "DELETE FROM models WHERE id IN ("+Placeholders(len(ids))+")", Args(ids)...)
 	if err != nil {
 		return 0, err

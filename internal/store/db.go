@@ -39,6 +39,8 @@ type DB struct {
 	queueHooks []QueueChangeHook
 	// eventDeleter removes task events (see SetEventDeleter).
 	eventDeleter EventDeleter
+	// modelPurgers run when models are deleted (see DeleteModelsCascade).
+	modelPurgers []ModelPurger
 }
 
 // Open opens (creating if needed) the database named by dsn: a postgres://

@@ -1,6 +1,10 @@
 package store
 
-import "github.com/trove-ml/trove/internal/jsonx"
+import (
+	"context"
+
+	"github.com/trove-ml/trove/internal/jsonx"
+)
 
 // Model is a stored model document, in the API's shape.
 type Model struct {
@@ -47,11 +51,41 @@ func (m *Model) ColumnValues() []any {
 		fw = *m.Framework
 	}
 	return []any{m.Company, m.Name, nullable(m.Project), nullable(m.Task), m.User, fw, m.Ready, nullable(m.URI),
-		m.Created.Millis(), m.LastUpdate.Millis(), JSONArray(m.Tags), JSONArray(m.SystemTags)}
+		m.Created.Millis(), m.LastUpdate.Millis(), JSONArray(m.Tags), JSONArray(m.SystemTags), m.LastChange.Millis()}
 }
 
-// Models is the models table.
+// Models is the models table (last_change is added by migration 0020).
 func (db *DB) Models() *Table[Model, *Model] {
 	return &Table[Model, *Model]{DB: db, Name: "models",
-		Cols: []string{"company", "name", "project", "task", "user_id", "framework", "ready", "uri", "created", "last_update", "tags", "system_tags"}}
+		Cols: []string{"company", "name", "project", "task", "user_id", "framework", "ready", "uri", "created", "last_update", "tags", "system_tags", "last_change"}}
+}
+
+// Normalize fills the defaults every stored model has (empty maps and
+// lists rather than null), so reads return the reference's shape.
+func (m *Model) Normalize() {
+	if m.Tags == nil {
+		m.Tags = []string{}
+	}
+	if m.SystemTags == nil {
+		m.SystemTags = []string{}
+	}
+	if m.Design == nil {
+		m.Design = map[string]any{}
+	}
+	if m.Labels == nil {
+		m.Labels = map[string]int64{}
+	}
+	if m.Metadata == nil {
+		m.Metadata = map[string]*MetadataItem{}
+	}
+	if m.LastMetrics == nil {
+		m.LastMetrics = map[string]map[string]*MetricSummary{}
+	}
+}
+
+// TasksUsingModel returns the tasks (of any company) that list the model
+// among their input models, locked for update inside a transaction.
+func (db *DB) TasksUsingModel(ctx context.Context, q Querier, modelID string) ([]*Task, error) {
+	return db.Tasks().Select(ctx, q, ArrayObjHas(db.D, "doc")+db.D.ForUpdate(),
+		db.D.JSONPathArg([]string{"models", "input"}), db.D.JSONPathArg([]string{"model"}), modelID)
 }

@@ -35,9 +35,11 @@ const (
 
 // Service authenticates requests and issues tokens.
 type Service struct {
-	db     *store.DB
-	secret []byte
-	now    func() time.Time
+	db      *store.DB
+	secret  []byte
+	now     func() time.Time
+	revoked revocations
+	tokens  tokenCache
 }
 
 // New makes the service with its token signing secret.
@@ -122,6 +124,22 @@ func (s *Service) identityFor(ctx context.Context, userID string) (*Identity, er
 }
 
 func (s *Service) verifyToken(ctx context.Context, token string) (*Identity, error) {
+	if e, ok := s.tokens.get(token); ok {
+		if !e.expires.IsZero() && !s.now().Before(e.expires) {
+			return nil, apierr.InvalidToken("token has invalid claims: token is expired")
+		}
+		if e.id.SessionID != "" {
+			revoked, err := s.sessionRevoked(ctx, e.id.SessionID)
+			if err != nil {
+				return nil, apierr.Internal(err)
+			}
+			if revoked {
+				return nil, apierr.RevokedToken()
+			}
+		}
+		id := e.id
+		return &id, nil
+	}
 	claims := &Claims{}
 	_, err := jwt.ParseWithClaims(token, claims, func(t *jwt.Token) (any, error) {
 		return s.secret, nil
@@ -130,7 +148,7 @@ func (s *Service) verifyToken(ctx context.Context, token string) (*Identity, err
 		return nil, apierr.InvalidToken(err.Error())
 	}
 	if claims.SessionID != "" {
-		revoked, err := s.db.SessionRevoked(ctx, claims.SessionID)
+		revoked, err := s.sessionRevoked(ctx, claims.SessionID)
 		if err != nil {
 			return nil, apierr.Internal(err)
 		}
@@ -143,9 +161,12 @@ func (s *Service) verifyToken(ctx context.Context, token string) (*Identity, err
 		UserName: claims.Identity.UserName, CompanyName: claims.Identity.CompanyName,
 		SessionID: claims.SessionID, Token: token,
 	}
+	ce := cachedToken{id: *id}
 	if claims.ExpiresAt != nil {
 		id.ExpiresAt = claims.ExpiresAt.Unix()
+		ce.id.ExpiresAt, ce.expires = id.ExpiresAt, claims.ExpiresAt.Time
 	}
+	s.tokens.put(token, ce)
 	return id, nil
 }
 
@@ -180,7 +201,11 @@ func (s *Service) Revoke(ctx context.Context, id *Identity) error {
 	if exp == 0 {
 		exp = s.now().Add(MaxExpiry).Unix()
 	}
-	return s.db.RevokeSession(ctx, id.SessionID, exp*1000)
+	if err := s.db.RevokeSession(ctx, id.SessionID, exp*1000); err != nil {
+		return err
+	}
+	s.revoked.put(id.SessionID, true, s.now())
+	return nil
 }
 
 // HashSecret hashes a secret key with bcrypt.

@@ -41,6 +41,8 @@ type DB struct {
 	eventDeleter EventDeleter
 	// modelPurgers run when models are deleted (see DeleteModelsCascade).
 	modelPurgers []ModelPurger
+	// wc and rc cache prepared statements of the write and read pools.
+	wc, rc *stmtCache
 }
 
 // Open opens (creating if needed) the database named by dsn: a postgres://
@@ -63,6 +65,7 @@ func Open(ctx context.Context, dsn, dataDir string) (*DB, error) {
 	if err != nil {
 		return nil, err
 	}
+	db.wc, db.rc = newStmtCache(db.w), newStmtCache(db.r)
 	pctx, cancel := context.WithTimeout(ctx, 30*time.Second)
 	defer cancel()
 	if err := db.w.PingContext(pctx); err != nil {
@@ -89,6 +92,8 @@ func openPostgres(dsn string) (*DB, error) {
 
 // Close closes the connection pools.
 func (db *DB) Close() error {
+	db.wc.close()
+	db.rc.close()
 	err := db.w.Close()
 	if db.r != db.w {
 		if e := db.r.Close(); err == nil {
@@ -99,10 +104,10 @@ func (db *DB) Close() error {
 }
 
 // Read returns the read pool.
-func (db *DB) Read() Querier { return &rebinder{q: db.r, d: db.D} }
+func (db *DB) Read() Querier { return &cachedQuerier{cache: db.rc, q: db.r, d: db.D} }
 
 // Write returns the write pool, for single statements outside a transaction.
-func (db *DB) Write() Querier { return &rebinder{q: db.w, d: db.D} }
+func (db *DB) Write() Querier { return &cachedQuerier{cache: db.wc, q: db.w, d: db.D} }
 
 // IsPostgres reports the backend.
 func (db *DB) IsPostgres() bool { return db.D.Name() == "postgres" }
@@ -120,7 +125,13 @@ func (db *DB) Tx(ctx context.Context, fn func(q Querier) error) error {
 	}
 }
 
-func (db *DB) tx(ctx context.Context, fn func(q Querier) error) (err error) {
+func (db *DB) tx(ctx context.Context, fn func(q Querier) error) error {
+	return db.txWith(ctx, true, fn)
+}
+
+// txWith runs one transaction attempt; cached selects the prepared
+// statement cache.
+func (db *DB) txWith(ctx context.Context, cached bool, fn func(q Querier) error) (err error) {
 	tx, err := db.w.BeginTx(ctx, nil)
 	if err != nil {
 		return fmt.Errorf("begin: %w", err)
@@ -134,26 +145,38 @@ func (db *DB) tx(ctx context.Context, fn func(q Querier) error) (err error) {
 			_ = tx.Rollback()
 		}
 	}()
-	if err = fn(&rebinder{q: tx, d: db.D}); err != nil {
+	var q Querier = &rawQuerier{q: tx, d: db.D}
+	var cq *cachedQuerier
+	if cached {
+		cq = &cachedQuerier{cache: db.wc, tx: tx, q: tx, d: db.D}
+		q = cq
+	}
+	if err = fn(q); err != nil {
 		return err
 	}
-	return tx.Commit()
+	if err = tx.Commit(); err != nil {
+		return err
+	}
+	if cq != nil {
+		cq.prepareMissed(ctx)
+	}
+	return nil
 }
 
-// rebinder rewrites ? placeholders into the dialect's form.
-type rebinder struct {
+// rawQuerier rewrites ? placeholders and runs queries unprepared.
+type rawQuerier struct {
 	q Querier
 	d Dialect
 }
 
-func (r *rebinder) ExecContext(ctx context.Context, query string, args ...any) (sql.Result, error) {
+func (r *rawQuerier) ExecContext(ctx context.Context, query string, args ...any) (sql.Result, error) {
 	return r.q.ExecContext(ctx, r.d.Rebind(query), args...)
 }
 
-func (r *rebinder) QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error) {
+func (r *rawQuerier) QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error) {
 	return r.q.QueryContext(ctx, r.d.Rebind(query), args...)
 }
 
-func (r *rebinder) QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row {
+func (r *rawQuerier) QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row {
 	return r.q.QueryRowContext(ctx, r.d.Rebind(query), args...)
 }

@@ -63,7 +63,8 @@ func (db *DB) migrate(ctx context.Context) error {
 		return fmt.Errorf("create schema_migrations: %w", err)
 	}
 	for _, m := range ms {
-		err := db.Tx(ctx, func(q Querier) error {
+		// Migrations hold several statements: run them unprepared.
+		err := db.txWith(ctx, false, func(q Querier) error {
 			if db.IsPostgres() {
 				if _, err := q.ExecContext(ctx, `SELECT pg_advisory_xact_lock(774411)`); err != nil {
 					return err

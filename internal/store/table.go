@@ -165,3 +165,19 @@ func JSONArray(vals []string) string {
 	b, _ := json.Marshal(vals)
 	return string(b)
 }
+
+// GetRaw loads the stored JSON document of one record visible to any of
+// companies, without decoding it (for reads that return it as is).
+func (t *Table[S, P]) GetRaw(ctx context.Context, q Querier, id string, companies ...string) (json.RawMessage, error) {
+	where, args := "id = ?", []any{id}
+	if len(companies) > 0 {
+		where += " AND company IN (" + Placeholders(len(companies)) + ")"
+		args = append(args, Args(companies)...)
+	}
+	var doc []byte
+	err := q.QueryRowContext(ctx, "SELECT doc FROM "+t.Name+" WHERE "+where, args...).Scan(&doc)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, fmt.Errorf("%s %s: %w", t.Name, id, ErrNotFound)
+	}
+	return doc, err
+}

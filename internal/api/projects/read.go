@@ -16,11 +16,12 @@ type getByIDRequest struct {
 }
 
 type getByIDResponse struct {
-	Project *store.Project `json:"project"`
+	// Project is the stored document, returned as stored.
+	Project json.RawMessage `json:"project"`
 }
 
 func (s *service) getByID(ctx context.Context, c *rpc.Call, req *getByIDRequest) (*getByIDResponse, error) {
-	p, err := s.d.DB.Projects().Get(ctx, s.d.DB.Read(), req.Project, api.Visible(c.Company())...)
+	p, err := s.d.DB.Projects().GetRaw(ctx, s.d.DB.Read(), req.Project, api.Visible(c.Company())...)
 	if err != nil {
 		return nil, api.NotFound(err, apierr.InvalidProjectID(req.Project))
 	}

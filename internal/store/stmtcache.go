@@ -1,0 +1,121 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"sync"
+)
+
+// stmtCache keeps prepared statements per pool: preparing dominates the
+// cost of small queries on SQLite. Dynamic SQL (list queries) would grow
+// it without end, so it stops caching at a fixed size.
+type stmtCache struct {
+	db    *sql.DB
+	mu    sync.RWMutex
+	stmts map[string]*sql.Stmt
+}
+
+const maxCachedStmts = 512
+
+func newStmtCache(db *sql.DB) *stmtCache {
+	return &stmtCache{db: db, stmts: map[string]*sql.Stmt{}}
+}
+
+// lookup returns a cached statement or nil, without preparing.
+func (c *stmtCache) lookup(query string) *sql.Stmt {
+	c.mu.RLock()
+	defer c.mu.RUnlock()
+	return c.stmts[query]
+}
+
+// get returns a prepared statement for query, or nil when the cache is full
+// or preparing failed (the caller then runs the query unprepared). It needs
+// a free connection of the pool, so it is never called inside a transaction.
+func (c *stmtCache) get(ctx context.Context, query string) *sql.Stmt {
+	c.mu.RLock()
+	st := c.stmts[query]
+	n := len(c.stmts)
+	c.mu.RUnlock()
+	if st != nil || n >= maxCachedStmts {
+		return st
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if st = c.stmts[query]; st != nil {
+		return st
+	}
+	st, err := c.db.PrepareContext(ctx, query)
+	if err != nil {
+		return nil
+	}
+	c.stmts[query] = st
+	return st
+}
+
+func (c *stmtCache) close() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for _, st := range c.stmts {
+		st.Close()
+	}
+	c.stmts = map[string]*sql.Stmt{}
+}
+
+// cachedQuerier runs queries of a pool (or a transaction on it) through
+// the statement cache.
+type cachedQuerier struct {
+	cache *stmtCache
+	tx    *sql.Tx // nil outside a transaction
+	q     Querier
+	d     Dialect
+	// missed collects queries a transaction ran unprepared; they are
+	// prepared after it ends (the pool's only SQLite writer connection is
+	// busy until then).
+	missed map[string]bool
+}
+
+func (c *cachedQuerier) stmt(ctx context.Context, query string) *sql.Stmt {
+	if c.tx == nil {
+		return c.cache.get(ctx, query)
+	}
+	st := c.cache.lookup(query)
+	if st == nil {
+		if c.missed == nil {
+			c.missed = map[string]bool{}
+		}
+		c.missed[query] = true
+		return nil
+	}
+	return c.tx.StmtContext(ctx, st)
+}
+
+// prepareMissed prepares what a finished transaction ran unprepared.
+func (c *cachedQuerier) prepareMissed(ctx context.Context) {
+	for q := range c.missed {
+		c.cache.get(ctx, q)
+	}
+}
+
+func (c *cachedQuerier) ExecContext(ctx context.Context, query string, args ...any) (sql.Result, error) {
+	query = c.d.Rebind(query)
+	if st := c.stmt(ctx, query); st != nil {
+		return st.ExecContext(ctx, args...)
+	}
+	return c.q.ExecContext(ctx, query, args...)
+}
+
+func (c *cachedQuerier) QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error) {
+	query = c.d.Rebind(query)
+	if st := c.stmt(ctx, query); st != nil {
+		return st.QueryContext(ctx, args...)
+	}
+	return c.q.QueryContext(ctx, query, args...)
+}
+
+func (c *cachedQuerier) QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row {
+	query = c.d.Rebind(query)
+	if st := c.stmt(ctx, query); st != nil {
+		return st.QueryRowContext(ctx, args...)
+	}
+	return c.q.QueryRowContext(ctx, query, args...)
+}

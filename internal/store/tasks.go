@@ -150,14 +150,18 @@ func (t *Task) ColumnValues() []any {
 	if t.StatusChanged != nil {
 		sc = t.StatusChanged.Millis()
 	}
+	var started any
+	if t.Started != nil {
+		started = t.Started.Millis()
+	}
 	return []any{t.Company, t.Name, nullable(t.Project), nullable(t.Parent), t.User, t.Type, t.Status,
-		t.Created.Millis(), t.LastUpdate.Millis(), sc, JSONArray(t.Tags), JSONArray(t.SystemTags)}
+		t.Created.Millis(), t.LastUpdate.Millis(), sc, JSONArray(t.Tags), JSONArray(t.SystemTags), t.LastChange.Millis(), started}
 }
 
 // Tasks is the tasks table.
 func (db *DB) Tasks() *Table[Task, *Task] {
 	return &Table[Task, *Task]{DB: db, Name: "tasks",
-		Cols: []string{"company", "name", "project", "parent", "user_id", "type", "status", "created", "last_update", "status_changed", "tags", "system_tags"}}
+		Cols: []string{"company", "name", "project", "parent", "user_id", "type", "status", "created", "last_update", "status_changed", "tags", "system_tags", "last_change", "started"}}
 }
 
 // Normalize fills the defaults every stored task has (empty maps and

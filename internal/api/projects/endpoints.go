@@ -24,6 +24,10 @@ func Register(r *rpc.Registry, d *api.Deps) {
 		rpc.Endpoint{Name: "projects.make_private", MinVersion: "2.9", Handler: rpc.Typed(s.makePrivate)},
 		rpc.Endpoint{Name: "projects.get_task_tags", MinVersion: "2.8", Handler: rpc.Typed(s.getTaskTags)},
 		rpc.Endpoint{Name: "projects.get_model_tags", MinVersion: "2.8", Handler: rpc.Typed(s.getModelTags)},
+		rpc.Endpoint{Name: "projects.get_task_parents", MinVersion: "2.12", Handler: rpc.Typed(s.getTaskParents)},
+		rpc.Endpoint{Name: "projects.get_hyper_parameters", MinVersion: "2.9", Handler: rpc.Typed(s.getHyperParameters)},
+		rpc.Endpoint{Name: "projects.get_hyperparam_values", MinVersion: "2.13", Handler: rpc.Typed(s.getHyperparamValues)},
+		rpc.Endpoint{Name: "projects.get_unique_metric_variants", Handler: rpc.Typed(s.getUniqueMetricVariants)},
 	)
 }
 

@@ -1,12 +1,75 @@
-// Package tasks serves the tasks.* operations.
+// Package tasks serves the tasks.* operations: creating, reading and
+// editing tasks, their hyper parameters, configuration, artifacts and
+// models, and the state operations of internal/taskops.
 package tasks
 
 import (
+	"context"
+
 	"github.com/trove-ml/trove/internal/api"
 	"github.com/trove-ml/trove/internal/rpc"
+	"github.com/trove-ml/trove/internal/taskops"
 )
 
-// Register adds the tasks operations.
+// Register adds the tasks operations and the silent-task watchdog.
 func Register(r *rpc.Registry, d *api.Deps) {
-	r.Add()
+	s := &service{d: d}
+	r.Add(
+		rpc.Endpoint{Name: "tasks.create", Handler: rpc.Typed(s.create)},
+		rpc.Endpoint{Name: "tasks.validate", Handler: rpc.Typed(s.validate)},
+		rpc.Endpoint{Name: "tasks.clone", MinVersion: "2.5", Handler: rpc.Typed(s.clone)},
+		rpc.Endpoint{Name: "tasks.get_by_id", Handler: rpc.Typed(s.getByID)},
+		rpc.Endpoint{Name: "tasks.get_all", Handler: rpc.Typed(s.getAll)},
+		rpc.Endpoint{Name: "tasks.get_all_ex", Handler: rpc.Typed(s.getAllEx)},
+		rpc.Endpoint{Name: "tasks.get_by_id_ex", MinVersion: "2.11", Handler: rpc.Typed(s.getByIDEx)},
+		rpc.Endpoint{Name: "tasks.get_types", MinVersion: "2.8", Handler: rpc.Typed(s.getTypes)},
+		rpc.Endpoint{Name: "tasks.get_hyper_params", MinVersion: "2.9", Handler: rpc.Typed(s.getHyperParams)},
+		rpc.Endpoint{Name: "tasks.edit_hyper_params", MinVersion: "2.9", Handler: rpc.Typed(s.editHyperParams)},
+		rpc.Endpoint{Name: "tasks.delete_hyper_params", MinVersion: "2.9", Handler: rpc.Typed(s.deleteHyperParams)},
+		rpc.Endpoint{Name: "tasks.get_configurations", MinVersion: "2.9", Handler: rpc.Typed(s.getConfigurations)},
+		rpc.Endpoint{Name: "tasks.get_configuration_names", MinVersion: "2.9", Handler: rpc.Typed(s.getConfigurationNames)},
+		rpc.Endpoint{Name: "tasks.edit_configuration", MinVersion: "2.9", Handler: rpc.Typed(s.editConfiguration)},
+		rpc.Endpoint{Name: "tasks.delete_configuration", MinVersion: "2.9", Handler: rpc.Typed(s.deleteConfiguration)},
+		rpc.Endpoint{Name: "tasks.edit", Handler: rpc.Typed(s.edit)},
+		rpc.Endpoint{Name: "tasks.update", Handler: rpc.Typed(s.update)},
+		rpc.Endpoint{Name: "tasks.update_batch", Handler: s.updateBatch},
+		rpc.Endpoint{Name: "tasks.set_requirements", Handler: rpc.Typed(s.setRequirements)},
+		rpc.Endpoint{Name: "tasks.ping", Handler: rpc.Typed(s.ping)},
+		rpc.Endpoint{Name: "tasks.move", MinVersion: "2.12", Handler: rpc.Typed(s.move)},
+		rpc.Endpoint{Name: "tasks.make_public", MinVersion: "2.9", Handler: rpc.Typed(s.makePublic)},
+		rpc.Endpoint{Name: "tasks.make_private", MinVersion: "2.9", Handler: rpc.Typed(s.makePrivate)},
+		rpc.Endpoint{Name: "tasks.add_or_update_artifacts", MinVersion: "2.10", Handler: rpc.Typed(s.addOrUpdateArtifacts)},
+		rpc.Endpoint{Name: "tasks.delete_artifacts", MinVersion: "2.10", Handler: rpc.Typed(s.deleteArtifacts)},
+		rpc.Endpoint{Name: "tasks.add_or_update_model", MinVersion: "2.13", Handler: rpc.Typed(s.addOrUpdateModel)},
+		rpc.Endpoint{Name: "tasks.delete_models", MinVersion: "2.13", Handler: rpc.Typed(s.deleteModels)},
+		rpc.Endpoint{Name: "tasks.started", Handler: rpc.Typed(s.started)},
+		rpc.Endpoint{Name: "tasks.stop", Handler: rpc.Typed(s.single(taskops.Stop))},
+		rpc.Endpoint{Name: "tasks.stop_many", MinVersion: "2.13", Handler: rpc.Typed(s.many(taskops.Stop))},
+		rpc.Endpoint{Name: "tasks.stopped", Handler: rpc.Typed(s.single(taskops.MarkStopped))},
+		rpc.Endpoint{Name: "tasks.completed", MinVersion: "2.2", Handler: rpc.Typed(s.completed)},
+		rpc.Endpoint{Name: "tasks.failed", Handler: rpc.Typed(s.single(taskops.MarkFailed))},
+		rpc.Endpoint{Name: "tasks.close", Handler: rpc.Typed(s.single(taskops.Close))},
+		rpc.Endpoint{Name: "tasks.publish", Handler: rpc.Typed(s.publish)},
+		rpc.Endpoint{Name: "tasks.publish_many", MinVersion: "2.13", Handler: rpc.Typed(s.publishMany)},
+		rpc.Endpoint{Name: "tasks.enqueue", Handler: rpc.Typed(s.enqueue)},
+		rpc.Endpoint{Name: "tasks.enqueue_many", MinVersion: "2.13", Handler: rpc.Typed(s.enqueueMany)},
+		rpc.Endpoint{Name: "tasks.dequeue", Handler: rpc.Typed(s.dequeue)},
+		rpc.Endpoint{Name: "tasks.dequeue_many", MinVersion: "2.13", Handler: rpc.Typed(s.dequeueMany)},
+		rpc.Endpoint{Name: "tasks.reset", Handler: rpc.Typed(s.reset)},
+		rpc.Endpoint{Name: "tasks.reset_many", MinVersion: "2.13", Handler: rpc.Typed(s.resetMany)},
+		rpc.Endpoint{Name: "tasks.delete", Handler: rpc.Typed(s.delete)},
+		rpc.Endpoint{Name: "tasks.delete_many", MinVersion: "2.13", Handler: rpc.Typed(s.deleteMany)},
+		rpc.Endpoint{Name: "tasks.archive", MinVersion: "2.12", Handler: rpc.Typed(s.archive)},
+		rpc.Endpoint{Name: "tasks.archive_many", MinVersion: "2.13", Handler: rpc.Typed(s.archiveMany)},
+		rpc.Endpoint{Name: "tasks.unarchive_many", MinVersion: "2.13", Handler: rpc.Typed(s.unarchiveMany)},
+	)
+	d.Hooks.Every("tasks.silent_watchdog", taskops.WatchdogPeriod, func(ctx context.Context) error {
+		n, err := taskops.StopSilentTasks(ctx, d, taskops.SilentThreshold)
+		if n > 0 {
+			d.Log.Info("stopped silent tasks", "count", n)
+		}
+		return err
+	})
 }
+
+type service struct{ d *api.Deps }

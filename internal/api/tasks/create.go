@@ -1,0 +1,73 @@
+package tasks
+
+import (
+	"context"
+	"strings"
+
+	"github.com/trove-ml/trove/internal/api"
+	"github.com/trove-ml/trove/internal/rpc"
+	"github.com/trove-ml/trove/internal/store"
+	"github.com/trove-ml/trove/internal/taskops"
+)
+
+type createRequest struct {
+	taskFields
+}
+
+func (r *createRequest) Validate() error { return r.validate(true) }
+
+type idResponse struct {
+	ID string `json:"id"`
+}
+
+// newTask builds a task of the caller from the request fields.
+func (s *service) newTask(c *rpc.Call, f *taskFields) *store.Task {
+	now := s.d.Time()
+	t := &store.Task{ID: rpc.NewID(), Company: c.Company(), User: c.User(), Status: taskops.Created,
+		Created: now, LastUpdate: now, LastChange: now, LastChangedBy: c.User()}
+	t.Normalize()
+	f.apply(t, now)
+	return t
+}
+
+func (s *service) create(ctx context.Context, c *rpc.Call, req *createRequest) (*idResponse, error) {
+	t := s.newTask(c, &req.taskFields)
+	err := s.d.DB.Tx(ctx, func(q store.Querier) error {
+		if err := s.checkRefs(ctx, q, c.Company(), t, refChecks{parent: true, project: true, models: true}); err != nil {
+			return err
+		}
+		if err := s.d.DB.Tasks().Insert(ctx, q, t); err != nil {
+			return err
+		}
+		return s.d.DB.TouchProject(ctx, q, t.Project, t.Created)
+	})
+	if err != nil {
+		return nil, err
+	}
+	return &idResponse{ID: t.ID}, nil
+}
+
+type empty struct{}
+
+// validate checks a task as create would, without saving it. A parent
+// that refers to a deleted task is dropped first, as the reference does.
+func (s *service) validate(ctx context.Context, c *rpc.Call, req *createRequest) (*empty, error) {
+	if req.Parent != nil && strings.HasPrefix(*req.Parent, taskops.DeletedPrefix) {
+		req.Parent = nil
+	}
+	t := s.newTask(c, &req.taskFields)
+	if err := s.checkRefs(ctx, s.d.DB.Read(), c.Company(), t, refChecks{parent: true, project: true, models: true}); err != nil {
+		return nil, err
+	}
+	return &empty{}, nil
+}
+
+// visibleTask loads a task the caller may read (own company or public).
+func (s *service) visibleTask(ctx context.Context, q store.Querier, c *rpc.Call, id string) (*store.Task, error) {
+	t, err := s.d.DB.Tasks().Get(ctx, q, id, api.Visible(c.Company())...)
+	if err != nil {
+		return nil, notFound(err, id)
+	}
+	t.Normalize()
+	return t, nil
+}

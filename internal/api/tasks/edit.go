@@ -1,0 +1,400 @@
+package tasks
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+
+	"github.com/trove-ml/trove/internal/api"
+	"github.com/trove-ml/trove/internal/api/projects"
+	"github.com/trove-ml/trove/internal/apierr"
+	"github.com/trove-ml/trove/internal/rpc"
+	"github.com/trove-ml/trove/internal/store"
+	"github.com/trove-ml/trove/internal/taskops"
+)
+
+type editRequest struct {
+	taskFields
+	Task   string  `json:"task" required:"true"`
+	Force  bool    `json:"force"`
+	Status *string `json:"status"`
+}
+
+func (r *editRequest) Validate() error {
+	if r.Status != nil && !taskops.ValidStatus(*r.Status) {
+		return apierr.Validation("status", "invalid task status %q", *r.Status)
+	}
+	return r.validate(false)
+}
+
+// userFields are the fields whose change alone does not bump last_update.
+var userFields = map[string]bool{"name": true, "comment": true, "tags": true, "system_tags": true, "project": true,
+	"status_message": true, "created": true}
+
+func (s *service) edit(ctx context.Context, c *rpc.Call, req *editRequest) (*api.UpdateResult, error) {
+	var res *api.UpdateResult
+	err := s.d.DB.Tx(ctx, func(q store.Querier) error {
+		t, err := taskops.LoadWritable(ctx, s.d, q, c.Company(), req.Task)
+		if err != nil {
+			return err
+		}
+		if !req.Force && !contains(taskops.EditFrom, t.Status) {
+			return apierr.InvalidTaskStatus("").With("expected", taskops.Created, "status", t.Status)
+		}
+		now := s.d.Time()
+		oldProject := t.Project
+		fields := req.apply(t, now)
+		if req.Status != nil {
+			t.Status = *req.Status
+			fields["status"] = t.Status
+		}
+		if len(fields) == 0 {
+			res = &api.UpdateResult{Updated: 0, Fields: map[string]any{}}
+			return nil
+		}
+		if err := s.checkRefs(ctx, q, c.Company(), t, refChecks{parent: req.Parent != nil, project: req.Project != nil, models: req.Models != nil}); err != nil {
+			return err
+		}
+		t.LastChange, t.LastChangedBy = now, c.User()
+		fields["last_change"], fields["last_changed_by"] = now, c.User()
+		for k := range fields {
+			if !userFields[k] && k != "last_change" && k != "last_changed_by" {
+				t.LastUpdate = now
+				fields["last_update"] = now
+				break
+			}
+		}
+		if err := s.d.DB.Tasks().Update(ctx, q, t); err != nil {
+			return err
+		}
+		if err := touchProjects(ctx, s.d, q, now, oldProject, t.Project); err != nil {
+			return err
+		}
+		res = &api.UpdateResult{Updated: 1, Fields: fields}
+		return nil
+	})
+	return res, err
+}
+
+func touchProjects(ctx context.Context, d *api.Deps, q store.Querier, now interface{ Millis() int64 }, ids ...string) error {
+	seen := map[string]bool{}
+	for _, id := range ids {
+		if id == "" || seen[id] {
+			continue
+		}
+		seen[id] = true
+		if err := d.DB.TouchProject(ctx, q, id, d.Time()); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// updateRequest is tasks.update and one line of tasks.update_batch.
+type updateRequest struct {
+	Task          string    `json:"task" required:"true"`
+	Name          *string   `json:"name"`
+	Tags          *[]string `json:"tags"`
+	SystemTags    *[]string `json:"system_tags"`
+	Comment       *string   `json:"comment"`
+	Project       *string   `json:"project"`
+	StatusMessage *string   `json:"status_message"`
+	OutputError   *string   `json:"output__error"`
+}
+
+func (r *updateRequest) Validate() error {
+	f := taskFields{Name: r.Name, Tags: r.Tags, SystemTags: r.SystemTags}
+	return f.validate(false)
+}
+
+// applyUpdate writes the update fields into t and returns them.
+func (s *service) applyUpdate(ctx context.Context, q store.Querier, c *rpc.Call, t *store.Task, r *updateRequest) (map[string]any, error) {
+	f := taskFields{Name: r.Name, Tags: r.Tags, SystemTags: r.SystemTags, Comment: r.Comment, Project: r.Project}
+	fields := f.apply(t, s.d.Time())
+	if r.Project != nil {
+		if err := s.checkRefs(ctx, q, c.Company(), t, refChecks{project: true}); err != nil {
+			return nil, err
+		}
+	}
+	if r.StatusMessage != nil {
+		t.StatusMessage = r.StatusMessage
+		fields["status_message"] = *r.StatusMessage
+	}
+	if r.OutputError != nil {
+		t.Output.Error = r.OutputError
+		fields["output.error"] = *r.OutputError
+	}
+	if len(fields) == 0 {
+		return fields, nil
+	}
+	now := s.d.Time()
+	t.LastChange, t.LastChangedBy = now, c.User()
+	fields["last_change"], fields["last_changed_by"] = now, c.User()
+	return fields, s.d.DB.Tasks().Update(ctx, q, t)
+}
+
+func (s *service) update(ctx context.Context, c *rpc.Call, req *updateRequest) (*api.UpdateResult, error) {
+	res := &api.UpdateResult{Fields: map[string]any{}}
+	err := s.d.DB.Tx(ctx, func(q store.Querier) error {
+		t, err := taskops.LoadWritable(ctx, s.d, q, c.Company(), req.Task)
+		if err != nil {
+			return err
+		}
+		oldProject := t.Project
+		fields, err := s.applyUpdate(ctx, q, c, t, req)
+		if err != nil || len(fields) == 0 {
+			return err
+		}
+		res.Updated, res.Fields = 1, fields
+		return touchProjects(ctx, s.d, q, s.d.Time(), oldProject, t.Project)
+	})
+	if err != nil {
+		return nil, err
+	}
+	return res, nil
+}
+
+type updateBatchResponse struct {
+	Updated int `json:"updated"`
+}
+
+// updateBatch applies tasks.update lines in one transaction: an unknown
+// task or a bad line fails the whole batch.
+func (s *service) updateBatch(ctx context.Context, c *rpc.Call) (any, error) {
+	if len(c.Lines) == 0 {
+		return nil, apierr.BatchNoItems()
+	}
+	reqs := make([]*updateRequest, 0, len(c.Lines))
+	for i, ln := range c.Lines {
+		r := &updateRequest{}
+		if err := rpc.Decode(ln, r); err != nil {
+			if ae := apierr.As(err); ae != nil {
+				return nil, ae.With("line", i+1)
+			}
+			return nil, err
+		}
+		reqs = append(reqs, r)
+	}
+	n := 0
+	err := s.d.DB.Tx(ctx, func(q store.Querier) error {
+		var missing []string
+		loaded := map[string]*store.Task{}
+		for _, r := range reqs {
+			if loaded[r.Task] != nil {
+				continue
+			}
+			t, err := taskops.LoadWritable(ctx, s.d, q, c.Company(), r.Task)
+			if err != nil {
+				if !apierr.Is(err, 400, 101) {
+					return err
+				}
+				missing = append(missing, r.Task)
+				continue
+			}
+			loaded[r.Task] = t
+		}
+		if len(missing) > 0 {
+			return apierr.InvalidTaskID(missing...)
+		}
+		for _, r := range reqs {
+			fields, err := s.applyUpdate(ctx, q, c, loaded[r.Task], r)
+			if err != nil {
+				return err
+			}
+			if len(fields) > 0 {
+				n++
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return &updateBatchResponse{Updated: n}, nil
+}
+
+type setRequirementsRequest struct {
+	Task         string         `json:"task" required:"true"`
+	Requirements map[string]any `json:"requirements" required:"true"`
+}
+
+func (s *service) setRequirements(ctx context.Context, c *rpc.Call, req *setRequirementsRequest) (*api.UpdateResult, error) {
+	return s.write(ctx, c, req.Task, func(t *store.Task) (map[string]any, error) {
+		t.Script.Requirements = req.Requirements
+		return map[string]any{"script.requirements": req.Requirements}, nil
+	})
+}
+
+// write runs a small write on one task of the caller in a transaction,
+// setting last_update and last_change.
+func (s *service) write(ctx context.Context, c *rpc.Call, id string, fn func(t *store.Task) (map[string]any, error)) (*api.UpdateResult, error) {
+	var res *api.UpdateResult
+	err := s.d.DB.Tx(ctx, func(q store.Querier) error {
+		t, err := taskops.LoadWritable(ctx, s.d, q, c.Company(), id)
+		if err != nil {
+			return err
+		}
+		fields, err := fn(t)
+		if err != nil {
+			return err
+		}
+		now := s.d.Time()
+		t.LastUpdate, t.LastChange, t.LastChangedBy = now, now, c.User()
+		if err := s.d.DB.Tasks().Update(ctx, q, t); err != nil {
+			return err
+		}
+		res = &api.UpdateResult{Updated: 1, Fields: fields}
+		return nil
+	})
+	return res, err
+}
+
+func (s *service) ping(ctx context.Context, c *rpc.Call, req *taskRequest) (*empty, error) {
+	_, err := s.write(ctx, c, req.Task, func(t *store.Task) (map[string]any, error) {
+		if t.Status == taskops.InProgress && t.Started != nil {
+			d := int64(s.d.Now().Sub(t.Started.Time).Seconds())
+			t.ActiveDuration = &d
+		}
+		return nil, nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return &empty{}, nil
+}
+
+type moveRequest struct {
+	IDs         []string        `json:"ids" required:"true"`
+	Project     json.RawMessage `json:"project"`
+	ProjectName string          `json:"project_name"`
+}
+
+type moveResponse struct {
+	ProjectID *string `json:"project_id"`
+}
+
+// move puts tasks under a project given by id (null = no project) or by
+// name (created when missing).
+func (s *service) move(ctx context.Context, c *rpc.Call, req *moveRequest) (*moveResponse, error) {
+	hasProject := len(req.Project) > 0
+	if !hasProject && req.ProjectName == "" {
+		return nil, apierr.MissingField("project or project_name")
+	}
+	var projectID string
+	if hasProject && !bytes.Equal(bytes.TrimSpace(req.Project), []byte("null")) {
+		if err := json.Unmarshal(req.Project, &projectID); err != nil {
+			return nil, apierr.Validation("project", "expected a project id")
+		}
+	}
+	resp := &moveResponse{}
+	err := s.d.DB.Tx(ctx, func(q store.Querier) error {
+		var missing []string
+		var list []*store.Task
+		for _, id := range req.IDs {
+			t, err := taskops.LoadWritable(ctx, s.d, q, c.Company(), id)
+			if err != nil {
+				if !apierr.Is(err, 400, 101) {
+					return err
+				}
+				missing = append(missing, id)
+				continue
+			}
+			list = append(list, t)
+		}
+		if len(missing) > 0 {
+			return apierr.InvalidTaskID(missing...)
+		}
+		switch {
+		case projectID != "":
+			p, err := s.d.DB.Projects().Get(ctx, q, projectID, c.Company())
+			if err != nil {
+				return api.NotFound(err, apierr.InvalidProjectID(projectID))
+			}
+			projectID = p.ID
+		case !hasProject:
+			p, err := projects.EnsureByName(ctx, s.d, q, c.Company(), c.User(), req.ProjectName)
+			if err != nil {
+				return err
+			}
+			projectID = p.ID
+		}
+		now := s.d.Time()
+		touched := []string{projectID}
+		for _, t := range list {
+			touched = append(touched, t.Project)
+			t.Project, t.LastChange, t.LastChangedBy = projectID, now, c.User()
+			if err := s.d.DB.Tasks().Update(ctx, q, t); err != nil {
+				return err
+			}
+		}
+		if projectID != "" {
+			resp.ProjectID = &projectID
+		}
+		return touchProjects(ctx, s.d, q, now, touched...)
+	})
+	if err != nil {
+		return nil, err
+	}
+	return resp, nil
+}
+
+type idsRequest struct {
+	IDs []string `json:"ids"`
+}
+
+type updatedResponse struct {
+	Updated int `json:"updated"`
+}
+
+func (s *service) makePublic(ctx context.Context, c *rpc.Call, req *idsRequest) (*updatedResponse, error) {
+	return s.setPublic(ctx, c, req.IDs, true)
+}
+
+func (s *service) makePrivate(ctx context.Context, c *rpc.Call, req *idsRequest) (*updatedResponse, error) {
+	return s.setPublic(ctx, c, req.IDs, false)
+}
+
+// setPublic moves tasks to the public company ("") remembering their
+// origin, or back; all ids must qualify, else nothing changes.
+func (s *service) setPublic(ctx context.Context, c *rpc.Call, ids []string, public bool) (*updatedResponse, error) {
+	n := 0
+	err := s.d.DB.Tx(ctx, func(q store.Querier) error {
+		var missing []string
+		var recs []*store.Task
+		for _, id := range ids {
+			t, err := s.d.DB.Tasks().GetForUpdate(ctx, q, id, api.Visible(c.Company())...)
+			switch {
+			case errors.Is(err, store.ErrNotFound):
+				missing = append(missing, id)
+			case err != nil:
+				return err
+			case public && t.Company != c.Company(), !public && (t.Company != "" || t.CompanyOrigin != c.Company()):
+				missing = append(missing, id)
+			default:
+				recs = append(recs, t)
+			}
+		}
+		if len(missing) > 0 {
+			return apierr.InvalidTaskID(missing...).With("ids", missing)
+		}
+		now := s.d.Time()
+		for _, t := range recs {
+			if public {
+				t.CompanyOrigin, t.Company = t.Company, ""
+			} else {
+				t.Company, t.CompanyOrigin = t.CompanyOrigin, ""
+			}
+			t.LastChange, t.LastChangedBy = now, c.User()
+			if err := s.d.DB.Tasks().Update(ctx, q, t); err != nil {
+				return err
+			}
+			n++
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return &updatedResponse{Updated: n}, nil
+}

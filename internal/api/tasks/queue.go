@@ -1,0 +1,110 @@
+package tasks
+
+import (
+	"context"
+
+	"github.com/trove-ml/trove/internal/api"
+	"github.com/trove-ml/trove/internal/rpc"
+	"github.com/trove-ml/trove/internal/store"
+	"github.com/trove-ml/trove/internal/taskops"
+)
+
+type enqueueRequest struct {
+	statusRequest
+	Queue     string `json:"queue"`
+	QueueName string `json:"queue_name"`
+}
+
+type enqueueResponse struct {
+	api.UpdateResult
+	Queued int `json:"queued"`
+}
+
+func (s *service) enqueue(ctx context.Context, c *rpc.Call, req *enqueueRequest) (*enqueueResponse, error) {
+	var res *api.UpdateResult
+	err := s.d.DB.Tx(ctx, func(q store.Querier) error {
+		var err error
+		res, err = taskops.Enqueue(ctx, s.d, q, taskops.EnqueueRequest{StatusRequest: req.op(c), Queue: req.Queue, QueueName: req.QueueName})
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	return &enqueueResponse{UpdateResult: *res, Queued: 1}, nil
+}
+
+type enqueueManyRequest struct {
+	batchRequest
+	Queue         string `json:"queue"`
+	QueueName     string `json:"queue_name"`
+	ValidateTasks bool   `json:"validate_tasks"`
+}
+
+func (s *service) enqueueMany(ctx context.Context, c *rpc.Call, req *enqueueManyRequest) (*api.BatchResult, error) {
+	return api.RunBatch(ctx, req.IDs, func(ctx context.Context, id string) (map[string]any, error) {
+		var res *api.UpdateResult
+		err := s.d.DB.Tx(ctx, func(q store.Querier) error {
+			if req.ValidateTasks {
+				t, err := taskops.LoadWritable(ctx, s.d, q, c.Company(), id)
+				if err != nil {
+					return err
+				}
+				if err := s.checkRefs(ctx, q, c.Company(), t, refChecks{parent: true, project: true, models: true}); err != nil {
+					return err
+				}
+			}
+			var err error
+			res, err = taskops.Enqueue(ctx, s.d, q, taskops.EnqueueRequest{StatusRequest: req.op(c, id), Queue: req.Queue, QueueName: req.QueueName})
+			return err
+		})
+		if err != nil {
+			return nil, err
+		}
+		return map[string]any{"queued": true, "updated": res.Updated, "fields": res.Fields}, nil
+	})
+}
+
+type dequeueRequest struct {
+	statusRequest
+	NewStatus           string `json:"new_status"`
+	RemoveFromAllQueues bool   `json:"remove_from_all_queues"`
+}
+
+type dequeueResponse struct {
+	api.UpdateResult
+	Dequeued int `json:"dequeued"`
+}
+
+func (s *service) dequeue(ctx context.Context, c *rpc.Call, req *dequeueRequest) (*dequeueResponse, error) {
+	var res *api.UpdateResult
+	err := s.d.DB.Tx(ctx, func(q store.Querier) error {
+		var err error
+		res, err = taskops.Dequeue(ctx, s.d, q, taskops.DequeueRequest{StatusRequest: req.op(c), NewStatus: req.NewStatus, RemoveFromAllQueues: req.RemoveFromAllQueues})
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	return &dequeueResponse{UpdateResult: *res, Dequeued: 1}, nil
+}
+
+type dequeueManyRequest struct {
+	batchRequest
+	NewStatus           string `json:"new_status"`
+	RemoveFromAllQueues bool   `json:"remove_from_all_queues"`
+}
+
+func (s *service) dequeueMany(ctx context.Context, c *rpc.Call, req *dequeueManyRequest) (*api.BatchResult, error) {
+	return api.RunBatch(ctx, req.IDs, func(ctx context.Context, id string) (map[string]any, error) {
+		var res *api.UpdateResult
+		err := s.d.DB.Tx(ctx, func(q store.Querier) error {
+			var err error
+			res, err = taskops.Dequeue(ctx, s.d, q, taskops.DequeueRequest{StatusRequest: req.op(c, id), NewStatus: req.NewStatus, RemoveFromAllQueues: req.RemoveFromAllQueues})
+			return err
+		})
+		if err != nil {
+			return nil, err
+		}
+		return map[string]any{"dequeued": true, "updated": res.Updated, "fields": res.Fields}, nil
+	})
+}

@@ -1,0 +1,136 @@
+package tasks
+
+import (
+	"context"
+	"encoding/json"
+	"sort"
+
+	"github.com/trove-ml/trove/internal/api"
+	"github.com/trove-ml/trove/internal/apierr"
+	"github.com/trove-ml/trove/internal/query"
+	"github.com/trove-ml/trove/internal/rpc"
+	"github.com/trove-ml/trove/internal/store"
+	"github.com/trove-ml/trove/internal/taskops"
+)
+
+func notFound(err error, id string) error { return api.NotFound(err, apierr.InvalidTaskID(id)) }
+
+type taskRequest struct {
+	Task string `json:"task" required:"true"`
+}
+
+type getByIDResponse struct {
+	Task *store.Task `json:"task"`
+}
+
+func (s *service) getByID(ctx context.Context, c *rpc.Call, req *taskRequest) (*getByIDResponse, error) {
+	t, err := s.visibleTask(ctx, s.d.DB.Read(), c, req.Task)
+	if err != nil {
+		return nil, err
+	}
+	return &getByIDResponse{Task: t}, nil
+}
+
+// getAllRequest is the TasksQuery.
+type getAllRequest struct {
+	query.Request
+	Project            query.StringList `json:"project"`
+	IncludeSubprojects bool             `json:"include_subprojects"`
+}
+
+type getAllResponse struct {
+	Tasks    []map[string]any `json:"tasks"`
+	ScrollID *string          `json:"scroll_id,omitempty"`
+}
+
+func (s *service) getAll(ctx context.Context, c *rpc.Call, req *getAllRequest) (*getAllResponse, error) {
+	return s.list(ctx, c, req, true, false)
+}
+
+func (s *service) getAllEx(ctx context.Context, c *rpc.Call, req *getAllRequest) (*getAllResponse, error) {
+	allowPublic := req.AllowPublic == nil || *req.AllowPublic
+	return s.list(ctx, c, req, allowPublic, true)
+}
+
+type getByIDExRequest struct {
+	getAllRequest
+}
+
+func (r *getByIDExRequest) Validate() error {
+	if len(r.ID) == 0 {
+		return apierr.MissingField("id")
+	}
+	return nil
+}
+
+func (s *service) getByIDEx(ctx context.Context, c *rpc.Call, req *getByIDExRequest) (*getAllResponse, error) {
+	return s.list(ctx, c, &req.getAllRequest, true, true)
+}
+
+// list runs a TasksQuery: company (and public) tasks, hidden ones only on
+// request, project widened to subprojects when asked.
+func (s *service) list(ctx context.Context, c *rpc.Call, req *getAllRequest, allowPublic, ex bool) (*getAllResponse, error) {
+	opts := query.Options{Ex: ex}
+	if req.IncludeSubprojects && len(req.Project) > 0 {
+		opts.Skip = []string{"project"}
+	}
+	plan, err := query.Build(s.d.DB.D, Schema, &req.Request, c.Body, opts)
+	if err != nil {
+		return nil, err
+	}
+	companies := []string{c.Company()}
+	if allowPublic {
+		companies = api.Visible(c.Company())
+	}
+	plan.WhereIn("company", companies)
+	if !req.SearchHidden && len(req.ID) == 0 {
+		plan.Where("NOT "+s.d.DB.D.ArrayHas("system_tags"), taskops.TagHidden)
+	}
+	if len(opts.Skip) > 0 {
+		tree, err := s.d.DB.LoadProjectTree(ctx, s.d.DB.Read(), api.Visible(c.Company())...)
+		if err != nil {
+			return nil, err
+		}
+		plan.WhereIn("project", tree.WithDescendants(req.Project))
+	}
+	res, err := plan.Run(ctx, s.d.DB, "tasks", c.Company(), refTables)
+	if err != nil {
+		return nil, err
+	}
+	return &getAllResponse{Tasks: res.Items, ScrollID: res.ScrollID}, nil
+}
+
+type getTypesRequest struct {
+	Projects []string `json:"projects"`
+}
+
+type getTypesResponse struct {
+	Types []string `json:"types"`
+}
+
+func (s *service) getTypes(ctx context.Context, c *rpc.Call, req *getTypesRequest) (*getTypesResponse, error) {
+	where := "company IN (?, '')"
+	args := []any{c.Company()}
+	if len(req.Projects) > 0 {
+		where += " AND project IN (" + store.Placeholders(len(req.Projects)) + ")"
+		args = append(args, store.Args(req.Projects)...)
+	}
+	types, err := store.IDs(ctx, s.d.DB.Read(), "SELECT DISTINCT type FROM tasks WHERE "+where, args...)
+	if err != nil {
+		return nil, err
+	}
+	if types == nil {
+		types = []string{}
+	}
+	sort.Strings(types)
+	return &getTypesResponse{Types: types}, nil
+}
+
+// rawTasks decodes a list of task ids given as a string or a list.
+func rawTasks(raw json.RawMessage) ([]string, error) {
+	var l query.StringList
+	if err := json.Unmarshal(raw, &l); err != nil {
+		return nil, apierr.Validation("tasks", "expected a list of task ids")
+	}
+	return l, nil
+}

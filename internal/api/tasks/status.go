@@ -1,0 +1,152 @@
+package tasks
+
+import (
+	"context"
+
+	"github.com/trove-ml/trove/internal/api"
+	"github.com/trove-ml/trove/internal/rpc"
+	"github.com/trove-ml/trove/internal/store"
+	"github.com/trove-ml/trove/internal/taskops"
+)
+
+// statusRequest carries the StatusChange fields of a state operation.
+type statusRequest struct {
+	Task          string `json:"task" required:"true"`
+	Force         bool   `json:"force"`
+	StatusReason  string `json:"status_reason"`
+	StatusMessage string `json:"status_message"`
+}
+
+func (r *statusRequest) op(c *rpc.Call) taskops.StatusRequest {
+	return taskops.StatusRequest{Company: c.Company(), User: c.User(), UserName: userNameOf(c), Task: r.Task,
+		Force: r.Force, StatusReason: r.StatusReason, StatusMessage: r.StatusMessage}
+}
+
+// batchRequest carries the ids and StatusChange fields of a _many operation.
+type batchRequest struct {
+	IDs           []string `json:"ids" required:"true"`
+	Force         bool     `json:"force"`
+	StatusReason  string   `json:"status_reason"`
+	StatusMessage string   `json:"status_message"`
+}
+
+func (r *batchRequest) op(c *rpc.Call, id string) taskops.StatusRequest {
+	return taskops.StatusRequest{Company: c.Company(), User: c.User(), UserName: userNameOf(c), Task: id,
+		Force: r.Force, StatusReason: r.StatusReason, StatusMessage: r.StatusMessage}
+}
+
+func userNameOf(c *rpc.Call) string {
+	if c.Identity == nil {
+		return ""
+	}
+	return c.Identity.UserName
+}
+
+// statusOp is a state operation of taskops.
+type statusOp func(ctx context.Context, d *api.Deps, q store.Querier, r taskops.StatusRequest) (*api.UpdateResult, error)
+
+// runStatus runs op in one transaction.
+func (s *service) runStatus(ctx context.Context, op statusOp, r taskops.StatusRequest) (*api.UpdateResult, error) {
+	var res *api.UpdateResult
+	err := s.d.DB.Tx(ctx, func(q store.Querier) error {
+		var err error
+		res, err = op(ctx, s.d, q, r)
+		return err
+	})
+	return res, err
+}
+
+// single adapts a state operation to a single-task endpoint.
+func (s *service) single(op statusOp) func(ctx context.Context, c *rpc.Call, req *statusRequest) (*api.UpdateResult, error) {
+	return func(ctx context.Context, c *rpc.Call, req *statusRequest) (*api.UpdateResult, error) {
+		return s.runStatus(ctx, op, req.op(c))
+	}
+}
+
+// many adapts a state operation to a _many endpoint: one transaction per id.
+func (s *service) many(op statusOp) func(ctx context.Context, c *rpc.Call, req *batchRequest) (*api.BatchResult, error) {
+	return func(ctx context.Context, c *rpc.Call, req *batchRequest) (*api.BatchResult, error) {
+		return api.RunBatch(ctx, req.IDs, func(ctx context.Context, id string) (map[string]any, error) {
+			res, err := s.runStatus(ctx, op, req.op(c, id))
+			if err != nil {
+				return nil, err
+			}
+			return map[string]any{"updated": res.Updated, "fields": res.Fields}, nil
+		})
+	}
+}
+
+type startedResponse struct {
+	api.UpdateResult
+	Started int `json:"started"`
+}
+
+func (s *service) started(ctx context.Context, c *rpc.Call, req *statusRequest) (*startedResponse, error) {
+	res, err := s.runStatus(ctx, taskops.Started, req.op(c))
+	if err != nil {
+		return nil, err
+	}
+	return &startedResponse{UpdateResult: *res, Started: res.Updated}, nil
+}
+
+type completedRequest struct {
+	statusRequest
+	Publish bool `json:"publish"`
+}
+
+type completedResponse struct {
+	api.UpdateResult
+	Published int `json:"published"`
+}
+
+// completed marks a task completed and, when asked, publishes it in the
+// same transaction with the same force.
+func (s *service) completed(ctx context.Context, c *rpc.Call, req *completedRequest) (*completedResponse, error) {
+	out := &completedResponse{}
+	err := s.d.DB.Tx(ctx, func(q store.Querier) error {
+		r := req.op(c)
+		res, err := taskops.MarkCompleted(ctx, s.d, q, r)
+		if err != nil {
+			return err
+		}
+		out.UpdateResult = *res
+		if req.Publish && res.Updated > 0 {
+			pub, err := taskops.Publish(ctx, s.d, q, r.Company, r.User, r.Task, r.Force, true, r.StatusReason, r.StatusMessage)
+			if err != nil {
+				return err
+			}
+			out.Published = pub.Updated
+			out.Fields["status"] = taskops.Published
+			out.Fields["published"] = pub.Fields["published"]
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+type publishRequest struct {
+	statusRequest
+	PublishModel *bool `json:"publish_model"`
+}
+
+func (s *service) publish(ctx context.Context, c *rpc.Call, req *publishRequest) (*api.UpdateResult, error) {
+	publishModel := req.PublishModel == nil || *req.PublishModel
+	return s.runStatus(ctx, func(ctx context.Context, d *api.Deps, q store.Querier, r taskops.StatusRequest) (*api.UpdateResult, error) {
+		return taskops.Publish(ctx, d, q, r.Company, r.User, r.Task, r.Force, publishModel, r.StatusReason, r.StatusMessage)
+	}, req.op(c))
+}
+
+type publishManyRequest struct {
+	batchRequest
+	PublishModel *bool `json:"publish_model"`
+}
+
+func (s *service) publishMany(ctx context.Context, c *rpc.Call, req *publishManyRequest) (*api.BatchResult, error) {
+	publishModel := req.PublishModel == nil || *req.PublishModel
+	return s.many(func(ctx context.Context, d *api.Deps, q store.Querier, r taskops.StatusRequest) (*api.UpdateResult, error) {
+		return taskops.Publish(ctx, d, q, r.Company, r.User, r.Task, r.Force, publishModel, r.StatusReason, r.StatusMessage)
+	})(ctx, c, &req.batchRequest)
+}

@@ -12,20 +12,20 @@ import (
 )
 
 type cloneRequest struct {
-	Task                 string                          `json:"task" required:"true"`
-	NewTaskName          string                          `json:"new_task_name"`
-	NewTaskComment       string                          `json:"new_task_comment"`
-	NewTaskTags          []string                        `json:"new_task_tags"`
-	NewTaskSystemTags    []string                        `json:"new_task_system_tags"`
-	NewTaskParent        string                          `json:"new_task_parent"`
-	NewTaskProject       string                          `json:"new_task_project"`
-	NewTaskHyperparams   map[string]map[string]*paramIn  `json:"new_task_hyperparams"`
-	NewTaskConfiguration map[string]*configIn            `json:"new_task_configuration"`
-	NewTaskContainer     map[string]*string              `json:"new_task_container"`
-	NewTaskInputModels   []*modelItemIn                  `json:"new_task_input_models"`
-	ExecutionOverrides   *executionIn                    `json:"execution_overrides"`
-	ValidateReferences   bool                            `json:"validate_references"`
-	NewProjectName       string                          `json:"new_project_name"`
+	Task                 string                         `json:"task" required:"true"`
+	NewTaskName          string                         `json:"new_task_name"`
+	NewTaskComment       string                         `json:"new_task_comment"`
+	NewTaskTags          []string                       `json:"new_task_tags"`
+	NewTaskSystemTags    []string                       `json:"new_task_system_tags"`
+	NewTaskParent        string                         `json:"new_task_parent"`
+	NewTaskProject       string                         `json:"new_task_project"`
+	NewTaskHyperparams   map[string]map[string]*paramIn `json:"new_task_hyperparams"`
+	NewTaskConfiguration map[string]*configIn           `json:"new_task_configuration"`
+	NewTaskContainer     map[string]*string             `json:"new_task_container"`
+	NewTaskInputModels   []*modelItemIn                 `json:"new_task_input_models"`
+	ExecutionOverrides   *executionIn                   `json:"execution_overrides"`
+	ValidateReferences   bool                           `json:"validate_references"`
+	NewProjectName       string                         `json:"new_project_name"`
 }
 
 func (r *cloneRequest) Validate() error {

@@ -20,21 +20,21 @@ var TaskTypes = []string{"training", "testing", "inference", "data_processing", 
 // taskFields are the task members create, validate and edit accept.
 // Pointers tell "absent" from "empty".
 type taskFields struct {
-	Name          *string                          `json:"name"`
-	Type          *string                          `json:"type"`
-	Comment       *string                          `json:"comment"`
-	Parent        *string                          `json:"parent"`
-	Project       *string                          `json:"project"`
-	OutputDest    *string                          `json:"output_dest"`
-	Tags          *[]string                        `json:"tags"`
-	SystemTags    *[]string                        `json:"system_tags"`
-	Execution     *executionIn                     `json:"execution"`
-	Script        *scriptIn                        `json:"script"`
-	Hyperparams   *map[string]map[string]*paramIn  `json:"hyperparams"`
-	Configuration *map[string]*configIn            `json:"configuration"`
-	Models        *modelsIn                        `json:"models"`
-	Container     *map[string]*string              `json:"container"`
-	Runtime       *map[string]any                  `json:"runtime"`
+	Name          *string                         `json:"name"`
+	Type          *string                         `json:"type"`
+	Comment       *string                         `json:"comment"`
+	Parent        *string                         `json:"parent"`
+	Project       *string                         `json:"project"`
+	OutputDest    *string                         `json:"output_dest"`
+	Tags          *[]string                       `json:"tags"`
+	SystemTags    *[]string                       `json:"system_tags"`
+	Execution     *executionIn                    `json:"execution"`
+	Script        *scriptIn                       `json:"script"`
+	Hyperparams   *map[string]map[string]*paramIn `json:"hyperparams"`
+	Configuration *map[string]*configIn           `json:"configuration"`
+	Models        *modelsIn                       `json:"models"`
+	Container     *map[string]*string             `json:"container"`
+	Runtime       *map[string]any                 `json:"runtime"`
 }
 
 // scriptIn is tasks.script; entrypoint is accepted beside entry_point.

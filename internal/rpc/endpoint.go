@@ -31,6 +31,10 @@ type Endpoint struct {
 	// Roles, when set, restricts the endpoint to these roles.
 	Roles   []string
 	Handler Handler
+	// LenientLines hands every non-blank line of a JSON-lines body to the
+	// handler unchecked, so it can refuse bad lines one by one instead of
+	// failing the whole call (events.add_batch).
+	LenientLines bool
 
 	min Version
 }

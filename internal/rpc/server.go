@@ -202,7 +202,11 @@ func (s *Server) run(ctx context.Context, ep *Endpoint, call *Call, w http.Respo
 	}
 	body = jsonx.Sanitize(body)
 	if strings.TrimSpace(r.Header.Get("Content-Type")) == "application/json-lines" {
-		lines, err := splitLines(body)
+		split := splitLines
+		if ep.LenientLines {
+			split = splitLinesLenient
+		}
+		lines, err := split(body)
 		if err != nil {
 			return nil, err
 		}
@@ -246,6 +250,18 @@ func splitLines(body []byte) ([][]byte, error) {
 			return nil, apierr.BadRequest("json lines must contain objects, found: " + jsonType(ln))
 		}
 		out = append(out, ln)
+	}
+	return out, nil
+}
+
+// splitLinesLenient splits a JSON-lines body into its non-blank lines
+// without judging them.
+func splitLinesLenient(body []byte) ([][]byte, error) {
+	var out [][]byte
+	for _, ln := range bytes.Split(body, []byte("\n")) {
+		if ln = bytes.TrimSpace(ln); len(ln) > 0 {
+			out = append(out, ln)
+		}
 	}
 	return out, nil
 }

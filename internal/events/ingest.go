@@ -1,0 +1,230 @@
+package events
+
+import (
+	"context"
+	"errors"
+	"sort"
+	"time"
+
+	"github.com/trove-ml/trove/internal/apierr"
+	"github.com/trove-ml/trove/internal/jsonx"
+	"github.com/trove-ml/trove/internal/store"
+)
+
+// UnknownWorker is the worker of events sent without one and without a
+// worker header.
+const UnknownWorker = "<unknown>"
+
+// lockedStatuses refuse events unless allow_locked.
+var lockedStatuses = map[string]bool{"publishing": true, "published": true}
+
+// Ingester writes batches of reported events: one transaction per batch,
+// the task and model summaries updated in the same transaction.
+type Ingester struct {
+	DB  *store.DB
+	Now func() time.Time
+}
+
+// Batch is the content of one events.add or events.add_batch call.
+type Batch struct {
+	Company, User string
+	// Worker is the caller's worker header ("" = none).
+	Worker string
+	Lines  [][]byte
+}
+
+// Result is the answer of a batch.
+type Result struct {
+	Added  int
+	Errors map[string]int
+}
+
+// ErrorCount is the number of refused events.
+func (r *Result) ErrorCount() int {
+	n := 0
+	for _, c := range r.Errors {
+		n += c
+	}
+	return n
+}
+
+// Ingest validates and stores a batch. Refused events are counted in the
+// result; only a batch that contradicts itself fails as a whole.
+func (in *Ingester) Ingest(ctx context.Context, b Batch) (*Result, error) {
+	worker := b.Worker
+	if worker == "" {
+		worker = UnknownWorker
+	}
+	parseErrs := map[string]int{}
+	evs := make([]*Event, 0, len(b.Lines))
+	for _, ln := range b.Lines {
+		e, bad := Parse(ln, worker)
+		if bad != "" {
+			parseErrs[bad]++
+			continue
+		}
+		evs = append(evs, e)
+	}
+	tasks, models, err := entities(evs)
+	if err != nil {
+		return nil, err
+	}
+	var res *Result
+	err = in.DB.Tx(ctx, func(q store.Querier) error {
+		res = &Result{Errors: make(map[string]int, len(parseErrs))}
+		for k, v := range parseErrs {
+			res.Errors[k] = v
+		}
+		w := &batchWriter{in: in, q: q, company: b.Company, user: b.User, now: in.Now(), res: res}
+		return w.write(ctx, evs, tasks, models)
+	})
+	if err != nil {
+		return nil, err
+	}
+	return res, nil
+}
+
+// entities maps the batch's task and model ids to their allow_locked flag;
+// an id with two flags, or used both as task and as model, fails the call.
+func entities(evs []*Event) (tasks, models map[string]bool, err error) {
+	tasks, models = map[string]bool{}, map[string]bool{}
+	for _, e := range evs {
+		if e.ModelEvent != evs[0].ModelEvent {
+			return nil, nil, apierr.ValidationMsg("all events of a batch must agree on model_event")
+		}
+		m := tasks
+		if e.ModelEvent {
+			m = models
+		}
+		if prev, ok := m[e.Task]; ok && prev != e.AllowLocked {
+			return nil, nil, apierr.ValidationMsg("Inconsistent allow_locked setting in the passed events for %s", e.Task)
+		}
+		m[e.Task] = e.AllowLocked
+	}
+	for id := range models {
+		if _, ok := tasks[id]; ok {
+			return nil, nil, apierr.ValidationMsg("Inconsistent model_event setting in the passed events: tasks=%s", id)
+		}
+	}
+	return tasks, models, nil
+}
+
+// batchWriter is one attempt at writing a batch inside its transaction.
+type batchWriter struct {
+	in            *Ingester
+	q             store.Querier
+	company, user string
+	now           time.Time
+	res           *Result
+	tasks         map[string]*store.Task
+	models        map[string]*store.Model
+}
+
+func (w *batchWriter) write(ctx context.Context, evs []*Event, tasks, models map[string]bool) error {
+	if err := w.loadEntities(ctx, tasks, models); err != nil {
+		return err
+	}
+	wts := w.now.UnixMilli()
+	var valid []*Event
+	summaries := map[string]*Summary{}
+	for _, e := range evs {
+		if (e.ModelEvent && w.models[e.Task] == nil) || (!e.ModelEvent && w.tasks[e.Task] == nil) {
+			kind := "task"
+			if e.ModelEvent {
+				kind = "model"
+			}
+			w.res.Errors["Invalid "+kind+" id "+e.Task]++
+			continue
+		}
+		if !e.HasTimestamp {
+			e.Timestamp = wts
+		}
+		valid = append(valid, e)
+		s := summaries[e.Task]
+		if s == nil {
+			s = newSummary()
+			summaries[e.Task] = s
+		}
+		s.add(e)
+	}
+	if len(valid) == 0 {
+		return nil
+	}
+	rows := buildRows(valid, wts)
+	if err := w.writeScalars(ctx, rows.scalars, wts); err != nil {
+		return err
+	}
+	es := w.in.DB.Events()
+	if err := es.UpsertDocs(ctx, w.q, rows.docs); err != nil {
+		return err
+	}
+	if err := es.InsertLogs(ctx, w.q, rows.logs); err != nil {
+		return err
+	}
+	w.res.Added = len(valid)
+	return w.applySummaries(ctx, summaries)
+}
+
+// loadEntities locks the batch's tasks and models (in id order, so
+// concurrent batches cannot deadlock) and keeps the writable ones: of the
+// caller's company and, unless allow_locked, not published or ready.
+func (w *batchWriter) loadEntities(ctx context.Context, tasks, models map[string]bool) error {
+	db := w.in.DB
+	w.tasks, w.models = map[string]*store.Task{}, map[string]*store.Model{}
+	for _, id := range sortedKeys(tasks) {
+		t, err := db.Tasks().GetForUpdate(ctx, w.q, id, w.company)
+		if errors.Is(err, store.ErrNotFound) {
+			continue
+		}
+		if err != nil {
+			return err
+		}
+		if lockedStatuses[t.Status] && !tasks[id] {
+			continue
+		}
+		w.tasks[id] = t
+	}
+	for _, id := range sortedKeys(models) {
+		m, err := db.Models().GetForUpdate(ctx, w.q, id, w.company)
+		if errors.Is(err, store.ErrNotFound) {
+			continue
+		}
+		if err != nil {
+			return err
+		}
+		if m.Ready && !models[id] {
+			continue
+		}
+		w.models[id] = m
+	}
+	return nil
+}
+
+func (w *batchWriter) applySummaries(ctx context.Context, summaries map[string]*Summary) error {
+	now := jsonx.Time{Time: w.now.UTC().Truncate(time.Millisecond)}
+	for _, id := range sortedKeys(summaries) {
+		s := summaries[id]
+		if t := w.tasks[id]; t != nil {
+			s.ApplyTask(t, now, w.user)
+			if err := w.in.DB.Tasks().Update(ctx, w.q, t); err != nil {
+				return err
+			}
+		}
+		if m := w.models[id]; m != nil {
+			s.ApplyModel(m, now, w.user)
+			if err := w.in.DB.Models().Update(ctx, w.q, m); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+func sortedKeys[V any](m map[string]V) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
+}

@@ -1,0 +1,443 @@
+package events
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+
+	"github.com/trove-ml/trove/internal/jsonx"
+)
+
+// Error descriptions counted in errors_info. The first ones are the
+// reference server's texts.
+const (
+	errNoType       = "Event must have a 'type' field"
+	errNoTask       = "Event must have a 'task' field"
+	errModelLog     = "Task log events are not supported for models"
+	errIterRange    = "Iteration number should not exceed 9223372036854775807"
+	errMalformed    = "Malformed JSON line"
+	errNoValue      = "Scalar event must have a numeric 'value' field"
+	errNonFinite    = "Event value must be a finite number (NaN and Infinity are not accepted)"
+	errVectorValues = "Vector event must have a 'values' list of numbers"
+)
+
+func errInvalidType(t string) string { return "Invalid event type " + t }
+
+func errField(field, want string) string {
+	return fmt.Sprintf("Invalid field '%s' (expected %s)", field, want)
+}
+
+func errTooLong(field string) string { return fmt.Sprintf("Field '%s' is too long", field) }
+
+// dropped are members the server computes or that clients add without
+// meaning (SDK 2.x adds "method" to every line); they are not stored.
+var dropped = map[string]bool{
+	"method": true, "@timestamp": true, "plot_len": true, "source_urls": true,
+	"valid_plot": true, "plot_data": true, "skip_validation": true,
+}
+
+// rawEvent collects the members of a line before they are validated.
+type rawEvent struct {
+	typ, task, model, timestamp, ts, iter, metric, variant []byte
+	value, values, worker, level, msg, plotStr, url, key   []byte
+	modelEvent, allowLocked, xAxisLabel                    []byte
+	extra                                                  []Member
+}
+
+// Parse validates one event line. defaultWorker is used when the event
+// names none. A refused event gives a description for errors_info.
+func Parse(line []byte, defaultWorker string) (*Event, string) {
+	var r rawEvent
+	err := walkObject(line, func(key []byte, escaped bool, val []byte) error {
+		k := string(key)
+		if escaped {
+			var s string
+			if json.Unmarshal(append(append([]byte{'"'}, key...), '"'), &s) != nil {
+				return errSyntax
+			}
+			k = s
+		}
+		r.set(k, val)
+		return nil
+	})
+	if err != nil {
+		return nil, errMalformed
+	}
+	return r.validate(defaultWorker)
+}
+
+func (r *rawEvent) set(k string, v []byte) {
+	switch k {
+	case "type":
+		r.typ = v
+	case "task":
+		r.task = v
+	case "model":
+		r.model = v
+	case "timestamp":
+		r.timestamp = v
+	case "ts":
+		r.ts = v
+	case "iter":
+		r.iter = v
+	case "metric":
+		r.metric = v
+	case "variant":
+		r.variant = v
+	case "value":
+		r.value = v
+	case "values":
+		r.values = v
+	case "worker":
+		r.worker = v
+	case "level":
+		r.level = v
+	case "msg":
+		r.msg = v
+	case "plot_str":
+		r.plotStr = v
+	case "url":
+		r.url = v
+	case "key":
+		r.key = v
+	case "model_event":
+		r.modelEvent = v
+	case "allow_locked":
+		r.allowLocked = v
+	case "x_axis_label":
+		r.xAxisLabel = v
+	default:
+		if dropped[k] {
+			return
+		}
+		for i, m := range r.extra {
+			if m.Key == k { // a repeated member: the last one wins, as in JSON decoders
+				r.extra[i].Value = v
+				return
+			}
+		}
+		r.extra = append(r.extra, Member{Key: k, Value: v})
+	}
+}
+
+func isNull(v []byte) bool { return v == nil || string(v) == "null" }
+
+func (r *rawEvent) validate(defaultWorker string) (*Event, string) {
+	e := &Event{Iter: NoIter, Extra: r.extra}
+	if isNull(r.typ) {
+		return nil, errNoType
+	}
+	typ, ok := str(r.typ)
+	if !ok {
+		return nil, errField("type", "a string")
+	}
+	typ = strings.ReplaceAll(typ, " ", "_")
+	if !ValidType(typ) {
+		return nil, errInvalidType(typ)
+	}
+	e.Type = Type(typ)
+	var bad string
+	if e.ModelEvent, bad = boolField("model_event", r.modelEvent); bad != "" {
+		return nil, bad
+	}
+	if e.AllowLocked, bad = boolField("allow_locked", r.allowLocked); bad != "" {
+		return nil, bad
+	}
+	if e.ModelEvent && e.Type == Log {
+		return nil, errModelLog
+	}
+	id := r.task
+	if e.ModelEvent && !isNull(r.model) {
+		id = r.model
+	} else if !isNull(r.model) {
+		r.extra = append(r.extra, Member{Key: "model", Value: r.model})
+		e.Extra = r.extra
+	}
+	if isNull(id) {
+		return nil, errNoTask
+	}
+	if e.Task, ok = str(id); !ok || e.Task == "" {
+		return nil, errNoTask
+	}
+	if bad = r.times(e); bad != "" {
+		return nil, bad
+	}
+	if bad = r.names(e, defaultWorker); bad != "" {
+		return nil, bad
+	}
+	return e, r.payload(e)
+}
+
+// times validates timestamp and iter.
+func (r *rawEvent) times(e *Event) string {
+	ts := r.timestamp
+	if isNull(ts) {
+		ts = r.ts
+	}
+	if !isNull(ts) {
+		v, ok := timestampValue(ts)
+		if !ok {
+			return errField("timestamp", "epoch milliseconds")
+		}
+		e.Timestamp, e.HasTimestamp = v, true
+	}
+	if !isNull(r.iter) {
+		it, status := intValue(r.iter)
+		switch status {
+		case numBad:
+			return errField("iter", "an integer")
+		case numRange:
+			return errIterRange
+		}
+		e.Iter = it
+	}
+	return ""
+}
+
+// names validates the text fields shared by every type.
+func (r *rawEvent) names(e *Event, defaultWorker string) string {
+	var bad string
+	if e.Metric, bad = textField("metric", r.metric, MaxNameLen); bad != "" {
+		return bad
+	}
+	if e.Variant, bad = textField("variant", r.variant, MaxNameLen); bad != "" {
+		return bad
+	}
+	if e.Worker, bad = textField("worker", r.worker, MaxNameLen); bad != "" {
+		return bad
+	}
+	if e.Worker == "" {
+		e.Worker = defaultWorker
+	}
+	if !isNull(r.xAxisLabel) {
+		s, bad := textField("x_axis_label", r.xAxisLabel, MaxNameLen)
+		if bad != "" {
+			return bad
+		}
+		e.XAxisLabel = &s
+	}
+	if !isNull(r.key) {
+		s, bad := textField("key", r.key, MaxNameLen)
+		if bad != "" {
+			return bad
+		}
+		e.Key = &s
+	}
+	return ""
+}
+
+// payload validates the fields of the event's type; fields of other types
+// are kept as sent.
+func (r *rawEvent) payload(e *Event) string {
+	keep := func(k string, v []byte) {
+		if v != nil {
+			e.Extra = append(e.Extra, Member{Key: k, Value: v})
+		}
+	}
+	switch e.Type {
+	case Scalar:
+		if isNull(r.value) {
+			return errNoValue
+		}
+		v, bad := floatValue(r.value)
+		if bad != "" {
+			return bad
+		}
+		e.Value = v
+		keep("values", r.values)
+	case Vector:
+		arr := r.values
+		if isNull(arr) {
+			arr = r.value
+		} else {
+			keep("value", r.value)
+		}
+		if isNull(arr) || arr[0] != '[' {
+			return errVectorValues
+		}
+		if bytes.Contains(arr, sentinelPrefix[1:]) {
+			return errNonFinite
+		}
+		e.Vector = arr
+	default:
+		keep("value", r.value)
+		keep("values", r.values)
+	}
+	switch e.Type {
+	case Plot:
+		if !isNull(r.plotStr) {
+			s, b := textField("plot_str", r.plotStr, MaxPlotLen)
+			if b != "" {
+				return b
+			}
+			e.PlotStr = &s
+		}
+	case Image:
+		if !isNull(r.url) {
+			s, b := textField("url", r.url, MaxNameLen)
+			if b != "" {
+				return b
+			}
+			e.URL = &s
+		}
+	case Log:
+		if !isNull(r.level) {
+			s, b := textField("level", r.level, MaxNameLen)
+			if b != "" {
+				return b
+			}
+			e.Level = &s
+		}
+		if !isNull(r.msg) {
+			s, b := textField("msg", r.msg, MaxMsgLen)
+			if b != "" {
+				return b
+			}
+			e.Msg = &s
+		}
+	}
+	if e.Type != Plot {
+		keep("plot_str", r.plotStr)
+	}
+	if e.Type != Image {
+		keep("url", r.url)
+	}
+	if e.Type != Log {
+		keep("level", r.level)
+		keep("msg", r.msg)
+	}
+	return ""
+}
+
+// sentinelPrefix starts the strings that stand for NaN and Infinity
+// tokens (see jsonx.Sanitize).
+var sentinelPrefix = []byte(`"\u0000trove:`)
+
+// str decodes a JSON string value.
+func str(v []byte) (string, bool) {
+	if len(v) == 0 || v[0] != '"' {
+		return "", false
+	}
+	return decodeString(v, hasEscape(v))
+}
+
+// textField decodes an optional string member ("" when null or absent).
+func textField(field string, v []byte, maxLen int) (string, string) {
+	if isNull(v) {
+		return "", ""
+	}
+	s, ok := str(v)
+	if !ok || bytes.HasPrefix(v, sentinelPrefix) {
+		return "", errField(field, "a string")
+	}
+	if len(s) > maxLen {
+		return "", errTooLong(field)
+	}
+	return s, ""
+}
+
+func boolField(field string, v []byte) (bool, string) {
+	switch string(v) {
+	case "", "null", "false":
+		return false, ""
+	case "true":
+		return true, ""
+	}
+	return false, errField(field, "a boolean")
+}
+
+type numStatus int
+
+const (
+	numOK numStatus = iota
+	numBad
+	numRange
+)
+
+// numberText returns the text of a JSON number, or of a string holding one.
+func numberText(v []byte) (string, bool) {
+	if len(v) == 0 {
+		return "", false
+	}
+	if v[0] == '"' {
+		var s string
+		if json.Unmarshal(v, &s) != nil {
+			return "", false
+		}
+		return strings.TrimSpace(s), true
+	}
+	if v[0] == '-' || (v[0] >= '0' && v[0] <= '9') {
+		return string(v), true
+	}
+	return "", false
+}
+
+// intValue reads an iteration: an integer, a number (truncated, as the
+// reference casts with int()) or a numeric string.
+func intValue(v []byte) (int64, numStatus) {
+	s, ok := numberText(v)
+	if !ok || jsonx.IsSentinel(s) {
+		return 0, numBad
+	}
+	if n, err := strconv.ParseInt(s, 10, 64); err == nil {
+		return n, numOK
+	} else if ne, isNum := err.(*strconv.NumError); isNum && ne.Err == strconv.ErrRange {
+		return 0, numRange
+	}
+	f, err := strconv.ParseFloat(s, 64)
+	if err != nil || math.IsNaN(f) {
+		return 0, numBad
+	}
+	f = math.Trunc(f)
+	if f >= 9223372036854775807 || f < -9223372036854775808 {
+		return 0, numRange
+	}
+	return int64(f), numOK
+}
+
+// floatValue reads a finite scalar value.
+func floatValue(v []byte) (float64, string) {
+	s, ok := numberText(v)
+	if !ok {
+		return 0, errNoValue
+	}
+	if jsonx.IsSentinel(s) {
+		return 0, errNonFinite
+	}
+	f, err := strconv.ParseFloat(s, 64)
+	if err != nil && !isRangeErr(err) {
+		return 0, errNoValue
+	}
+	if math.IsNaN(f) || math.IsInf(f, 0) {
+		return 0, errNonFinite
+	}
+	return f, ""
+}
+
+func isRangeErr(err error) bool {
+	ne, ok := err.(*strconv.NumError)
+	return ok && ne.Err == strconv.ErrRange
+}
+
+// timestampValue reads epoch milliseconds from a number, a numeric string
+// or an ISO-8601 date.
+func timestampValue(v []byte) (int64, bool) {
+	if s, ok := numberText(v); ok && !jsonx.IsSentinel(s) {
+		if n, err := strconv.ParseInt(s, 10, 64); err == nil {
+			return n, true
+		}
+		if f, err := strconv.ParseFloat(s, 64); err == nil && !math.IsNaN(f) && !math.IsInf(f, 0) && math.Abs(f) < 9e18 {
+			return int64(f), true
+		}
+		if v[0] != '"' {
+			return 0, false
+		}
+		if t, ok := jsonx.ParseTime(s); ok {
+			return t.Millis(), true
+		}
+	}
+	return 0, false
+}

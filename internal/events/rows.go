@@ -1,0 +1,238 @@
+package events
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"regexp"
+	"sort"
+	"strconv"
+	"unicode/utf8"
+
+	"github.com/trove-ml/trove/internal/store"
+)
+
+// seriesKey names a scalar series.
+type seriesKey struct{ task, metric, variant string }
+
+// seriesBatch is a batch's points of one series, one per iteration (a
+// later event of the same identity replaces an earlier one).
+type seriesBatch struct {
+	key        seriesKey
+	modelEvent bool
+	worker     string
+	points     map[int64]*Event
+}
+
+// batchRows is a batch turned into rows, scalars still to be attached to
+// their series.
+type batchRows struct {
+	scalars []*seriesBatch
+	docs    []store.DocRow
+	logs    []store.LogRow
+}
+
+func buildRows(evs []*Event, wts int64) *batchRows {
+	out := &batchRows{}
+	series := map[seriesKey]*seriesBatch{}
+	docIdx := map[string]int{}
+	for _, e := range evs {
+		switch e.Type {
+		case Scalar:
+			k := seriesKey{e.Task, e.Metric, e.Variant}
+			sb := series[k]
+			if sb == nil {
+				sb = &seriesBatch{key: k, modelEvent: e.ModelEvent, worker: e.Worker, points: map[int64]*Event{}}
+				series[k] = sb
+				out.scalars = append(out.scalars, sb)
+			}
+			sb.points[e.Iter] = e
+		case Log:
+			row := store.LogRow{Task: e.Task, TS: e.Timestamp, WTS: wts, Level: e.Level, Msg: e.Msg,
+				Metric: e.Metric, Variant: e.Variant, Extra: membersObject(e.Extra)}
+			wk := e.Worker
+			row.Worker = &wk
+			if e.HasIter() {
+				it := e.Iter
+				row.Iter = &it
+			}
+			out.logs = append(out.logs, row)
+		default:
+			row := docRow(e, wts)
+			id := row.Task + "\x00" + row.EType + "\x00" + row.Metric + "\x00" + row.Variant + "\x00" + row.Key + "\x00" + strconv.FormatInt(row.Iter, 10)
+			if i, ok := docIdx[id]; ok {
+				out.docs[i] = row
+				continue
+			}
+			docIdx[id] = len(out.docs)
+			out.docs = append(out.docs, row)
+		}
+	}
+	return out
+}
+
+// sourceURLRe finds the image URLs a plot refers to ("source": "<url>").
+var sourceURLRe = regexp.MustCompile(`(?i)['"]source['"]:\s?['"]([a-z][a-z0-9+\-.]*://.*?)['"]`)
+
+// docRow stores a plot, debug image or vector event as a document.
+func docRow(e *Event, wts int64) store.DocRow {
+	row := store.DocRow{Task: e.Task, EType: string(e.Type), Metric: e.Metric, Variant: e.Variant,
+		Iter: e.Iter, Key: e.KeyText(), TS: e.Timestamp, URL: e.URL}
+	w := newObj(256)
+	w.Int("timestamp", e.Timestamp)
+	w.Str("type", string(e.Type))
+	w.Str("task", e.Task)
+	if e.HasIter() {
+		w.Int("iter", e.Iter)
+	}
+	w.Str("metric", e.Metric)
+	w.Str("variant", e.Variant)
+	if e.Key != nil {
+		w.Str("key", *e.Key)
+	}
+	if e.URL != nil {
+		w.Str("url", *e.URL)
+	}
+	if e.Vector != nil {
+		w.Raw("value", e.Vector)
+	}
+	w.Str("worker", e.Worker)
+	w.Bool("model_event", e.ModelEvent)
+	w.Str("@timestamp", WriteTime(wts))
+	if e.Type == Plot {
+		n := 0
+		if e.PlotStr != nil {
+			n = utf8.RuneCountInString(*e.PlotStr)
+			row.Plot, row.PlotZ = packPlot(*e.PlotStr)
+			if urls := sourceURLs(*e.PlotStr); len(urls) > 0 {
+				b, _ := json.Marshal(urls)
+				w.Raw("source_urls", b)
+			}
+		}
+		w.Int("plot_len", int64(n))
+	}
+	for _, m := range e.Extra {
+		w.Raw(m.Key, m.Value)
+	}
+	row.Doc = w.Done()
+	return row
+}
+
+func sourceURLs(plot string) []string {
+	seen := map[string]bool{}
+	var out []string
+	for _, m := range sourceURLRe.FindAllStringSubmatch(plot, -1) {
+		if !seen[m[1]] {
+			seen[m[1]] = true
+			out = append(out, m[1])
+		}
+	}
+	return out
+}
+
+// writeScalars attaches the batch's points to their series (created on
+// first use), writes them, and keeps the series' rollups in step: a new
+// point adds to its buckets, a replaced point swaps its value.
+func (w *batchWriter) writeScalars(ctx context.Context, batches []*seriesBatch, wts int64) error {
+	if len(batches) == 0 {
+		return nil
+	}
+	es := w.in.DB.Events()
+	var rows []store.ScalarRow
+	var rollups []store.Rollup
+	for _, sb := range batches {
+		sr, err := es.FindSeries(ctx, w.q, sb.key.task, sb.key.metric, sb.key.variant)
+		if errors.Is(err, store.ErrNotFound) {
+			sr = &store.Series{Task: sb.key.task, Metric: sb.key.metric, Variant: sb.key.variant,
+				ModelEvent: sb.modelEvent, Worker: sb.worker, MaxIter: NoIter, LastWTS: wts}
+			err = es.CreateSeries(ctx, w.q, sr)
+		}
+		if err != nil {
+			return err
+		}
+		iters := make([]int64, 0, len(sb.points))
+		for it := range sb.points {
+			iters = append(iters, it)
+		}
+		sort.Slice(iters, func(i, j int) bool { return iters[i] < iters[j] })
+		lo, hi := iters[0], iters[len(iters)-1]
+		var old map[int64]float64
+		if lo <= sr.MaxIter {
+			if old, err = es.ScalarValues(ctx, w.q, sr.ID, lo, min(hi, sr.MaxIter)); err != nil {
+				return err
+			}
+		}
+		acc := newRollupAcc(sr.ID)
+		for _, it := range iters {
+			e := sb.points[it]
+			row := store.ScalarRow{Series: sr.ID, Iter: it, Value: e.Value, TS: e.Timestamp, WTS: wts, Extra: membersObject(e.Extra)}
+			if e.Worker != sr.Worker {
+				wk := e.Worker
+				row.Worker = &wk
+			}
+			rows = append(rows, row)
+			if it <= SingleValueIter {
+				continue
+			}
+			if prev, replaced := old[it]; replaced {
+				acc.add(it, 0, e.Value-prev)
+			} else {
+				acc.add(it, 1, e.Value)
+			}
+		}
+		rollups = append(rollups, acc.rows()...)
+		if err := es.TouchSeries(ctx, w.q, sr.ID, max(sr.MaxIter, hi), wts); err != nil {
+			return err
+		}
+	}
+	if err := es.UpsertScalars(ctx, w.q, rows); err != nil {
+		return err
+	}
+	return es.AddRollups(ctx, w.q, rollups)
+}
+
+// rollupAcc sums a series' points per bucket of every rollup level;
+// points arrive in increasing iteration, so buckets close in order.
+type rollupAcc struct {
+	series int64
+	open   []store.Rollup // current bucket per level
+	done   []store.Rollup
+}
+
+func newRollupAcc(series int64) *rollupAcc {
+	return &rollupAcc{series: series, open: make([]store.Rollup, len(RollupLevels))}
+}
+
+func (a *rollupAcc) add(iter, cnt int64, total float64) {
+	for i, lvl := range RollupLevels {
+		b := bucketStart(iter, lvl)
+		o := &a.open[i]
+		if o.Series != 0 && o.Bucket != b {
+			a.flush(o)
+		}
+		if o.Series == 0 {
+			*o = store.Rollup{Series: a.series, Level: lvl, Bucket: b}
+		}
+		o.Cnt += cnt
+		o.Total += total
+	}
+}
+
+func (a *rollupAcc) flush(o *store.Rollup) {
+	if o.Cnt != 0 || o.Total != 0 {
+		a.done = append(a.done, *o)
+	}
+	*o = store.Rollup{}
+}
+
+func (a *rollupAcc) rows() []store.Rollup {
+	for i := range a.open {
+		if a.open[i].Series != 0 {
+			a.flush(&a.open[i])
+		}
+	}
+	return a.done
+}
+
+// bucketStart is the first iteration of iter's bucket of 2^level.
+func bucketStart(iter int64, level int) int64 { return iter >> level << level }

@@ -1,0 +1,123 @@
+package store
+
+import (
+	"context"
+)
+
+// ScalarRow is one stored scalar point.
+type ScalarRow struct {
+	Series int64
+	Iter   int64
+	Value  float64
+	// TS is the event time and WTS the write time, epoch ms.
+	TS, WTS int64
+	// Worker is nil when it is the series' worker.
+	Worker *string
+	// Extra holds the members Trove does not interpret, as a JSON object.
+	Extra *string
+}
+
+// ScalarValues returns the stored values of a series' points with
+// lo <= iter <= hi (to account for points a batch replaces).
+func (s *EventStore) ScalarValues(ctx context.Context, q Querier, series, lo, hi int64) (map[int64]float64, error) {
+	rows, err := q.QueryContext(ctx, "SELECT iter, value FROM event_scalars WHERE series = ? AND iter >= ? AND iter <= ?", series, lo, hi)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	out := map[int64]float64{}
+	for rows.Next() {
+		var it int64
+		var v float64
+		if err := rows.Scan(&it, &v); err != nil {
+			return nil, err
+		}
+		out[it] = v
+	}
+	return out, rows.Err()
+}
+
+// UpsertScalars writes points; a point with the same (series, iter)
+// replaces the stored one. rows must not repeat a (series, iter).
+func (s *EventStore) UpsertScalars(ctx context.Context, q Querier, rows []ScalarRow) error {
+	return insertRows(ctx, q, "INSERT INTO event_scalars (series, iter, value, ts, wts, worker, extra)", 7,
+		" ON CONFLICT (series, iter) DO UPDATE SET value = excluded.value, ts = excluded.ts, wts = excluded.wts, worker = excluded.worker, extra = excluded.extra",
+		len(rows), func(args []any, i int) []any {
+			r := &rows[i]
+			return append(args, r.Series, r.Iter, r.Value, r.TS, r.WTS, r.Worker, r.Extra)
+		})
+}
+
+// Rollup is a change to the sum and count of one bucket of a series.
+type Rollup struct {
+	Series int64
+	Level  int
+	Bucket int64
+	Cnt    int64
+	Total  float64
+}
+
+// AddRollups adds the changes to the stored buckets. rows must not repeat
+// a (series, level, bucket).
+func (s *EventStore) AddRollups(ctx context.Context, q Querier, rows []Rollup) error {
+	return insertRows(ctx, q, "INSERT INTO event_scalar_rollups (series, level, bucket, cnt, total)", 5,
+		" ON CONFLICT (series, level, bucket) DO UPDATE SET cnt = event_scalar_rollups.cnt + excluded.cnt, total = event_scalar_rollups.total + excluded.total",
+		len(rows), func(args []any, i int) []any {
+			r := &rows[i]
+			return append(args, r.Series, r.Level, r.Bucket, r.Cnt, r.Total)
+		})
+}
+
+// DocRow is one stored plot, debug image or vector event.
+type DocRow struct {
+	ID              int64
+	Task            string
+	EType           string
+	Metric, Variant string
+	Iter            int64
+	Key             string
+	TS              int64
+	URL             *string
+	// Doc is the event as a JSON object, without plot_str.
+	Doc []byte
+	// Plot holds plot_str as text, or PlotZ compressed.
+	Plot  *string
+	PlotZ []byte
+}
+
+// UpsertDocs writes documents; a row with the same identity (task, etype,
+// metric, variant, iter, key) replaces the stored one. rows must not
+// repeat an identity.
+func (s *EventStore) UpsertDocs(ctx context.Context, q Querier, rows []DocRow) error {
+	return insertRows(ctx, q, "INSERT INTO event_docs (task, etype, metric, variant, iter, ekey, ts, url, doc, plot, plot_z)", 11,
+		" ON CONFLICT (task, etype, metric, variant, iter, ekey) DO UPDATE SET ts = excluded.ts, url = excluded.url, doc = excluded.doc, plot = excluded.plot, plot_z = excluded.plot_z",
+		len(rows), func(args []any, i int) []any {
+			r := &rows[i]
+			var z any
+			if r.PlotZ != nil {
+				z = r.PlotZ
+			}
+			return append(args, r.Task, r.EType, r.Metric, r.Variant, r.Iter, r.Key, r.TS, r.URL, string(r.Doc), r.Plot, z)
+		})
+}
+
+// LogRow is one stored log event.
+type LogRow struct {
+	ID      int64
+	Task    string
+	TS, WTS int64
+	// Iter is nil when the event has no iteration.
+	Iter               *int64
+	Level, Worker, Msg *string
+	Metric, Variant    string
+	Extra              *string
+}
+
+// InsertLogs appends log events (they are never replaced).
+func (s *EventStore) InsertLogs(ctx context.Context, q Querier, rows []LogRow) error {
+	return insertRows(ctx, q, "INSERT INTO event_logs (task, ts, wts, iter, level, worker, msg, metric, variant, extra)", 10, "",
+		len(rows), func(args []any, i int) []any {
+			r := &rows[i]
+			return append(args, r.Task, r.TS, r.WTS, r.Iter, r.Level, r.Worker, r.Msg, r.Metric, r.Variant, r.Extra)
+		})
+}

@@ -1,4 +1,6 @@
-// Package models serves the models.* operations.
+// Package models serves the models.* operations: the records of what
+// training produces, their metadata, publishing (with the creating task)
+// and the rules for deleting a model other records point at.
 package models
 
 import (
@@ -6,7 +8,34 @@ import (
 	"github.com/trove-ml/trove/internal/rpc"
 )
 
-// Register adds the models operations.
+// Register adds the models operations. Minimum versions are the
+// reference's; update_for_task and get_by_task_id serve every version.
 func Register(r *rpc.Registry, d *api.Deps) {
-	r.Add()
+	s := &service{d: d}
+	r.Add(
+		rpc.Endpoint{Name: "models.create", Handler: rpc.Typed(s.create)},
+		rpc.Endpoint{Name: "models.edit", Handler: rpc.Typed(s.edit)},
+		rpc.Endpoint{Name: "models.update", Handler: rpc.Typed(s.update)},
+		rpc.Endpoint{Name: "models.update_for_task", Handler: rpc.Typed(s.updateForTask)},
+		rpc.Endpoint{Name: "models.update_tags", MinVersion: "2.27", Handler: rpc.Typed(s.updateTags)},
+		rpc.Endpoint{Name: "models.get_by_id", Handler: rpc.Typed(s.getByID)},
+		rpc.Endpoint{Name: "models.get_by_task_id", Handler: rpc.Typed(s.getByTaskID)},
+		rpc.Endpoint{Name: "models.get_all", Handler: rpc.Typed(s.getAll)},
+		rpc.Endpoint{Name: "models.get_all_ex", Handler: rpc.Typed(s.getAllEx)},
+		rpc.Endpoint{Name: "models.get_by_id_ex", MinVersion: "2.11", Handler: rpc.Typed(s.getByIDEx)},
+		rpc.Endpoint{Name: "models.get_frameworks", MinVersion: "2.8", Handler: rpc.Typed(s.getFrameworks)},
+		rpc.Endpoint{Name: "models.add_or_update_metadata", MinVersion: "2.13", Handler: rpc.Typed(s.addOrUpdateMetadata)},
+		rpc.Endpoint{Name: "models.delete_metadata", MinVersion: "2.13", Handler: rpc.Typed(s.deleteMetadata)},
+		rpc.Endpoint{Name: "models.delete", Handler: rpc.Typed(s.delete)},
+		rpc.Endpoint{Name: "models.delete_many", MinVersion: "2.13", Handler: rpc.Typed(s.deleteMany)},
+		rpc.Endpoint{Name: "models.archive_many", MinVersion: "2.13", Handler: rpc.Typed(s.archiveMany)},
+		rpc.Endpoint{Name: "models.unarchive_many", MinVersion: "2.13", Handler: rpc.Typed(s.unarchiveMany)},
+		rpc.Endpoint{Name: "models.publish_many", MinVersion: "2.13", Handler: rpc.Typed(s.publishMany)},
+		rpc.Endpoint{Name: "models.set_ready", Handler: rpc.Typed(s.setReady)},
+		rpc.Endpoint{Name: "models.move", MinVersion: "2.12", Handler: rpc.Typed(s.move)},
+		rpc.Endpoint{Name: "models.make_public", MinVersion: "2.9", Handler: rpc.Typed(s.makePublic)},
+		rpc.Endpoint{Name: "models.make_private", MinVersion: "2.9", Handler: rpc.Typed(s.makePrivate)},
+	)
 }
+
+type service struct{ d *api.Deps }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"testing"
 
+	"github.com/trove-ml/trove/internal/apierr"
 	"github.com/trove-ml/trove/internal/jsonx"
 	"github.com/trove-ml/trove/internal/rpc"
 	"github.com/trove-ml/trove/internal/store"
@@ -80,3 +81,6 @@ func queueEntries(t *testing.T, e *testenv.Env, queue string) []string {
 	}
 	return out
 }
+
+// isAPI reports an API error with code and subcode.
+func isAPI(err error, code, subcode int) bool { return apierr.Is(err, code, subcode) }

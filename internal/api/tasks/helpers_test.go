@@ -2,6 +2,7 @@ package tasks_test
 
 import (
 	"context"
+	"net/http"
 	"testing"
 
 	"github.com/trove-ml/trove/internal/apierr"
@@ -84,3 +85,11 @@ func queueEntries(t *testing.T, e *testenv.Env, queue string) []string {
 
 // isAPI reports an API error with code and subcode.
 func isAPI(err error, code, subcode int) bool { return apierr.Is(err, code, subcode) }
+
+// jsonLines sets the JSON-lines content type and the bearer token.
+func jsonLines(token string) func(h http.Header) {
+	return func(h http.Header) {
+		h.Set("Content-Type", "application/json-lines")
+		h.Set("Authorization", "Bearer "+token)
+	}
+}

@@ -295,6 +295,10 @@ func equalityArg(v any, c Column) any {
 }
 
 func (p *Plan) rangeCondition(field string, raw json.RawMessage) (frag, error) {
+	if c, ok := p.schema.Columns[field]; ok && c.Kind == TimeMillis {
+		// Date ranges on time columns arrive as dates: read them as dates.
+		return p.dateRange(field, raw)
+	}
 	var bounds []*jsonx.Float
 	if err := json.Unmarshal(raw, &bounds); err != nil || len(bounds) != 2 {
 		return frag{}, apierr.Validation(field, "a range must be a list of two values [min, max]")
@@ -302,10 +306,6 @@ func (p *Plan) rangeCondition(field string, raw json.RawMessage) (frag, error) {
 	var expr frag
 	if c, ok := p.schema.Columns[field]; ok {
 		expr = frag{sql: c.Name}
-		if c.Kind == TimeMillis {
-			// Date ranges on time columns arrive as dates: re-read as dates.
-			return p.dateRange(field, raw)
-		}
 	} else {
 		t := p.e.text(field)
 		expr = frag{p.e.d.Num(t.sql), t.args}

@@ -30,7 +30,7 @@ type Model struct {
 	Task          string                               `json:"task,omitempty"`
 	Comment       *string                              `json:"comment,omitempty"`
 	Framework     *string                              `json:"framework,omitempty"`
-	UICache       map[string]any                       `json:"ui_cache,omitempty"`
+	UICache       map[string]any                       `json:"ui_cache"`
 	CompanyOrigin string                               `json:"company_origin,omitempty"`
 }
 
@@ -80,6 +80,9 @@ func (m *Model) Normalize() {
 	}
 	if m.LastMetrics == nil {
 		m.LastMetrics = map[string]map[string]*MetricSummary{}
+	}
+	if m.UICache == nil {
+		m.UICache = map[string]any{}
 	}
 }
 

@@ -14,10 +14,10 @@ func TestBadInput(t *testing.T) {
 		id := mkTask(t, e, "good task", nil)
 		cases := []struct {
 			name, op string
-			body    any
-			code    int
-			subcode int
-			mention string
+			body     any
+			code     int
+			subcode  int
+			mention  string
 		}{
 			{"create without name", "tasks.create", obj{"type": "training"}, 400, 12, "name"},
 			{"create without type", "tasks.create", obj{"name": "abc"}, 400, 12, "type"},
@@ -89,12 +89,12 @@ func TestUpdateBatch(t *testing.T) {
 		if getTask(t, e, a)["name"] != "batch a2" || mustJSON(getTask(t, e, b)["tags"]) != `["x"]` {
 			t.Fatal("batch not applied")
 		}
-		send(`{"task": "` + a + `", "name": "zzz"}` + "\n" + `{"task": "nope", "name": "yyy"}`).Err(t, 400, 101)
+		send(`{"task": "`+a+`", "name": "zzz"}`+"\n"+`{"task": "nope", "name": "yyy"}`).Err(t, 400, 101)
 		if getTask(t, e, a)["name"] != "batch a2" {
 			t.Fatal("failed batch was half-written")
 		}
-		send(`{"task": "` + a + `"` + "\n").Err(t, 400, 0)
+		send(`{"task": "`+a+`"`+"\n").Err(t, 400, 0)
 		send(``).Err(t, 400, 17)
-		send(`{"task": "` + a + `", "name": 5}`).Err(t, 400, 12)
+		send(`{"task": "`+a+`", "name": 5}`).Err(t, 400, 12)
 	})
 }

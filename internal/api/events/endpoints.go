@@ -5,22 +5,55 @@
 package events
 
 import (
+	"context"
+	"time"
+
 	"github.com/trove-ml/trove/internal/api"
 	"github.com/trove-ml/trove/internal/events"
+	"github.com/trove-ml/trove/internal/jsonx"
 	"github.com/trove-ml/trove/internal/rpc"
+	"github.com/trove-ml/trove/internal/store"
 )
 
-// Register adds the events operations and installs the event deleter used
-// by task and model deletion.
+// Register adds the events operations, installs the event deleter used
+// by task and model deletion, and schedules the scroll-state sweep.
 func Register(r *rpc.Registry, d *api.Deps) {
-	s := &service{d: d, ing: &events.Ingester{DB: d.DB, Now: d.Now}}
+	now := func() time.Time { return d.Now() }
+	s := &service{d: d,
+		ing:     &events.Ingester{DB: d.DB, Now: now},
+		reader:  &events.Reader{DB: d.DB},
+		scrolls: &events.Scrolls{DB: d.DB, Now: now},
+	}
+	d.DB.SetEventDeleter(func(ctx context.Context, q store.Querier, ids []string) (int64, error) {
+		return d.DB.Events().DeleteFor(ctx, q, ids)
+	})
+	d.DB.AddModelPurger(func(ctx context.Context, q store.Querier, ids []string) error {
+		_, err := d.DB.Events().DeleteFor(ctx, q, ids)
+		return err
+	})
+	d.Hooks.OnStart("events scroll key", s.scrolls.LoadKey)
+	d.Hooks.Every("events scroll sweep", 10*time.Minute, s.scrolls.Sweep)
 	r.Add(
 		rpc.Endpoint{Name: "events.add", Handler: s.add},
 		rpc.Endpoint{Name: "events.add_batch", Handler: s.addBatch, LenientLines: true},
+		rpc.Endpoint{Name: "events.get_task_events", Handler: rpc.Typed(s.getTaskEvents)},
+		rpc.Endpoint{Name: "events.get_scalar_metric_data", Handler: rpc.Typed(s.getScalarMetricData)},
+		rpc.Endpoint{Name: "events.scalar_metrics_iter_raw", MinVersion: "2.16", Handler: rpc.Typed(s.scalarMetricsIterRaw)},
 	)
 }
 
 type service struct {
-	d   *api.Deps
-	ing *events.Ingester
+	d       *api.Deps
+	ing     *events.Ingester
+	reader  *events.Reader
+	scrolls *events.Scrolls
+}
+
+// floats wraps values for JSON (non-finite values as NaN tokens).
+func floats(vs []float64) []jsonx.Float {
+	out := make([]jsonx.Float, len(vs))
+	for i, v := range vs {
+		out[i] = jsonx.Float(v)
+	}
+	return out
 }

@@ -1,0 +1,160 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+)
+
+// LogQuery selects a task's log events in (timestamp, id) order, or with
+// WithIter in (iter, timestamp, id) order.
+type LogQuery struct {
+	Task    string
+	Metrics []MetricFilter
+	// From bounds the timestamp strictly (below when Desc, else above).
+	From *int64
+	// AtTS with AfterID selects the events of one timestamp past AfterID
+	// in the order (to complete a page on its last timestamp).
+	AtTS    *int64
+	AfterID int64
+	// After continues past the position (AfterIter, AfterTS, AfterID);
+	// AfterIter counts only with WithIter.
+	After              bool
+	AfterIter, AfterTS int64
+	// WithIter selects only events with an iteration, WithoutIter only
+	// events without.
+	WithIter, WithoutIter bool
+	Desc                  bool
+	Limit                 int
+}
+
+const logCols = "id, task, ts, wts, iter, level, worker, msg, metric, variant, extra"
+
+func (lq *LogQuery) where() (string, []any) {
+	where := "task = ?"
+	args := []any{lq.Task}
+	if c, a := metricCond(lq.Metrics); c != "" {
+		where += " AND " + c
+		args = append(args, a...)
+	}
+	op := ">"
+	if lq.Desc {
+		op = "<"
+	}
+	if lq.From != nil {
+		where += " AND ts " + op + " ?"
+		args = append(args, *lq.From)
+	}
+	if lq.AtTS != nil {
+		where += " AND ts = ? AND id " + op + " ?"
+		args = append(args, *lq.AtTS, lq.AfterID)
+	}
+	switch {
+	case lq.WithoutIter:
+		where += " AND iter IS NULL"
+	case lq.WithIter:
+		where += " AND iter IS NOT NULL"
+	}
+	if lq.After && lq.WithIter {
+		where += " AND (iter " + op + " ? OR (iter = ? AND (ts > ? OR (ts = ? AND id > ?))))"
+		args = append(args, lq.AfterIter, lq.AfterIter, lq.AfterTS, lq.AfterTS, lq.AfterID)
+	} else if lq.After {
+		where += " AND (ts " + op + " ? OR (ts = ? AND id " + op + " ?))"
+		args = append(args, lq.AfterTS, lq.AfterTS, lq.AfterID)
+	}
+	return where, args
+}
+
+// Logs reads log events: by (ts, id), descending when Desc; with WithIter
+// by (iter, ts, id), iterations descending when Desc.
+func (s *EventStore) Logs(ctx context.Context, q Querier, lq LogQuery) ([]LogRow, error) {
+	where, args := lq.where()
+	dir := "ASC"
+	if lq.Desc {
+		dir = "DESC"
+	}
+	order := "ts " + dir + ", id " + dir
+	if lq.WithIter {
+		order = "iter " + dir + ", ts ASC, id ASC"
+	}
+	query := "SELECT " + logCols + " FROM event_logs WHERE " + where + " ORDER BY " + order
+	if lq.Limit > 0 {
+		query += " LIMIT ?"
+		args = append(args, lq.Limit)
+	}
+	rows, err := q.QueryContext(ctx, query, args...)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []LogRow
+	for rows.Next() {
+		var r LogRow
+		var it sql.NullInt64
+		if err := rows.Scan(&r.ID, &r.Task, &r.TS, &r.WTS, &it, &r.Level, &r.Worker, &r.Msg, &r.Metric, &r.Variant, &r.Extra); err != nil {
+			return nil, err
+		}
+		if it.Valid {
+			v := it.Int64
+			r.Iter = &v
+		}
+		out = append(out, r)
+	}
+	return out, rows.Err()
+}
+
+// CountLogs counts a task's log events matching the metrics, up to limit.
+func (s *EventStore) CountLogs(ctx context.Context, q Querier, task string, metrics []MetricFilter, limit int) (int, error) {
+	lq := LogQuery{Task: task, Metrics: metrics}
+	where, args := lq.where()
+	var n int
+	err := q.QueryRowContext(ctx, "SELECT COUNT(*) FROM (SELECT 1 FROM event_logs WHERE "+where+" LIMIT ?) c", append(args, limit)...).Scan(&n)
+	return n, err
+}
+
+// DeleteLogs deletes a task's log events, only those older than before
+// (epoch ms) when given.
+func (s *EventStore) DeleteLogs(ctx context.Context, q Querier, task string, before *int64) (int64, error) {
+	query, args := "DELETE FROM event_logs WHERE task = ?", []any{task}
+	if before != nil {
+		query += " AND ts < ?"
+		args = append(args, *before)
+	}
+	res, err := q.ExecContext(ctx, query, args...)
+	if err != nil {
+		return 0, err
+	}
+	return res.RowsAffected()
+}
+
+// DeleteFor deletes every event of the tasks or models and returns how
+// many it deleted (scalar points, documents and logs).
+func (s *EventStore) DeleteFor(ctx context.Context, q Querier, ids []string) (int64, error) {
+	if len(ids) == 0 {
+		return 0, nil
+	}
+	in := "(" + Placeholders(len(ids)) + ")"
+	args := Args(ids)
+	var total int64
+	series := "SELECT id FROM event_series WHERE task IN " + in
+	for _, stmt := range []string{
+		"DELETE FROM event_scalars WHERE series IN (" + series + ")",
+		"DELETE FROM event_docs WHERE task IN " + in,
+		"DELETE FROM event_logs WHERE task IN " + in,
+	} {
+		res, err := q.ExecContext(ctx, stmt, args...)
+		if err != nil {
+			return 0, err
+		}
+		n, _ := res.RowsAffected()
+		total += n
+	}
+	for _, stmt := range []string{
+		"DELETE FROM event_scalar_rollups WHERE series IN (" + series + ")",
+		"DELETE FROM event_series WHERE task IN " + in,
+	} {
+		if _, err := q.ExecContext(ctx, stmt, args...); err != nil {
+			return 0, err
+		}
+	}
+	return total, nil
+}

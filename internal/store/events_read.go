@@ -1,0 +1,293 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"math"
+	"strings"
+)
+
+// noIter is the stored iteration of events sent without one.
+const noIter = math.MinInt64
+
+// MetricFilter selects one metric's events: of the listed variants, or of
+// all its variants when Variants is empty.
+type MetricFilter struct {
+	Metric   string
+	Variants []string
+}
+
+// metricCond renders filters as a condition on the metric and variant
+// columns (the filters are OR-ed); "" selects everything.
+func metricCond(fs []MetricFilter) (string, []any) {
+	if len(fs) == 0 {
+		return "", nil
+	}
+	parts := make([]string, 0, len(fs))
+	var args []any
+	for _, f := range fs {
+		if len(f.Variants) == 0 {
+			parts = append(parts, "metric = ?")
+			args = append(args, f.Metric)
+			continue
+		}
+		parts = append(parts, "(metric = ? AND variant IN ("+Placeholders(len(f.Variants))+"))")
+		args = append(args, f.Metric)
+		args = append(args, Args(f.Variants)...)
+	}
+	return "(" + strings.Join(parts, " OR ") + ")", args
+}
+
+// ScalarPoint is one stored scalar point.
+type ScalarPoint struct {
+	Series  int64
+	Iter    int64
+	Value   float64
+	TS, WTS int64
+	// Worker is nil when it is the series' worker.
+	Worker, Extra *string
+}
+
+const pointCols = "series, iter, value, ts, wts, worker, extra"
+
+func scanPoints(rows *sql.Rows, err error) ([]ScalarPoint, error) {
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []ScalarPoint
+	for rows.Next() {
+		var p ScalarPoint
+		if err := rows.Scan(&p.Series, &p.Iter, &p.Value, &p.TS, &p.WTS, &p.Worker, &p.Extra); err != nil {
+			return nil, err
+		}
+		out = append(out, p)
+	}
+	return out, rows.Err()
+}
+
+// PointsByIter reads up to limit points of a series with an iteration, in
+// iteration order from `from` (desc: downwards), from itself included when
+// inclusive.
+func (s *EventStore) PointsByIter(ctx context.Context, q Querier, series, from int64, inclusive, desc bool, limit int) ([]ScalarPoint, error) {
+	op, order := ">", "ASC"
+	if desc {
+		op, order = "<", "DESC"
+	}
+	if inclusive {
+		op += "="
+	}
+	return scanPoints(q.QueryContext(ctx, "SELECT "+pointCols+" FROM event_scalars WHERE series = ? AND iter > ? AND iter "+op+" ? ORDER BY iter "+order+" LIMIT ?",
+		series, int64(noIter), from, limit))
+}
+
+// PointsByTime reads up to limit points of a series with an iteration in
+// (ts, iter) order after (ts, iter) (iter = MinInt64: every point of that
+// time; sameTS false: only later times).
+func (s *EventStore) PointsByTime(ctx context.Context, q Querier, series, ts, iter int64, sameTS bool, limit int) ([]ScalarPoint, error) {
+	if !sameTS {
+		return scanPoints(q.QueryContext(ctx, "SELECT "+pointCols+" FROM event_scalars WHERE series = ? AND iter > ? AND ts > ? ORDER BY ts, iter LIMIT ?",
+			series, int64(noIter), ts, limit))
+	}
+	return scanPoints(q.QueryContext(ctx, "SELECT "+pointCols+" FROM event_scalars WHERE series = ? AND iter > ? AND (ts > ? OR (ts = ? AND iter >= ?)) ORDER BY ts, iter LIMIT ?",
+		series, int64(noIter), ts, ts, iter, limit))
+}
+
+// PointsWithoutIter reads the points sent without iteration of series.
+func (s *EventStore) PointsWithoutIter(ctx context.Context, q Querier, series []int64) ([]ScalarPoint, error) {
+	if len(series) == 0 {
+		return nil, nil
+	}
+	return scanPoints(q.QueryContext(ctx, "SELECT "+pointCols+" FROM event_scalars WHERE iter = ? AND series IN ("+Placeholders(len(series))+") ORDER BY series",
+		append([]any{int64(noIter)}, Args(series)...)...))
+}
+
+// PointsAt reads the points of series at one iteration.
+func (s *EventStore) PointsAt(ctx context.Context, q Querier, series []int64, iter int64) ([]ScalarPoint, error) {
+	if len(series) == 0 {
+		return nil, nil
+	}
+	return scanPoints(q.QueryContext(ctx, "SELECT "+pointCols+" FROM event_scalars WHERE iter = ? AND series IN ("+Placeholders(len(series))+") ORDER BY series",
+		append([]any{iter}, Args(series)...)...))
+}
+
+// LastValues reads up to limit values of a series, highest iterations
+// first, only values above zero when positive.
+func (s *EventStore) LastValues(ctx context.Context, q Querier, series int64, positive bool, limit int) ([]float64, error) {
+	cond := ""
+	if positive {
+		cond = " AND value > 0"
+	}
+	rows, err := q.QueryContext(ctx, "SELECT value FROM event_scalars WHERE series = ? AND iter > ?"+cond+" ORDER BY iter DESC LIMIT ?", series, int64(noIter), limit)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []float64
+	for rows.Next() {
+		var v float64
+		if err := rows.Scan(&v); err != nil {
+			return nil, err
+		}
+		out = append(out, v)
+	}
+	return out, rows.Err()
+}
+
+// SeriesRange is what histogram planning needs of a series: its number of
+// points and key range, single values and points without iteration left
+// out.
+type SeriesRange struct {
+	Count    int64
+	Min, Max int64
+}
+
+// IterRange reads a series' point count (from its coarsest rollup) and
+// iteration range (two index seeks) above minIter.
+func (s *EventStore) IterRange(ctx context.Context, q Querier, series int64, coarsest int, minIter int64) (SeriesRange, error) {
+	var r SeriesRange
+	var cnt sql.NullInt64
+	if err := q.QueryRowContext(ctx, "SELECT SUM(cnt) FROM event_scalar_rollups WHERE series = ? AND level = ?", series, coarsest).Scan(&cnt); err != nil {
+		return r, err
+	}
+	r.Count = cnt.Int64
+	if r.Count == 0 {
+		return r, nil
+	}
+	err := q.QueryRowContext(ctx, "SELECT (SELECT iter FROM event_scalars WHERE series = ? AND iter > ? ORDER BY iter LIMIT 1), (SELECT iter FROM event_scalars WHERE series = ? ORDER BY iter DESC LIMIT 1)",
+		series, minIter, series).Scan(&r.Min, &r.Max)
+	return r, err
+}
+
+// TimeRange reads a series' point count and time range (a scan of the
+// series: there is no index on time).
+func (s *EventStore) TimeRange(ctx context.Context, q Querier, series, minIter int64) (SeriesRange, error) {
+	var r SeriesRange
+	var lo, hi sql.NullInt64
+	err := q.QueryRowContext(ctx, "SELECT COUNT(*), MIN(ts), MAX(ts) FROM event_scalars WHERE series = ? AND iter > ?", series, minIter).Scan(&r.Count, &lo, &hi)
+	r.Min, r.Max = lo.Int64, hi.Int64
+	return r, err
+}
+
+// HistPoint is one histogram bucket: its first key and mean value.
+type HistPoint struct {
+	X int64
+	Y float64
+}
+
+func scanHist(rows *sql.Rows, err error) ([]HistPoint, error) {
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []HistPoint
+	for rows.Next() {
+		var p HistPoint
+		if err := rows.Scan(&p.X, &p.Y); err != nil {
+			return nil, err
+		}
+		out = append(out, p)
+	}
+	return out, rows.Err()
+}
+
+// floorExpr is the first key of expr's bucket of width interval (the first
+// placeholder), floored for negative keys too.
+func floorExpr(expr string) string {
+	return "(" + expr + " - (((" + expr + " % ?) + ?) % ?))"
+}
+
+// HistogramFromRollups averages a series' points in buckets of interval
+// iterations, read from the rollups of level (interval must be a multiple
+// of 2^level). The database does the grouping.
+func (s *EventStore) HistogramFromRollups(ctx context.Context, q Querier, series int64, level int, interval int64) ([]HistPoint, error) {
+	b := floorExpr("bucket")
+	return scanHist(q.QueryContext(ctx, "SELECT "+b+" AS x, SUM(total) / CAST(SUM(cnt) AS DOUBLE PRECISION) FROM event_scalar_rollups WHERE series = ? AND level = ? GROUP BY x HAVING SUM(cnt) > 0 ORDER BY x",
+		interval, interval, interval, series, level))
+}
+
+// HistogramFromPoints averages a series' points above minIter in buckets
+// of interval keys (iterations, or event times when byTime); interval 1
+// by iteration returns the points themselves.
+func (s *EventStore) HistogramFromPoints(ctx context.Context, q Querier, series int64, interval int64, byTime bool, minIter int64) ([]HistPoint, error) {
+	if interval <= 1 && !byTime {
+		return scanHist(q.QueryContext(ctx, "SELECT iter, value FROM event_scalars WHERE series = ? AND iter > ? ORDER BY iter", series, minIter))
+	}
+	key := "iter"
+	if byTime {
+		key = "ts"
+	}
+	b := floorExpr(key)
+	return scanHist(q.QueryContext(ctx, "SELECT "+b+" AS x, AVG(value) FROM event_scalars WHERE series = ? AND iter > ? GROUP BY x ORDER BY x",
+		interval, interval, interval, series, minIter))
+}
+
+// MaxIters returns the highest iteration of each listed entity over every
+// event type (entities without events are absent).
+func (s *EventStore) MaxIters(ctx context.Context, q Querier, tasks []string) (map[string]int64, error) {
+	out := map[string]int64{}
+	if len(tasks) == 0 {
+		return out, nil
+	}
+	in := "task IN (" + Placeholders(len(tasks)) + ")"
+	queries := []string{
+		"SELECT task, MAX(max_iter) FROM event_series WHERE " + in + " AND max_iter > ? GROUP BY task",
+		"SELECT task, MAX(iter) FROM event_docs WHERE " + in + " AND iter > ? GROUP BY task",
+		"SELECT task, MAX(iter) FROM event_logs WHERE " + in + " AND iter IS NOT NULL AND iter > ? GROUP BY task",
+	}
+	for _, qs := range queries {
+		rows, err := q.QueryContext(ctx, qs, append(Args(tasks), int64(noIter))...)
+		if err != nil {
+			return nil, err
+		}
+		for rows.Next() {
+			var t string
+			var m int64
+			if err := rows.Scan(&t, &m); err != nil {
+				rows.Close()
+				return nil, err
+			}
+			if cur, ok := out[t]; !ok || m > cur {
+				out[t] = m
+			}
+		}
+		rows.Close()
+		if err := rows.Err(); err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
+}
+
+// errNoRow turns sql.ErrNoRows into ErrNotFound.
+func errNoRow(err error, what string) error {
+	if errors.Is(err, sql.ErrNoRows) {
+		return fmt.Errorf("%s: %w", what, ErrNotFound)
+	}
+	return err
+}
+
+// CountPoints counts the points of series (every point, single values and
+// points without iteration included), up to limit.
+func (s *EventStore) CountPoints(ctx context.Context, q Querier, series []int64, limit int) (int, error) {
+	if len(series) == 0 {
+		return 0, nil
+	}
+	var n int
+	err := q.QueryRowContext(ctx, "SELECT COUNT(*) FROM (SELECT 1 FROM event_scalars WHERE series IN ("+Placeholders(len(series))+") LIMIT ?) c",
+		append(Args(series), limit)...).Scan(&n)
+	return n, err
+}
+
+// CountPointsWithIter counts the points of series that have an iteration.
+func (s *EventStore) CountPointsWithIter(ctx context.Context, q Querier, series []int64) (int, error) {
+	if len(series) == 0 {
+		return 0, nil
+	}
+	var n int
+	err := q.QueryRowContext(ctx, "SELECT COUNT(*) FROM event_scalars WHERE iter > ? AND series IN ("+Placeholders(len(series))+")",
+		append([]any{int64(noIter)}, Args(series)...)...).Scan(&n)
+	return n, err
+}

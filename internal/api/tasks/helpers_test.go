@@ -3,6 +3,7 @@ package tasks_test
 import (
 	"context"
 	"net/http"
+	"sort"
 	"testing"
 
 	"github.com/trove-ml/trove/internal/apierr"
@@ -93,3 +94,5 @@ func jsonLines(token string) func(h http.Header) {
 		h.Set("Authorization", "Bearer "+token)
 	}
 }
+
+func sortStrings(s []string) { sort.Strings(s) }

@@ -92,6 +92,9 @@ func (l *Local) Put(ctx context.Context, key Key, src *os.File, size int64) erro
 	// Rename; then try again.
 	for range 3 {
 		if err = l.root.MkdirAll(path.Dir(rel), 0o755); err != nil {
+			if errors.Is(err, fs.ErrExist) {
+				return fmt.Errorf("%w: a parent of %q is a file", ErrConflict, key.Path)
+			}
 			return l.fsError(key, err)
 		}
 		if err = l.root.Rename(from, rel); !errors.Is(err, fs.ErrNotExist) {
@@ -110,6 +113,9 @@ func (l *Local) Open(ctx context.Context, key Key) (*Object, error) {
 		return nil, err
 	}
 	f, err := l.root.Open(l.rel(key))
+	if errors.Is(err, syscall.ENOTDIR) {
+		return nil, fmt.Errorf("%w: %q", ErrNotFound, key.Path)
+	}
 	if err != nil {
 		return nil, l.fsError(key, err)
 	}
@@ -133,6 +139,9 @@ func (l *Local) Delete(ctx context.Context, key Key) error {
 	}
 	rel := l.rel(key)
 	fi, err := l.root.Lstat(rel)
+	if errors.Is(err, syscall.ENOTDIR) {
+		return fmt.Errorf("%w: %q", ErrNotFound, key.Path)
+	}
 	if err != nil {
 		return l.fsError(key, err)
 	}

@@ -83,19 +83,92 @@ func (s *S3) Put(ctx context.Context, key Key, src *os.File, size int64) error {
 	return nil
 }
 
-// Open returns the object; reads and seeks become ranged GETs.
+// Open starts the GET of the whole object at once, so that a download
+// streams the one version it began with even while the object is being
+// replaced. minio-go pins that version (If-Match on the ETag of its first
+// look); when a replacement lands between the look and the GET, Open
+// starts over. A later seek becomes a ranged GET that fails, rather than
+// mixes versions, when the object changed meanwhile.
 func (s *S3) Open(ctx context.Context, key Key) (*Object, error) {
+	for attempt := 0; ; attempt++ {
+		o, err := s.open(ctx, key)
+		if er := minio.ToErrorResponse(err); err != nil && attempt < 10 && (er.StatusCode == 412 || er.Code == "PreconditionFailed") {
+			continue
+		}
+		if err != nil {
+			return nil, s.error(key, err)
+		}
+		return o, nil
+	}
+}
+
+func (s *S3) open(ctx context.Context, key Key) (*Object, error) {
 	obj, err := s.client.GetObject(ctx, s.bucket, s.object(key), minio.GetObjectOptions{})
 	if err != nil {
-		return nil, s.error(key, err)
+		return nil, err
 	}
 	info, err := obj.Stat()
 	if err != nil {
 		obj.Close()
-		return nil, s.error(key, err)
+		return nil, err
 	}
-	return &Object{ReadSeekCloser: obj, Size: info.Size, ModTime: info.LastModified}, nil
+	head := make([]byte, 1)
+	n, err := obj.Read(head)
+	if err != nil && err != io.EOF {
+		obj.Close()
+		return nil, err
+	}
+	r := &s3Reader{obj: obj, head: head[:n], size: info.Size, stream: int64(n)}
+	return &Object{ReadSeekCloser: r, Size: info.Size, ModTime: info.LastModified}, nil
 }
+
+// s3Reader reads an object through its first GET's stream and seeks
+// lazily: http.ServeContent's size probe (seek to the end and back) costs
+// no request.
+type s3Reader struct {
+	obj    *minio.Object
+	head   []byte // bytes read ahead at Open, at offset 0
+	size   int64
+	pos    int64 // where the caller is
+	stream int64 // where obj's stream is
+}
+
+func (r *s3Reader) Read(p []byte) (int, error) {
+	if r.pos < int64(len(r.head)) {
+		n := copy(p, r.head[r.pos:])
+		r.pos += int64(n)
+		return n, nil
+	}
+	if r.pos >= r.size {
+		return 0, io.EOF
+	}
+	if r.pos != r.stream {
+		if _, err := r.obj.Seek(r.pos, io.SeekStart); err != nil {
+			return 0, err
+		}
+		r.stream = r.pos
+	}
+	n, err := r.obj.Read(p)
+	r.pos += int64(n)
+	r.stream += int64(n)
+	return n, err
+}
+
+func (r *s3Reader) Seek(off int64, whence int) (int64, error) {
+	switch whence {
+	case io.SeekCurrent:
+		off += r.pos
+	case io.SeekEnd:
+		off += r.size
+	}
+	if off < 0 {
+		return 0, fmt.Errorf("files.s3: seek to a negative offset")
+	}
+	r.pos = off
+	return off, nil
+}
+
+func (r *s3Reader) Close() error { return r.obj.Close() }
 
 // Delete removes the object; S3 deletes of absent keys succeed, so it
 // looks first to report ErrNotFound as the local disk does.

@@ -1,0 +1,96 @@
+package models_test
+
+import (
+	"context"
+	"testing"
+
+	"github.com/trove-ml/trove/internal/store"
+	"github.com/trove-ml/trove/internal/testenv"
+)
+
+// TestModelSideOfOtherServices covers what other services do to models,
+// through their operations: tasks.publish readies the output model,
+// tasks.delete/reset remove draft output models, and project and
+// organization reads count and list models.
+func TestModelSideOfOtherServices(t *testing.T) {
+	testenv.Each(t, func(t *testing.T, e *testenv.Env) {
+		var purged []string
+		e.App.DB.AddModelPurger(func(_ context.Context, _ store.Querier, ids []string) error {
+			purged = append(purged, ids...)
+			return nil
+		})
+		ready := func(id string) bool { return getModel(t, e, id)["ready"] == true }
+
+		// tasks.publish makes the task's (last) output model ready, unless publish_model is false.
+		done := putTask(t, e, taskFixture{status: "completed"})
+		out := mkModel(t, e, "publish me", obj{"task": done})
+		putOutputs(t, e, done, out)
+		e.Call(t, "tasks.publish", obj{"task": done}).OK(t)
+		if !ready(out) {
+			t.Fatal("tasks.publish did not ready the output model")
+		}
+		done2 := putTask(t, e, taskFixture{status: "completed"})
+		out2 := mkModel(t, e, "stay draft", obj{"task": done2})
+		putOutputs(t, e, done2, out2)
+		e.Call(t, "tasks.publish", obj{"task": done2, "publish_model": false}).OK(t)
+		if ready(out2) {
+			t.Fatal("publish_model false readied the model")
+		}
+
+		// tasks.delete removes its draft output models unless another task uses them as input.
+		victim := putTask(t, e, taskFixture{status: "created"})
+		draft := mkModel(t, e, "draft of victim", obj{"task": victim})
+		shared := mkModel(t, e, "shared draft", obj{"task": victim})
+		putOutputs(t, e, victim, draft, shared)
+		putTask(t, e, taskFixture{inputs: []string{shared}})
+		e.Call(t, "tasks.delete", obj{"task": victim}).OK(t)
+		e.Call(t, "models.get_by_id", obj{"model": draft}).Err(t, 400, 201)
+		if m := getModel(t, e, shared); m["task"] != nil {
+			t.Fatalf("a model used elsewhere is kept without its task: %v", m["task"])
+		}
+		if len(purged) != 1 || purged[0] != draft {
+			t.Fatalf("model purger saw %v", purged)
+		}
+
+		// tasks.reset deletes the draft output models too; ready ones block without force.
+		rerun := putTask(t, e, taskFixture{status: "stopped"})
+		rerunDraft := mkModel(t, e, "rerun draft", obj{"task": rerun})
+		putOutputs(t, e, rerun, rerunDraft)
+		e.Call(t, "tasks.reset", obj{"task": rerun}).OK(t)
+		e.Call(t, "models.get_by_id", obj{"model": rerunDraft}).Err(t, 400, 201)
+
+		// Project and organization reads see models.
+		pid := mkProject(t, e, "with models")
+		mkModel(t, e, "tagged one", obj{"project": pid, "tags": []string{"m-tag"}, "system_tags": []string{"m-sys"}})
+		mkModel(t, e, "tagged two", obj{"project": pid, "tags": []string{"m-other"}, "system_tags": []string{"archived"}})
+		r := e.Call(t, "projects.get_model_tags", obj{"projects": []string{pid}, "include_system": true}).OK(t)
+		if tags := r.List("tags"); len(tags) != 2 || tags[0] != "m-other" || tags[1] != "m-tag" || len(r.List("system_tags")) != 2 {
+			t.Fatalf("projects.get_model_tags: %s", r.Raw)
+		}
+		if r := e.Call(t, "organization.get_tags", nil).OK(t); !contains(r.List("tags"), "m-tag") {
+			t.Fatalf("organization.get_tags misses model tags: %s", r.Raw)
+		}
+		r = e.Call(t, "projects.get_all_ex", obj{"id": []string{pid}, "check_own_contents": true}).OK(t)
+		if r.Num("projects.0.own_models") != 1 {
+			t.Fatalf("own_models counts active models: %s", r.Raw)
+		}
+		// projects.delete: active models block without force; delete_contents deletes them.
+		e.Call(t, "projects.delete", obj{"project": pid}).Err(t, 400, 405)
+		r = e.Call(t, "projects.delete", obj{"project": pid, "force": true, "delete_contents": true}).OK(t)
+		if r.Num("deleted_models") != 2 || len(r.List("urls.model_urls")) != 2 {
+			t.Fatalf("projects.delete with contents: %s", r.Raw)
+		}
+		if n := len(e.Call(t, "models.get_all", obj{"project": []string{pid}}).OK(t).List("models")); n != 0 {
+			t.Fatalf("%d models left in a deleted project", n)
+		}
+	})
+}
+
+func contains(list []any, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}

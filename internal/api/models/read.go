@@ -17,6 +17,9 @@ import (
 type listRequest struct {
 	query.Request
 	IncludeSubprojects bool `json:"include_subprojects"`
+	// Ready is read by the query from the body; declared here so that a
+	// value that is not a boolean is refused while decoding.
+	Ready *bool `json:"ready"`
 }
 
 type listResponse struct {

@@ -1,5 +1,208 @@
 package events
 
+import (
+	"context"
+	"sort"
+	"sync"
+
+	"github.com/trove-ml/trove/internal/store"
+)
+
+// Scalar histograms (scalar_metrics_iter_histogram and its multi-task
+// form) downsample each series to at most `samples` buckets, each the
+// mean of its points, computed by the database:
+//
+//   - a series with fewer points than samples (or samples 0) returns its
+//     points;
+//   - otherwise the bucket width is ceil(range/samples), widened to the
+//     largest group width as the reference groups series of similar
+//     widths; by iteration the width is then rounded up to a multiple of
+//     the widest stored rollup (16, 64, ... 16384 iterations) that adds at
+//     most a quarter to it, and the buckets are summed from the rollups, so
+//     a histogram reads at most 16*samples rows per series (usually about
+//     4*samples) however long the series is; widths below 20, and widths
+//     in time, group the points themselves.
+//
+// Single values (iteration -2^31) and points without iteration are left
+// out.
+
 // RollupLevels are the bucket widths (powers of two) of the stored scalar
 // rollups: 16, 64, ... 16384 iterations.
 var RollupLevels = []int{4, 6, 8, 10, 12, 14}
+
+// DefaultSamples is the default number of histogram buckets.
+const DefaultSamples = 6000
+
+const (
+	maxGroupSeries = 50
+	maxGroupPoints = 6000
+)
+
+// HistKey is the x axis of a histogram.
+type HistKey string
+
+// The histogram keys.
+const (
+	KeyIter      HistKey = "iter"
+	KeyTimestamp HistKey = "timestamp"
+	KeyISOTime   HistKey = "iso_time"
+)
+
+// Curve is one series' histogram: bucket keys and mean values.
+type Curve struct {
+	Metric, Variant string
+	X               []int64
+	Y               []float64
+}
+
+type seriesPlan struct {
+	series   store.Series
+	count    int64
+	min, max int64
+	interval int64
+	points   int64
+}
+
+// Histogram computes the histograms of a task's scalar series passing
+// the filters, ordered by metric and variant.
+func (r *Reader) Histogram(ctx context.Context, task string, fs []store.MetricFilter, samples int, key HistKey) ([]Curve, error) {
+	series, err := r.series(ctx, task, fs)
+	if err != nil {
+		return nil, err
+	}
+	plans, err := r.plan(ctx, series, samples, key)
+	if err != nil {
+		return nil, err
+	}
+	curves := make([]Curve, len(plans))
+	errs := make([]error, len(plans))
+	var wg sync.WaitGroup
+	sem := make(chan struct{}, 4)
+	for i := range plans {
+		wg.Add(1)
+		sem <- struct{}{}
+		go func(i int) {
+			defer wg.Done()
+			defer func() { <-sem }()
+			curves[i], errs[i] = r.curve(ctx, &plans[i], key)
+		}(i)
+	}
+	wg.Wait()
+	for _, err := range errs {
+		if err != nil {
+			return nil, err
+		}
+	}
+	return curves, nil
+}
+
+// plan reads each series' size and range and sets its bucket width.
+func (r *Reader) plan(ctx context.Context, series []store.Series, samples int, key HistKey) ([]seriesPlan, error) {
+	es, q := r.DB.Events(), r.DB.Read()
+	coarsest := RollupLevels[len(RollupLevels)-1]
+	var plans []seriesPlan
+	for _, s := range series {
+		if s.MaxIter <= SingleValueIter {
+			continue
+		}
+		var rg store.SeriesRange
+		var err error
+		if key == KeyIter {
+			rg, err = es.IterRange(ctx, q, s.ID, coarsest, SingleValueIter)
+		} else {
+			rg, err = es.TimeRange(ctx, q, s.ID, SingleValueIter)
+		}
+		if err != nil {
+			return nil, err
+		}
+		if rg.Count == 0 {
+			continue
+		}
+		p := seriesPlan{series: s, count: rg.Count, min: rg.Min, max: rg.Max, interval: 1, points: rg.Count}
+		if samples > 0 && rg.Count >= int64(samples) {
+			span := rg.Max - rg.Min + 1
+			p.interval = max(1, ceilDiv(span, int64(samples)))
+			p.points = ceilDiv(span, p.interval)
+		}
+		plans = append(plans, p)
+	}
+	groupIntervals(plans)
+	return plans, nil
+}
+
+// groupIntervals gives series of similar widths (within 10% of a group's
+// first width, at most 50 series and 6000 points a group) the group's
+// largest width, as the reference does.
+func groupIntervals(plans []seriesPlan) {
+	idx := make([]int, len(plans))
+	for i := range idx {
+		idx[i] = i
+	}
+	sort.SliceStable(idx, func(a, b int) bool { return plans[idx[a]].interval < plans[idx[b]].interval })
+	var group []int
+	var upper, largest, points int64
+	flush := func() {
+		for _, i := range group {
+			plans[i].interval = largest
+		}
+		group = group[:0]
+	}
+	for _, i := range idx {
+		p := &plans[i]
+		if len(group) == 0 || p.interval > upper || points+p.points > maxGroupPoints || len(group) >= maxGroupSeries {
+			flush()
+			upper = p.interval + p.interval/10
+			largest, points = p.interval, 0
+		}
+		group = append(group, i)
+		points += p.points
+		largest = max(largest, p.interval)
+	}
+	flush()
+}
+
+// curve reads one series' buckets.
+func (r *Reader) curve(ctx context.Context, p *seriesPlan, key HistKey) (Curve, error) {
+	es, q := r.DB.Events(), r.DB.Read()
+	c := Curve{Metric: p.series.Metric, Variant: p.series.Variant}
+	var pts []store.HistPoint
+	var err error
+	switch level := rollupLevelFor(p.interval); {
+	case key != KeyIter:
+		pts, err = es.HistogramFromPoints(ctx, q, p.series.ID, p.interval, true, SingleValueIter)
+	case level < 0:
+		pts, err = es.HistogramFromPoints(ctx, q, p.series.ID, p.interval, false, SingleValueIter)
+	default:
+		width := int64(1) << level
+		pts, err = es.HistogramFromRollups(ctx, q, p.series.ID, level, ceilDiv(p.interval, width)*width)
+	}
+	if err != nil {
+		return c, err
+	}
+	c.X, c.Y = make([]int64, len(pts)), make([]float64, len(pts))
+	for i, pt := range pts {
+		c.X[i], c.Y[i] = pt.X, pt.Y
+	}
+	return c, nil
+}
+
+// rollupLevelFor picks the rollup level for a bucket width: the widest
+// whose multiple above the width exceeds it by at most a quarter (so the
+// histogram keeps at least 80% of the requested points), or -1 to group
+// the points themselves (widths below 20).
+func rollupLevelFor(interval int64) int {
+	for i := len(RollupLevels) - 1; i >= 0; i-- {
+		w := int64(1) << RollupLevels[i]
+		if w <= interval && ceilDiv(interval, w)*w*4 <= interval*5 {
+			return RollupLevels[i]
+		}
+	}
+	return -1
+}
+
+func ceilDiv(a, b int64) int64 {
+	if a <= 0 {
+		return 0
+	}
+	return (a + b - 1) / b
+}

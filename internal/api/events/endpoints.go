@@ -39,6 +39,15 @@ func Register(r *rpc.Registry, d *api.Deps) {
 		rpc.Endpoint{Name: "events.get_task_events", Handler: rpc.Typed(s.getTaskEvents)},
 		rpc.Endpoint{Name: "events.get_scalar_metric_data", Handler: rpc.Typed(s.getScalarMetricData)},
 		rpc.Endpoint{Name: "events.scalar_metrics_iter_raw", MinVersion: "2.16", Handler: rpc.Typed(s.scalarMetricsIterRaw)},
+		rpc.Endpoint{Name: "events.scalar_metrics_iter_histogram", Handler: rpc.Typed(s.scalarMetricsIterHistogram)},
+		rpc.Endpoint{Name: "events.multi_task_scalar_metrics_iter_histogram", Handler: rpc.Typed(s.multiTaskScalarMetricsIterHistogram)},
+		rpc.Endpoint{Name: "events.vector_metrics_iter_histogram", Handler: rpc.Typed(s.vectorMetricsIterHistogram)},
+		rpc.Endpoint{Name: "events.get_task_metrics", Handler: rpc.Typed(s.getTaskMetrics)},
+		rpc.Endpoint{Name: "events.get_multi_task_metrics", Handler: rpc.Typed(s.getMultiTaskMetrics)},
+		rpc.Endpoint{Name: "events.get_scalar_metrics_and_variants", Handler: rpc.Typed(s.getScalarMetricsAndVariants)},
+		rpc.Endpoint{Name: "events.get_vector_metrics_and_variants", Handler: rpc.Typed(s.getVectorMetricsAndVariants)},
+		rpc.Endpoint{Name: "events.get_task_latest_scalar_values", Handler: rpc.Typed(s.getTaskLatestScalarValues)},
+		rpc.Endpoint{Name: "events.get_task_single_value_metrics", Handler: rpc.Typed(s.getTaskSingleValueMetrics)},
 	)
 }
 

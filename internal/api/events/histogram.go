@@ -1,0 +1,235 @@
+package events
+
+import (
+	"context"
+	"encoding/json"
+	"time"
+
+	"github.com/trove-ml/trove/internal/apierr"
+	"github.com/trove-ml/trove/internal/events"
+	"github.com/trove-ml/trove/internal/jsonx"
+	"github.com/trove-ml/trove/internal/rpc"
+	"github.com/trove-ml/trove/internal/store"
+)
+
+// maxHistogramTasks bounds multi_task_scalar_metrics_iter_histogram.
+const maxHistogramTasks = 100
+
+type histogramParams struct {
+	Samples     *int             `json:"samples"`
+	Key         string           `json:"key"`
+	Metrics     []metricVariants `json:"metrics"`
+	ModelEvents bool             `json:"model_events"`
+}
+
+func (p *histogramParams) validate() error {
+	if p.Samples != nil && (*p.Samples < 0 || *p.Samples > events.DefaultSamples) {
+		return apierr.Validation("samples", "must be between 0 and %d", events.DefaultSamples)
+	}
+	if err := validKey(p.Key); err != nil {
+		return err
+	}
+	return validateMetrics("metrics", p.Metrics)
+}
+
+func (p *histogramParams) samples() int {
+	if p.Samples == nil {
+		return events.DefaultSamples
+	}
+	return *p.Samples
+}
+
+func (p *histogramParams) key() events.HistKey {
+	if p.Key == "" {
+		return events.KeyIter
+	}
+	return events.HistKey(p.Key)
+}
+
+type histogramRequest struct {
+	Task string `json:"task" required:"true"`
+	histogramParams
+}
+
+func (r *histogramRequest) Validate() error { return r.validate() }
+
+// curveOut is one series of a histogram answer.
+type curveOut struct {
+	Name       string          `json:"name"`
+	X          json.RawMessage `json:"x"`
+	Y          []jsonx.Float   `json:"y"`
+	XAxisLabel *string         `json:"x_axis_label,omitempty"`
+}
+
+// histogramResponse is {metric: {variant: curve}}, the reference's shape
+// (the SDK reads it as is).
+type histogramResponse map[string]map[string]*curveOut
+
+func (s *service) scalarMetricsIterHistogram(ctx context.Context, c *rpc.Call, req *histogramRequest) (*histogramResponse, error) {
+	t, err := s.readable(ctx, c, req.Task, req.ModelEvents)
+	if err != nil {
+		return nil, err
+	}
+	curves, err := s.reader.Histogram(ctx, t.ID, filters(req.Metrics), req.samples(), req.key())
+	if err != nil {
+		return nil, err
+	}
+	out := histogramResponse{}
+	for _, cv := range curves {
+		if out[cv.Metric] == nil {
+			out[cv.Metric] = map[string]*curveOut{}
+		}
+		out[cv.Metric][cv.Variant] = toCurve(cv, cv.Variant, req.key(), t)
+	}
+	return &out, nil
+}
+
+func toCurve(cv events.Curve, name string, key events.HistKey, t *target) *curveOut {
+	out := &curveOut{Name: name, Y: floats(cv.Y)}
+	if key == events.KeyISOTime {
+		xs := make([]string, len(cv.X))
+		for i, x := range cv.X {
+			xs[i] = time.UnixMilli(x).UTC().Format("2006-01-02T15:04:05.000Z")
+		}
+		out.X, _ = json.Marshal(xs)
+	} else {
+		out.X, _ = json.Marshal(cv.X)
+	}
+	if lm := t.LastMetrics[events.Hash(cv.Metric)][events.Hash(cv.Variant)]; lm != nil {
+		out.XAxisLabel = lm.XAxisLabel
+	}
+	return out
+}
+
+type multiHistogramRequest struct {
+	Tasks taskIDs `json:"tasks" required:"true"`
+	histogramParams
+}
+
+func (r *multiHistogramRequest) Validate() error {
+	if len(r.Tasks) == 0 {
+		return apierr.Validation("tasks", "at least one task is required")
+	}
+	if len(r.Tasks) > maxHistogramTasks {
+		return apierr.Validation("tasks", "at most %d tasks are allowed", maxHistogramTasks)
+	}
+	return r.validate()
+}
+
+type multiHistogramResponse struct {
+	Metrics map[string]map[string]map[string]*curveOut `json:"metrics"`
+}
+
+// multiTaskScalarMetricsIterHistogram compares tasks: each task is sampled
+// on its own.
+func (s *service) multiTaskScalarMetricsIterHistogram(ctx context.Context, c *rpc.Call, req *multiHistogramRequest) (*multiHistogramResponse, error) {
+	ts, err := s.readableMany(ctx, c, req.Tasks, req.ModelEvents)
+	if err != nil {
+		return nil, err
+	}
+	out := &multiHistogramResponse{Metrics: map[string]map[string]map[string]*curveOut{}}
+	for _, t := range ts {
+		curves, err := s.reader.Histogram(ctx, t.ID, filters(req.Metrics), req.samples(), req.key())
+		if err != nil {
+			return nil, err
+		}
+		for _, cv := range curves {
+			m := out.Metrics[cv.Metric]
+			if m == nil {
+				m = map[string]map[string]*curveOut{}
+				out.Metrics[cv.Metric] = m
+			}
+			if m[cv.Variant] == nil {
+				m[cv.Variant] = map[string]*curveOut{}
+			}
+			m[cv.Variant][t.ID] = toCurve(cv, t.Name, req.key(), t)
+		}
+	}
+	return out, nil
+}
+
+// taskIDs accepts a list of ids or one comma-separated string.
+type taskIDs []string
+
+func (t *taskIDs) UnmarshalJSON(b []byte) error {
+	var list []string
+	if err := json.Unmarshal(b, &list); err == nil {
+		*t = list
+		return nil
+	}
+	var s string
+	if err := json.Unmarshal(b, &s); err != nil {
+		return apierr.Validation("tasks", "expected a list of ids")
+	}
+	*t = nil
+	for _, part := range splitComma(s) {
+		*t = append(*t, part)
+	}
+	return nil
+}
+
+func splitComma(s string) []string {
+	var out []string
+	start := 0
+	for i := 0; i <= len(s); i++ {
+		if i == len(s) || s[i] == ',' {
+			if p := trimSpace(s[start:i]); p != "" {
+				out = append(out, p)
+			}
+			start = i + 1
+		}
+	}
+	return out
+}
+
+func trimSpace(s string) string {
+	for len(s) > 0 && (s[0] == ' ' || s[0] == '\t') {
+		s = s[1:]
+	}
+	for len(s) > 0 && (s[len(s)-1] == ' ' || s[len(s)-1] == '\t') {
+		s = s[:len(s)-1]
+	}
+	return s
+}
+
+type vectorHistogramRequest struct {
+	Task        string `json:"task" required:"true"`
+	Metric      string `json:"metric" required:"true"`
+	Variant     string `json:"variant" required:"true"`
+	ModelEvents bool   `json:"model_events"`
+}
+
+type vectorHistogramResponse struct {
+	Metric     string            `json:"metric"`
+	Variant    string            `json:"variant"`
+	Vectors    []json.RawMessage `json:"vectors"`
+	Iterations []int64           `json:"iterations"`
+	Images     []json.RawMessage `json:"images"`
+}
+
+// vectorMetricsIterHistogram returns a vector series' values per
+// iteration (at most 10000 iterations, ascending).
+func (s *service) vectorMetricsIterHistogram(ctx context.Context, c *rpc.Call, req *vectorHistogramRequest) (*vectorHistogramResponse, error) {
+	t, err := s.readable(ctx, c, req.Task, req.ModelEvents)
+	if err != nil {
+		return nil, err
+	}
+	rows, err := s.d.DB.Events().Docs(ctx, s.d.DB.Read(), store.DocQuery{Tasks: []string{t.ID}, EType: string(events.Vector),
+		Metrics: []store.MetricFilter{{Metric: req.Metric, Variants: []string{req.Variant}}}, Limit: maxTotal, SkipPlotContents: true})
+	if err != nil {
+		return nil, err
+	}
+	out := &vectorHistogramResponse{Metric: req.Metric, Variant: req.Variant, Vectors: []json.RawMessage{}, Iterations: []int64{}, Images: []json.RawMessage{}}
+	for _, r := range rows {
+		var doc struct {
+			Value json.RawMessage `json:"value"`
+		}
+		if err := json.Unmarshal(r.Doc, &doc); err != nil {
+			return nil, err
+		}
+		out.Vectors = append(out.Vectors, doc.Value)
+		out.Iterations = append(out.Iterations, r.Iter)
+		out.Images = append(out.Images, r.Doc)
+	}
+	return out, nil
+}

@@ -1,0 +1,169 @@
+package events_test
+
+import (
+	"math"
+	"testing"
+
+	"github.com/trove-ml/trove/internal/testenv"
+)
+
+func series(task, metric, variant string, iters []int, value func(int) float64) []any {
+	out := make([]any, len(iters))
+	for i, it := range iters {
+		out[i] = scalar(task, metric, variant, it, value(it))
+	}
+	return out
+}
+
+func rangeInts(lo, hi, step int) []int {
+	var out []int
+	for i := lo; i < hi; i += step {
+		out = append(out, i)
+	}
+	return out
+}
+
+func nums(v any) []float64 {
+	list, _ := v.([]any)
+	out := make([]float64, len(list))
+	for i, x := range list {
+		out[i], _ = x.(float64)
+	}
+	return out
+}
+
+func curve(t *testing.T, r *testenv.Response, metric, variant string) (xs, ys []float64) {
+	t.Helper()
+	c, ok := testenv.Get(r.Data, metric+"."+variant).(map[string]any)
+	if !ok {
+		t.Fatalf("no curve %s/%s in %s", metric, variant, r.Raw)
+	}
+	if c["name"] != variant {
+		t.Fatalf("curve name %v", c["name"])
+	}
+	return nums(c["x"]), nums(c["y"])
+}
+
+func TestScalarHistogram(t *testing.T) {
+	testenv.Each(t, func(t *testing.T, e *testenv.Env) {
+		task := newTask(t, e, "histograms")
+		ident := func(i int) float64 { return float64(i) }
+		var evs []any
+		evs = append(evs, series(task, "small", "a", rangeInts(0, 100, 1), ident)...)
+		evs = append(evs, series(task, "one", "a", []int{7}, ident)...)
+		evs = append(evs, series(task, "gaps", "a", []int{0, 1, 2, 50, 51, 1000}, ident)...)
+		evs = append(evs, series(task, "big", "a", rangeInts(-500, 4500, 1), ident)...)
+		evs = append(evs, ev{"type": "training_stats_scalar", "task": task, "metric": "Summary", "variant": "acc", "iter": -2147483648, "value": 0.9})
+		evs = append(evs, `{"type": "training_stats_scalar", "task": "`+task+`", "metric": "small", "variant": "a", "iter": 200, "value": NaN}`)
+		r := batch(t, e, evs...).OK(t)
+		if r.Num("errors") != 1 {
+			t.Fatalf("NaN value not refused: %s", r.Raw)
+		}
+		hist := func(body map[string]any) *testenv.Response {
+			body["task"] = task
+			return e.Call(t, "events.scalar_metrics_iter_histogram", body).OK(t)
+		}
+		t.Run("fewer points than samples", func(t *testing.T) {
+			r := hist(map[string]any{})
+			xs, ys := curve(t, r, "small", "a")
+			if len(xs) != 100 || xs[99] != 99 || ys[42] != 42 {
+				t.Fatalf("bad small curve %v", xs)
+			}
+			if xs, _ := curve(t, r, "one", "a"); len(xs) != 1 || xs[0] != 7 {
+				t.Fatalf("bad one-point curve %v", xs)
+			}
+			if xs, _ := curve(t, r, "gaps", "a"); len(xs) != 6 || xs[5] != 1000 {
+				t.Fatalf("bad gaps curve %v", xs)
+			}
+			if testenv.Get(r.Data, "Summary") != nil {
+				t.Fatalf("single value in histogram: %s", r.Raw)
+			}
+		})
+		t.Run("downsampled like the reference", func(t *testing.T) {
+			r := hist(map[string]any{"samples": 10, "metrics": []map[string]any{{"metric": "small"}}})
+			xs, ys := curve(t, r, "small", "a")
+			if len(xs) != 10 || xs[1] != 10 || ys[0] != 4.5 || ys[9] != 94.5 {
+				t.Fatalf("bad downsample x=%v y=%v", xs, ys)
+			}
+			if len(r.Data) != 1 {
+				t.Fatalf("metrics filter ignored: %s", r.Raw)
+			}
+		})
+		t.Run("gaps downsampled", func(t *testing.T) {
+			xs, ys := curve(t, hist(map[string]any{"samples": 3, "metrics": []map[string]any{{"metric": "gaps"}}}), "gaps", "a")
+			// width ceil(1001/3) = 334, rounded to 384 (a multiple of the 64 rollup)
+			if len(xs) != 2 || xs[0] != 0 || xs[1] != 768 || ys[0] != (0+1+2+50+51)/5.0 || ys[1] != 1000 {
+				t.Fatalf("bad gaps x=%v y=%v", xs, ys)
+			}
+		})
+		t.Run("from rollups", func(t *testing.T) {
+			// 5000 points, 40 samples: width 125, rounded to a multiple of 64 = 128
+			xs, ys := curve(t, hist(map[string]any{"samples": 40, "metrics": []map[string]any{{"metric": "big"}}}), "big", "a")
+			if len(xs) > 40 || len(xs) < 20 {
+				t.Fatalf("bad bucket count %d", len(xs))
+			}
+			for i, x := range xs {
+				lo, hi := math.Max(x, -500), math.Min(x+128, 4500)
+				want := (lo + hi - 1) / 2
+				if int(x)%128 != 0 || ys[i] != want {
+					t.Fatalf("bucket %v: mean %v, want %v", x, ys[i], want)
+				}
+			}
+			if xs[0] != -512 {
+				t.Fatalf("negative iterations not floored: %v", xs[0])
+			}
+		})
+		t.Run("replaced points keep rollups exact", func(t *testing.T) {
+			batch(t, e, scalar(task, "big", "a", 10, 1010), scalar(task, "big", "a", 11, 1011)).OK(t)
+			xs, ys := curve(t, hist(map[string]any{"samples": 40, "metrics": []map[string]any{{"metric": "big"}}}), "big", "a")
+			for i, x := range xs {
+				if x == 0 {
+					want := (127.0*128/2 + 1000 + 1000) / 128
+					if math.Abs(ys[i]-want) > 1e-9 {
+						t.Fatalf("bucket 0 after replace: %v want %v", ys[i], want)
+					}
+					return
+				}
+			}
+			t.Fatal("bucket 0 missing")
+		})
+		t.Run("all points", func(t *testing.T) {
+			xs, _ := curve(t, hist(map[string]any{"samples": 0, "metrics": []map[string]any{{"metric": "big"}}}), "big", "a")
+			if len(xs) != 5000 {
+				t.Fatalf("samples 0 gave %d points", len(xs))
+			}
+		})
+		t.Run("by time", func(t *testing.T) {
+			r := hist(map[string]any{"key": "timestamp", "metrics": []map[string]any{{"metric": "small"}}})
+			if xs, _ := curve(t, r, "small", "a"); xs[0] != 1700000000000 {
+				t.Fatalf("bad time x %v", xs[0])
+			}
+			r = hist(map[string]any{"key": "iso_time", "metrics": []map[string]any{{"metric": "small"}}})
+			c := testenv.Get(r.Data, "small.a.x").([]any)
+			if c[0] != "2023-11-14T22:13:20.000Z" {
+				t.Fatalf("bad iso x %v", c[0])
+			}
+		})
+		t.Run("bad input", func(t *testing.T) {
+			e.Call(t, "events.scalar_metrics_iter_histogram", map[string]any{"task": task, "samples": 6001}).Err(t, 400, 12)
+			e.Call(t, "events.scalar_metrics_iter_histogram", map[string]any{"task": task, "key": "nope"}).Err(t, 400, 12)
+			e.Call(t, "events.scalar_metrics_iter_histogram", map[string]any{"task": "missing"}).Err(t, 400, 101)
+			e.Call(t, "events.scalar_metrics_iter_histogram", map[string]any{}).Err(t, 400, 12)
+		})
+		t.Run("multi task", func(t *testing.T) {
+			other := newTask(t, e, "other histograms")
+			batch(t, e, series(other, "small", "a", rangeInts(0, 10, 1), ident)...).OK(t)
+			r := e.Call(t, "events.multi_task_scalar_metrics_iter_histogram", map[string]any{"tasks": []string{task, other}, "metrics": []map[string]any{{"metric": "small"}}}).OK(t)
+			m := testenv.Get(r.Data, "metrics.small.a").(map[string]any)
+			if len(m) != 2 || m[other].(map[string]any)["name"] != "other histograms" || len(nums(m[task].(map[string]any)["x"])) != 100 {
+				t.Fatalf("bad multi histogram %s", r.Raw)
+			}
+			many := make([]string, 101)
+			for i := range many {
+				many[i] = task
+			}
+			e.Call(t, "events.multi_task_scalar_metrics_iter_histogram", map[string]any{"tasks": many}).Err(t, 400, 12)
+			e.Call(t, "events.multi_task_scalar_metrics_iter_histogram", map[string]any{"tasks": []string{task, "missing"}}).Err(t, 400, 101)
+		})
+	})
+}

@@ -1,6 +1,7 @@
 package rpc
 
 import (
+	"io"
 	"net/http"
 
 	"github.com/trove-ml/trove/internal/auth"
@@ -35,6 +36,10 @@ type RawResponse struct {
 	ContentType string
 	Filename    string
 	Body        []byte
+	// Stream, when set, writes the body instead of Body, so large
+	// downloads need not be held in memory. The status is already sent:
+	// an error ends the body early and is logged.
+	Stream func(w io.Writer) error
 }
 
 // SetCookie adds a cookie to the response.

@@ -160,6 +160,12 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			w.Header().Set("Content-Disposition", fmt.Sprintf("attachment; filename=%q", call.raw.Filename))
 		}
 		w.WriteHeader(200)
+		if call.raw.Stream != nil {
+			if err := call.raw.Stream(w); err != nil {
+				s.Log.Error("stream failed", "endpoint", name, "request_id", id, "error", err.Error())
+			}
+			return
+		}
 		_, _ = w.Write(call.raw.Body)
 		return
 	}

@@ -39,14 +39,18 @@ func (c *stmtCache) get(ctx context.Context, query string) *sql.Stmt {
 	if st != nil || n >= maxCachedStmts {
 		return st
 	}
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if st = c.stmts[query]; st != nil {
-		return st
-	}
+	// Prepare without holding c.mu: preparing waits for a free connection,
+	// and a transaction holding the pool's only SQLite writer connection
+	// may itself be waiting in lookup for c.mu (a deadlock).
 	st, err := c.db.PrepareContext(ctx, query)
 	if err != nil {
 		return nil
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if old := c.stmts[query]; old != nil {
+		st.Close()
+		return old
 	}
 	c.stmts[query] = st
 	return st

@@ -1,0 +1,31 @@
+package queues
+
+import (
+	"context"
+	"errors"
+
+	"github.com/trove-ml/trove/internal/jsonx"
+	"github.com/trove-ml/trove/internal/rpc"
+	"github.com/trove-ml/trove/internal/store"
+)
+
+// EnsureDefaultQueues gives every company that has no queue a queue named
+// "default" with the system tag "default", so that a fresh server takes
+// Task.enqueue without set-up (as the reference does at start-up). Several
+// processes starting at once are safe: the unique name wins once.
+func EnsureDefaultQueues(ctx context.Context, db *store.DB, now jsonx.Time) error {
+	companies, err := store.IDs(ctx, db.Read(), `SELECT id FROM companies c WHERE NOT EXISTS
+		(SELECT 1 FROM queues WHERE queues.company = c.id) ORDER BY id`)
+	if err != nil {
+		return err
+	}
+	for _, company := range companies {
+		qu := &store.Queue{ID: rpc.NewID(), Company: company, Name: DefaultName, Created: now, LastUpdate: now,
+			Tags: []string{}, SystemTags: []string{DefaultTag}, Metadata: map[string]*store.MetadataItem{}}
+		err := db.Tx(ctx, func(q store.Querier) error { return db.Queues().Insert(ctx, q, qu) })
+		if err != nil && !errors.Is(err, store.ErrDuplicate) {
+			return err
+		}
+	}
+	return nil
+}

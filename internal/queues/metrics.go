@@ -1,0 +1,76 @@
+package queues
+
+import (
+	"context"
+	"time"
+
+	"github.com/trove-ml/trove/internal/jsonx"
+	"github.com/trove-ml/trove/internal/store"
+)
+
+// Metrics records queue metrics (length and mean waiting time) and reads
+// them back in time buckets. Samples live in the database, so every Trove
+// process records into and reads from the same series.
+type Metrics struct {
+	DB  *store.DB
+	Now func() time.Time
+}
+
+// Refresh settings, as the reference: a queue without a sample for
+// RefreshAfter gets one at the next periodic check.
+const (
+	RefreshEvery = 60 * time.Second
+	RefreshAfter = 300 * time.Second
+	// LookBehind widens a read before from_date, so that a chart starts
+	// with the state the queue was in.
+	LookBehind = 3600 * time.Second
+)
+
+// OnChange is the store hook run inside the transaction that changed a
+// queue's entries: the queue's last_update becomes now and a sample is
+// recorded.
+func (m *Metrics) OnChange(ctx context.Context, q store.Querier, queueID string) error {
+	qu, err := m.DB.Queues().Get(ctx, q, queueID)
+	if err != nil {
+		return err
+	}
+	now := jsonx.Time{Time: m.Now().UTC().Truncate(time.Millisecond)}
+	qu.LastUpdate = now
+	if err := m.DB.Queues().Update(ctx, q, qu); err != nil {
+		return err
+	}
+	return m.record(ctx, q, qu.Company, qu.ID, now.Millis())
+}
+
+// Record takes a sample of the queue now, without touching the queue.
+func (m *Metrics) Record(ctx context.Context, q store.Querier, company, queueID string) error {
+	return m.record(ctx, q, company, queueID, m.Now().UnixMilli())
+}
+
+func (m *Metrics) record(ctx context.Context, q store.Querier, company, queueID string, at int64) error {
+	load, err := m.DB.QueueLoadOf(ctx, q, queueID)
+	if err != nil {
+		return err
+	}
+	s := store.QueueSample{Company: company, Queue: queueID, At: at, Length: load.Entries}
+	if load.Entries > 0 {
+		s.AvgWaiting = float64(int64(load.Entries)*at-load.AddedSum) / float64(load.Entries) / 1000
+	}
+	return m.DB.InsertQueueSample(ctx, q, s)
+}
+
+// RefreshStale samples every queue whose last sample is older than
+// RefreshAfter (a background job), so that idle queues keep a series.
+func (m *Metrics) RefreshStale(ctx context.Context) error {
+	since := m.Now().Add(-RefreshAfter).UnixMilli()
+	stale, err := m.DB.StaleQueues(ctx, m.DB.Read(), since)
+	if err != nil {
+		return err
+	}
+	for _, qu := range stale {
+		if err := m.DB.Tx(ctx, func(q store.Querier) error { return m.Record(ctx, q, qu.Company, qu.ID) }); err != nil {
+			return err
+		}
+	}
+	return nil
+}

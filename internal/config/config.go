@@ -44,7 +44,7 @@ func Defaults() Config {
 	return Config{
 		APIAddr: "0.0.0.0:8008", FilesAddr: "0.0.0.0:8081", DataDir: "./data",
 		MaxBodyMB: 100, LogFormat: "text", LogLevel: "info",
-		Files: Files{Storage: "local"},
+		Files: Files{Storage: "local", Fsync: true},
 	}
 }
 

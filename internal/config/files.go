@@ -14,6 +14,10 @@ type Files struct {
 	MaxUploadMB int64 `yaml:"max_upload_mb"`
 	// Storage is where files live: "local" (DataDir/files) or "s3".
 	Storage string `yaml:"storage"`
+	// Fsync makes local uploads reach the disk before they are renamed
+	// into place (default true); false trades power-loss safety for
+	// speed, as the reference (which never syncs) does.
+	Fsync bool `yaml:"fsync"`
 	// URLPrefixes are more public URLs under which clients reach the file
 	// server (behind a proxy, another host name). URLs under them count as
 	// Trove's own files when tasks or models are deleted.
@@ -65,6 +69,13 @@ func applyFilesEnv(c *Files, getenv func(string) string) error {
 			return fmt.Errorf("TROVE_FILES_MAX_UPLOAD_MB: %w", err)
 		}
 		c.MaxUploadMB = n
+	}
+	if v := getenv("TROVE_FILES_FSYNC"); v != "" {
+		b, err := strconv.ParseBool(v)
+		if err != nil {
+			return fmt.Errorf("TROVE_FILES_FSYNC: %w", err)
+		}
+		c.Fsync = b
 	}
 	if v := getenv("TROVE_FILES_URL_PREFIXES"); v != "" {
 		c.URLPrefixes = nil

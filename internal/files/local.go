@@ -25,11 +25,14 @@ type Local struct {
 	dir   string
 	spool string
 	root  *os.Root
+	fsync bool
 }
 
 // NewLocal opens (creating) the storage directory and empties its spool
-// of uploads that a previous run left half-received.
-func NewLocal(dir string) (*Local, error) {
+// of uploads that a previous run left half-received. With fsync, each
+// upload reaches the disk before it is renamed into place, so that even a
+// power loss never leaves a partial file under the final name.
+func NewLocal(dir string, fsync bool) (*Local, error) {
 	abs, err := filepath.Abs(dir)
 	if err != nil {
 		return nil, fmt.Errorf("files dir: %w", err)
@@ -45,7 +48,7 @@ func NewLocal(dir string) (*Local, error) {
 	if err != nil {
 		return nil, fmt.Errorf("files dir: %w", err)
 	}
-	return &Local{dir: abs, spool: spool, root: root}, nil
+	return &Local{dir: abs, spool: spool, root: root, fsync: fsync}, nil
 }
 
 // clearSpool removes leftover temp files of interrupted uploads.
@@ -70,8 +73,9 @@ func (l *Local) Close() error { return l.root.Close() }
 
 func (l *Local) rel(key Key) string { return companyDir(key.Company) + "/" + key.Path }
 
-// Put renames the spooled file into place after syncing it to disk, so a
-// crash leaves either the old file or the complete new one.
+// Put renames the spooled file into place (after syncing it to disk when
+// so configured), so a crash leaves either the old file or the complete
+// new one.
 func (l *Local) Put(ctx context.Context, key Key, src *os.File, size int64) error {
 	if filepath.Dir(src.Name()) != l.spool {
 		return fmt.Errorf("local storage: %s is not in the spool %s", src.Name(), l.spool)
@@ -79,8 +83,10 @@ func (l *Local) Put(ctx context.Context, key Key, src *os.File, size int64) erro
 	if err := l.inside(key); err != nil {
 		return err
 	}
-	if err := src.Sync(); err != nil {
-		return l.fsError(key, err)
+	if l.fsync {
+		if err := src.Sync(); err != nil {
+			return l.fsError(key, err)
+		}
 	}
 	rel := l.rel(key)
 	if fi, err := l.root.Lstat(rel); err == nil && fi.IsDir() {

@@ -17,7 +17,7 @@ import (
 func OpenStorage(ctx context.Context, cfg config.Files, dataDir string) (Storage, string, error) {
 	switch cfg.Storage {
 	case "", "local":
-		l, err := NewLocal(filepath.Join(dataDir, "files"))
+		l, err := NewLocal(filepath.Join(dataDir, "files"), cfg.Fsync)
 		if err != nil {
 			return nil, "", err
 		}

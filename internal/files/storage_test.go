@@ -35,7 +35,7 @@ type testStorage struct {
 // storages returns the local disk always and the S3 backend when
 // TROVE_TEST_S3 names a server.
 func storages(t *testing.T) []testStorage {
-	l, err := NewLocal(t.TempDir())
+	l, err := NewLocal(t.TempDir(), true)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -148,7 +148,7 @@ func TestStorage(t *testing.T) {
 func TestLocalLayout(t *testing.T) {
 	ctx := context.Background()
 	dir := t.TempDir()
-	l, err := NewLocal(dir)
+	l, err := NewLocal(dir, false)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -225,7 +225,7 @@ func TestLocalLayout(t *testing.T) {
 
 	// A restart empties the spool of half-received uploads.
 	must(t, os.WriteFile(filepath.Join(l.SpoolDir(), "upload-123"), []byte("half"), 0o600))
-	l2, err := NewLocal(dir)
+	l2, err := NewLocal(dir, false)
 	if err != nil {
 		t.Fatal(err)
 	}

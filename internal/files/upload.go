@@ -1,11 +1,14 @@
 package files
 
 import (
+	"bufio"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
+	"mime"
+	"mime/multipart"
 	"net/http"
 	"os"
 	"sync"
@@ -32,7 +35,7 @@ func (s *Service) upload(w http.ResponseWriter, r *http.Request, id *auth.Identi
 		}
 		r.Body = http.MaxBytesReader(w, r.Body, s.maxUpload+multipartSlack)
 	}
-	mr, err := r.MultipartReader()
+	mr, err := multipartReader(r)
 	if err != nil {
 		s.fail(w, r, fmt.Errorf("%w: the body must be multipart/form-data whose field name is the storage path (%v)", ErrBadUpload, err))
 		return
@@ -76,6 +79,23 @@ func (s *Service) upload(w http.ResponseWriter, r *http.Request, id *auth.Identi
 	body, _ := json.Marshal(stored)
 	w.Header().Set("Content-Type", "application/json")
 	_, _ = w.Write(body)
+}
+
+// multipartReader is r.MultipartReader with a 1 MiB read buffer: the
+// multipart parser hands out at most a buffer's worth per read, and its
+// default 4 KiB would cost a syscall and a boundary scan per 4 KiB.
+func multipartReader(r *http.Request) (*multipart.Reader, error) {
+	mt, params, err := mime.ParseMediaType(r.Header.Get("Content-Type"))
+	if err != nil {
+		return nil, err
+	}
+	if mt != "multipart/form-data" && mt != "multipart/mixed" {
+		return nil, fmt.Errorf("content type %s", mt)
+	}
+	if params["boundary"] == "" {
+		return nil, fmt.Errorf("no multipart boundary")
+	}
+	return multipart.NewReader(bufio.NewReaderSize(r.Body, 1<<20), params["boundary"]), nil
 }
 
 // receive spools one part to a temp file and hands the complete file to

@@ -322,55 +322,9 @@ func (s *EventStore) DocIterations(ctx context.Context, q Querier, task, etype s
 	return out, rows.Err()
 }
 
-// DocPick selects one document or one (iteration, metric) position for
-// sample navigation: Cond is a condition over event_docs columns built by
-// the Pick helpers, Order its ordering.
-type DocPick struct {
-	Task, EType string
-	Cond        string
-	Args        []any
-	Order       string
-}
-
-// PickDoc returns the first document matching the pick, or nil.
-func (s *EventStore) PickDoc(ctx context.Context, q Querier, p DocPick) (*DocRow, error) {
-	where := "task = ? AND etype = ? AND iter > ?"
-	args := []any{p.Task, p.EType, int64(noIter)}
-	if p.Cond != "" {
-		where += " AND " + p.Cond
-		args = append(args, p.Args...)
-	}
-	rows, err := scanDocs(q.QueryContext(ctx, "SELECT "+docCols+", plot, plot_z FROM event_docs WHERE "+where+" ORDER BY "+p.Order+" LIMIT 1", args...))
-	if err != nil || len(rows) == 0 {
-		return nil, err
-	}
-	return &rows[0], nil
-}
-
 // DocsOf reads up to limit documents of one iteration and metric of a
 // task, ordered by variant.
 func (s *EventStore) DocsOf(ctx context.Context, q Querier, task, etype, metric string, iter int64, limit int) ([]DocRow, error) {
 	return scanDocs(q.QueryContext(ctx, "SELECT "+docCols+", plot, plot_z FROM event_docs WHERE task = ? AND etype = ? AND metric = ? AND iter = ? ORDER BY variant, id LIMIT ?",
 		task, etype, metric, iter, limit))
-}
-
-// VariantBound is a metric/variant with the lowest iteration to consider.
-type VariantBound struct {
-	Metric, Variant string
-	MinIter         int64
-}
-
-// VariantBoundsCond renders "one of these variants at or above its lowest
-// iteration" for PickDoc.
-func VariantBoundsCond(vs []VariantBound) (string, []any) {
-	if len(vs) == 0 {
-		return "1 = 0", nil
-	}
-	parts := make([]string, len(vs))
-	args := make([]any, 0, 3*len(vs))
-	for i, v := range vs {
-		parts[i] = "(metric = ? AND variant = ? AND iter >= ?)"
-		args = append(args, v.Metric, v.Variant, v.MinIter)
-	}
-	return "(" + strings.Join(parts, " OR ") + ")", args
 }

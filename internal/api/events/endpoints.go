@@ -53,7 +53,15 @@ func Register(r *rpc.Registry, d *api.Deps) {
 		rpc.Endpoint{Name: "events.clear_task_log", Handler: rpc.Typed(s.clearTaskLog)},
 		rpc.Endpoint{Name: "events.delete_for_task", Handler: rpc.Typed(s.deleteForTask)},
 		rpc.Endpoint{Name: "events.delete_for_model", Handler: rpc.Typed(s.deleteForModel)},
-		rpc.Endpoint{Name: "events.clear_scroll", Handler: rpc.Typed(s.clearScroll)},
+		rpc.Endpoint{Name: "events.clear_scroll", MinVersion: "2.18", Handler: rpc.Typed(s.clearScroll)},
+		rpc.Endpoint{Name: "events.get_task_plots", Handler: rpc.Typed(s.getTaskPlots)},
+		rpc.Endpoint{Name: "events.get_multi_task_plots", Handler: rpc.Typed(s.getMultiTaskPlots)},
+		rpc.Endpoint{Name: "events.plots", Handler: rpc.Typed(s.plots)},
+		rpc.Endpoint{Name: "events.debug_images", Handler: rpc.Typed(s.debugImages)},
+		rpc.Endpoint{Name: "events.get_plot_sample", Handler: rpc.Typed(s.getPlotSample)},
+		rpc.Endpoint{Name: "events.next_plot_sample", Handler: rpc.Typed(s.nextPlotSample)},
+		rpc.Endpoint{Name: "events.get_debug_image_sample", MinVersion: "2.12", Handler: rpc.Typed(s.getDebugImageSample)},
+		rpc.Endpoint{Name: "events.next_debug_image_sample", MinVersion: "2.12", Handler: rpc.Typed(s.nextDebugImageSample)},
 	)
 }
 

@@ -17,11 +17,11 @@ import (
 //   - otherwise the bucket width is ceil(range/samples), widened to the
 //     largest group width as the reference groups series of similar
 //     widths; by iteration the width is then rounded up to a multiple of
-//     the widest stored rollup (16, 64, ... 16384 iterations) that adds at
-//     most a quarter to it, and the buckets are summed from the rollups, so
-//     a histogram reads at most 16*samples rows per series (usually about
-//     4*samples) however long the series is; widths below 20, and widths
-//     in time, group the points themselves.
+//     a stored rollup width (16, 64, ... 16384 iterations; the widest that
+//     adds at most a quarter to it) and the buckets are summed from the
+//     rollups, so a histogram reads a few rows per bucket however long the
+//     series is; widths below 20, and widths in time, group the points
+//     themselves.
 //
 // Single values (iteration -2^31) and points without iteration are left
 // out.
@@ -187,15 +187,19 @@ func (r *Reader) curve(ctx context.Context, p *seriesPlan, key HistKey) (Curve, 
 }
 
 // rollupLevelFor picks the rollup level for a bucket width: the widest
-// whose multiple above the width exceeds it by at most a quarter (so the
-// histogram keeps at least 80% of the requested points), or -1 to group
-// the points themselves (widths below 20).
+// whose multiple above the width exceeds it by at most a quarter (the
+// histogram keeps at least 80% of the requested points), else the
+// narrowest rollup for widths from 20 on, else -1: group the points
+// themselves (at most 20 per bucket).
 func rollupLevelFor(interval int64) int {
 	for i := len(RollupLevels) - 1; i >= 0; i-- {
 		w := int64(1) << RollupLevels[i]
 		if w <= interval && ceilDiv(interval, w)*w*4 <= interval*5 {
 			return RollupLevels[i]
 		}
+	}
+	if interval >= 20 {
+		return RollupLevels[0]
 	}
 	return -1
 }

@@ -89,6 +89,18 @@ func (m *Model) Normalize() {
 // TasksUsingModel returns the tasks (of any company) that list the model
 // among their input models, locked for update inside a transaction.
 func (db *DB) TasksUsingModel(ctx context.Context, q Querier, modelID string) ([]*Task, error) {
-	return db.Tasks().Select(ctx, q, ArrayObjHas(db.D, "doc")+db.D.ForUpdate(),
-		db.D.JSONPathArg([]string{"models", "input"}), db.D.JSONPathArg([]string{"model"}), modelID)
+	cond, args := db.inputModelCond(modelID)
+	return db.Tasks().Select(ctx, q, cond+db.D.ForUpdate(), args...)
+}
+
+// inputModelCond is the condition "the task lists modelID among its input
+// models", answered from an index: on PostgreSQL the GIN index of
+// migration 0022, on SQLite the trigger-kept task_input_models table of
+// its migration 0022 (the JSON test then confirms each candidate).
+func (db *DB) inputModelCond(modelID string) (string, []any) {
+	if db.IsPostgres() {
+		return "(doc -> 'models' -> 'input') @> jsonb_build_array(jsonb_build_object('model', ?::text))", []any{modelID}
+	}
+	return "id IN (SELECT task FROM task_input_models WHERE model = ?) AND " + ArrayObjHas(db.D, "doc"),
+		[]any{modelID, db.D.JSONPathArg([]string{"models", "input"}), db.D.JSONPathArg([]string{"model"}), modelID}
 }

@@ -59,6 +59,19 @@ func TestModelSideOfOtherServices(t *testing.T) {
 		e.Call(t, "tasks.reset", obj{"task": rerun}).OK(t)
 		e.Call(t, "models.get_by_id", obj{"model": rerunDraft}).Err(t, 400, 201)
 
+		// Input use recorded through the tasks API blocks a delete, and stops
+		// blocking once the task drops the input.
+		consumer := e.Call(t, "tasks.create", obj{"name": "consumer", "type": "training"}).OK(t).Str("id")
+		weights := mkModel(t, e, "weights in use", nil)
+		e.Call(t, "tasks.add_or_update_model", obj{"task": consumer, "name": "pretrained", "model": weights, "type": "input"}).OK(t)
+		e.Call(t, "models.delete", obj{"model": weights}).Err(t, 400, 205)
+		e.Call(t, "tasks.delete_models", obj{"task": consumer, "models": []obj{{"name": "pretrained", "type": "input"}}}).OK(t)
+		e.Call(t, "models.delete", obj{"model": weights}).OK(t)
+		weights2 := mkModel(t, e, "weights of deleted task", nil)
+		e.Call(t, "tasks.add_or_update_model", obj{"task": consumer, "name": "again", "model": weights2, "type": "input"}).OK(t)
+		e.Call(t, "tasks.delete", obj{"task": consumer, "force": true}).OK(t)
+		e.Call(t, "models.delete", obj{"model": weights2}).OK(t)
+
 		// Project and organization reads see models.
 		pid := mkProject(t, e, "with models")
 		mkModel(t, e, "tagged one", obj{"project": pid, "tags": []string{"m-tag"}, "system_tags": []string{"m-sys"}})

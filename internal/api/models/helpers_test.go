@@ -19,7 +19,7 @@ type obj = map[string]any
 var otherUser = auth.FixedUser{ID: "other-user", Name: "other", AccessKey: "OTHERMODELKEY0000000", SecretKey: "other-model-secret-0000000000000", Role: "user", Company: "other-company"}
 
 // mkModel creates a model (name and uri filled in) and returns its id.
-func mkModel(t *testing.T, e *testenv.Env, name string, extra obj) string {
+func mkModel(t testing.TB, e *testenv.Env, name string, extra obj) string {
 	t.Helper()
 	body := obj{"name": name, "uri": "file:///tmp/" + name + ".pt"}
 	for k, v := range extra {
@@ -35,7 +35,7 @@ func getModel(t *testing.T, e *testenv.Env, id string) map[string]any {
 }
 
 // mkProject creates a project and returns its id.
-func mkProject(t *testing.T, e *testenv.Env, name string) string {
+func mkProject(t testing.TB, e *testenv.Env, name string) string {
 	t.Helper()
 	return e.Call(t, "projects.create", obj{"name": name}).OK(t).Str("id")
 }

@@ -9,6 +9,7 @@ import (
 	"github.com/trove-ml/trove/internal/api"
 	"github.com/trove-ml/trove/internal/api/projects"
 	"github.com/trove-ml/trove/internal/apierr"
+	"github.com/trove-ml/trove/internal/jsonx"
 	"github.com/trove-ml/trove/internal/rpc"
 	"github.com/trove-ml/trove/internal/store"
 	"github.com/trove-ml/trove/internal/taskops"
@@ -101,6 +102,8 @@ type updateRequest struct {
 	Project       *string   `json:"project"`
 	StatusMessage *string   `json:"status_message"`
 	OutputError   *string   `json:"output__error"`
+	// Created is settable as the seeds say (the reference ignores it).
+	Created *jsonx.Time `json:"created"`
 }
 
 func (r *updateRequest) Validate() error {
@@ -124,6 +127,10 @@ func (s *service) applyUpdate(ctx context.Context, q store.Querier, c *rpc.Call,
 	if r.OutputError != nil {
 		t.Output.Error = r.OutputError
 		fields["output.error"] = *r.OutputError
+	}
+	if r.Created != nil && !r.Created.IsZero() {
+		t.Created = *r.Created
+		fields["created"] = t.Created
 	}
 	if len(fields) == 0 {
 		return fields, nil

@@ -82,11 +82,11 @@ func TestEditAndUpdate(t *testing.T) {
 		e.Call(t, "tasks.edit", obj{"task": id, "comment": "x", "force": true}).OK(t)
 
 		r = e.Call(t, "tasks.update", obj{"task": id, "name": "updated name", "project": p, "output__error": "boom", "status_message": "m", "created": "2020-01-01"}).OK(t)
-		if field(r, "output.error") != "boom" || r.Str("fields.project") != p || r.Data["fields"].(map[string]any)["created"] != nil {
+		if field(r, "output.error") != "boom" || r.Str("fields.project") != p || field(r, "created") != "2020-01-01T00:00:00+00:00" {
 			t.Fatalf("update answer %s", r.Raw)
 		}
 		task = getTask(t, e, id)
-		if task["name"] != "updated name" || task["project"] != p || testenv.Get(task, "output.error") != "boom" || task["status_message"] != "m" {
+		if task["name"] != "updated name" || task["project"] != p || task["created"] != "2020-01-01T00:00:00+00:00" || testenv.Get(task, "output.error") != "boom" || task["status_message"] != "m" {
 			t.Fatalf("update not written: %v", task)
 		}
 		if e.Call(t, "tasks.update", obj{"task": id}).OK(t).Num("updated") != 0 {

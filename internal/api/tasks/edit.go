@@ -69,7 +69,7 @@ func (s *service) edit(ctx context.Context, c *rpc.Call, req *editRequest) (*api
 		if err := s.d.DB.Tasks().Update(ctx, q, t); err != nil {
 			return err
 		}
-		if err := touchProjects(ctx, s.d, q, now, oldProject, t.Project); err != nil {
+		if err := touchProjects(ctx, s.d, q, oldProject, t.Project); err != nil {
 			return err
 		}
 		res = &api.UpdateResult{Updated: 1, Fields: fields}
@@ -78,7 +78,8 @@ func (s *service) edit(ctx context.Context, c *rpc.Call, req *editRequest) (*api
 	return res, err
 }
 
-func touchProjects(ctx context.Context, d *api.Deps, q store.Querier, now interface{ Millis() int64 }, ids ...string) error {
+// touchProjects bumps last_update of each distinct project given.
+func touchProjects(ctx context.Context, d *api.Deps, q store.Querier, ids ...string) error {
 	seen := map[string]bool{}
 	for _, id := range ids {
 		if id == "" || seen[id] {
@@ -154,7 +155,7 @@ func (s *service) update(ctx context.Context, c *rpc.Call, req *updateRequest) (
 			return err
 		}
 		res.Updated, res.Fields = 1, fields
-		return touchProjects(ctx, s.d, q, s.d.Time(), oldProject, t.Project)
+		return touchProjects(ctx, s.d, q, oldProject, t.Project)
 	})
 	if err != nil {
 		return nil, err
@@ -338,7 +339,7 @@ func (s *service) move(ctx context.Context, c *rpc.Call, req *moveRequest) (*mov
 		if projectID != "" {
 			resp.ProjectID = &projectID
 		}
-		return touchProjects(ctx, s.d, q, now, touched...)
+		return touchProjects(ctx, s.d, q, touched...)
 	})
 	if err != nil {
 		return nil, err

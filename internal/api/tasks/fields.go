@@ -2,7 +2,6 @@ package tasks
 
 import (
 	"encoding/json"
-	"fmt"
 	"sort"
 	"strings"
 
@@ -467,11 +466,4 @@ func contains(list []string, s string) bool {
 		}
 	}
 	return false
-}
-
-func fieldName(prefix, name string) string {
-	if prefix == "" {
-		return name
-	}
-	return fmt.Sprintf("%s.%s", prefix, name)
 }

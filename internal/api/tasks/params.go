@@ -23,7 +23,7 @@ func checkEditable(t *store.Task, force bool) error {
 	return apierr.InvalidTaskStatus("").With("expected", taskops.Created, "status", t.Status)
 }
 
-// edit runs a partial edit under the status lock; touch says whether it
+// editLocked runs a partial edit under the status lock; touch says whether it
 // sets last_update.
 func (s *service) editLocked(ctx context.Context, c *rpc.Call, id string, force, anyStatus, touch bool, fn func(t *store.Task) error) error {
 	return s.d.DB.Tx(ctx, func(q store.Querier) error {

@@ -2,7 +2,6 @@ package tasks
 
 import (
 	"context"
-	"encoding/json"
 	"sort"
 
 	"github.com/trove-ml/trove/internal/api"
@@ -124,13 +123,4 @@ func (s *service) getTypes(ctx context.Context, c *rpc.Call, req *getTypesReques
 	}
 	sort.Strings(types)
 	return &getTypesResponse{Types: types}, nil
-}
-
-// rawTasks decodes a list of task ids given as a string or a list.
-func rawTasks(raw json.RawMessage) ([]string, error) {
-	var l query.StringList
-	if err := json.Unmarshal(raw, &l); err != nil {
-		return nil, apierr.Validation("tasks", "expected a list of task ids")
-	}
-	return l, nil
 }

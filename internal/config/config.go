@@ -116,7 +116,7 @@ func Load(args []string, getenv func(string) string) (Config, error) {
 	if *maxBody > 0 {
 		cfg.MaxBodyMB = *maxBody
 	}
-	files.apply(&cfg.Files)
+	files.apply(fs, &cfg.Files)
 	return cfg, cfg.Validate()
 }
 

@@ -47,15 +47,18 @@ type filesFlags struct {
 
 func addFilesFlags(fs *flag.FlagSet) filesFlags {
 	return filesFlags{
-		maxUploadMB: fs.Int64("files-max-upload-mb", -1, "file server upload limit in MB (0 = no limit, the default)"),
+		maxUploadMB: fs.Int64("files-max-upload-mb", 0, "file server upload limit in MB (0 = no limit)"),
 		storage:     fs.String("files-storage", "", "file server storage: local (the default) or s3 (configured in the YAML file or TROVE_FILES_S3_*)"),
 	}
 }
 
-func (f filesFlags) apply(c *Files) {
-	if *f.maxUploadMB >= 0 {
-		c.MaxUploadMB = *f.maxUploadMB
-	}
+// apply copies the flags given on the command line over c.
+func (f filesFlags) apply(fs *flag.FlagSet, c *Files) {
+	fs.Visit(func(fl *flag.Flag) {
+		if fl.Name == "files-max-upload-mb" {
+			c.MaxUploadMB = *f.maxUploadMB
+		}
+	})
 	if *f.storage != "" {
 		c.Storage = *f.storage
 	}

@@ -93,6 +93,14 @@ func (db *DB) TasksUsingModel(ctx context.Context, q Querier, modelID string) ([
 	return db.Tasks().Select(ctx, q, cond+db.D.ForUpdate(), args...)
 }
 
+// TaskIDsUsingModel lists the ids of the tasks (of any company) that use
+// the model as an input model, except the task except ("" for none). It
+// reads through the same index as TasksUsingModel and locks nothing.
+func (db *DB) TaskIDsUsingModel(ctx context.Context, q Querier, modelID, except string) ([]string, error) {
+	cond, args := db.inputModelCond(modelID)
+	return IDs(ctx, q, "SELECT id FROM tasks WHERE id <> ? AND "+cond, append([]any{except}, args...)...)
+}
+
 // inputModelCond is the condition "the task lists modelID among its input
 // models", answered from an index: on PostgreSQL the GIN index of
 // migration 0022, on SQLite the trigger-kept task_input_models table of

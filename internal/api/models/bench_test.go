@@ -66,6 +66,12 @@ func seed(b *testing.B, backend string) *benchEnv {
 	if err != nil {
 		b.Fatalf("seed: %v", err)
 	}
+	if db.IsPostgres() {
+		// Statistics as autovacuum would have them after a bulk load.
+		if _, err := db.Write().ExecContext(ctx, "ANALYZE"); err != nil {
+			b.Fatalf("analyze: %v", err)
+		}
+	}
 	be.project, be.uri = projects[7], "file:///models/12345.pt"
 	return be
 }

@@ -30,16 +30,12 @@ const (
 // queue's entries: the queue's last_update becomes now and a sample is
 // recorded.
 func (m *Metrics) OnChange(ctx context.Context, q store.Querier, queueID string) error {
-	qu, err := m.DB.Queues().Get(ctx, q, queueID)
+	now := jsonx.Time{Time: m.Now().UTC().Truncate(time.Millisecond)}
+	company, err := m.DB.TouchQueue(ctx, q, queueID, now)
 	if err != nil {
 		return err
 	}
-	now := jsonx.Time{Time: m.Now().UTC().Truncate(time.Millisecond)}
-	qu.LastUpdate = now
-	if err := m.DB.Queues().Update(ctx, q, qu); err != nil {
-		return err
-	}
-	return m.record(ctx, q, qu.Company, qu.ID, now.Millis())
+	return m.record(ctx, q, company, queueID, now.Millis())
 }
 
 // Record takes a sample of the queue now, without touching the queue.

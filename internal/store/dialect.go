@@ -36,6 +36,10 @@ type Dialect interface {
 	ILike(expr string) string
 	// ForUpdate is the suffix that locks selected rows in a transaction.
 	ForUpdate() string
+	// ForUpdateSkipLocked is the suffix that locks selected rows for an
+	// update of non-key columns, skipping rows other transactions hold
+	// (work-queue hand-out without waiting).
+	ForUpdateSkipLocked() string
 	// ArrayElements returns a FROM item and the value expression that
 	// enumerate the text elements of a JSON array column.
 	ArrayElements(col, alias string) (from, value string)
@@ -78,10 +82,11 @@ func (sqliteDialect) Regex(expr string, ci bool) string {
 	}
 	return "(" + expr + " REGEXP ?)"
 }
-func (sqliteDialect) Num(expr string) string   { return "trove_num(" + expr + ")" }
-func (sqliteDialect) ILike(expr string) string { return expr + " LIKE ? ESCAPE '\\'" }
-func (sqliteDialect) ForUpdate() string        { return "" }
-func (sqliteDialect) JSONParam() string        { return "?" }
+func (sqliteDialect) Num(expr string) string      { return "trove_num(" + expr + ")" }
+func (sqliteDialect) ILike(expr string) string    { return expr + " LIKE ? ESCAPE '\\'" }
+func (sqliteDialect) ForUpdate() string           { return "" }
+func (sqliteDialect) ForUpdateSkipLocked() string { return "" }
+func (sqliteDialect) JSONParam() string           { return "?" }
 func (sqliteDialect) ArrayElements(col, alias string) (string, string) {
 	return "json_each(" + col + ") AS " + alias, alias + ".value"
 }
@@ -151,7 +156,10 @@ func (postgresDialect) Regex(expr string, ci bool) string {
 func (postgresDialect) Num(expr string) string   { return "trove_num(" + expr + ")" }
 func (postgresDialect) ILike(expr string) string { return expr + " ILIKE ?" }
 func (postgresDialect) ForUpdate() string        { return " FOR UPDATE" }
-func (postgresDialect) JSONParam() string        { return "?::jsonb" }
+func (postgresDialect) ForUpdateSkipLocked() string {
+	return " FOR NO KEY UPDATE SKIP LOCKED"
+}
+func (postgresDialect) JSONParam() string { return "?::jsonb" }
 func (postgresDialect) ArrayElements(col, alias string) (string, string) {
 	return "jsonb_array_elements_text(trove_arr(" + col + ")) AS " + alias + "(v)", alias + ".v"
 }

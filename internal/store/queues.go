@@ -3,6 +3,7 @@ package store
 import (
 	"context"
 	"database/sql"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"sort"
@@ -73,10 +74,11 @@ func (db *DB) queueChanged(ctx context.Context, q Querier, queueID string) error
 	return nil
 }
 
-// lockQueue locks the queue's row until the transaction ends. Every change
-// of a queue's entries takes this lock first, so adds, moves, removals and
-// hand-outs of one queue are serialized across connections and Trove
-// processes (on SQLite the write transaction is exclusive anyway). A
+// lockQueue locks the queue's row until the transaction ends. Structural
+// changes of a queue's entries (removals, moves, clearing) take this lock
+// first, so they are serialized across connections and Trove processes
+// (on SQLite the write transaction is exclusive anyway). Appends and
+// hand-outs do not take it, so that they run in parallel on PostgreSQL. A
 // missing queue is ErrNotFound.
 func (db *DB) lockQueue(ctx context.Context, q Querier, queueID string) error {
 	var id string
@@ -88,12 +90,17 @@ func (db *DB) lockQueue(ctx context.Context, q Querier, queueID string) error {
 }
 
 // AddQueueEntry appends task to the back of queue. A task already in the
-// queue is ErrAlreadyQueued; an unknown queue is ErrNotFound.
+// queue is ErrAlreadyQueued; an unknown queue is ErrNotFound. Appends do
+// not lock the queue: concurrent appends may share a position, and then
+// keep the order of their added times.
 func (db *DB) AddQueueEntry(ctx context.Context, q Querier, queueID, taskID string, addedMillis int64) error {
-	if err := db.lockQueue(ctx, q, queueID); err != nil {
+	var n int
+	if err := q.QueryRowContext(ctx, `SELECT COUNT(*) FROM queues WHERE id = ?`, queueID).Scan(&n); err != nil {
 		return err
 	}
-	var n int
+	if n == 0 {
+		return fmt.Errorf("queue %s: %w", queueID, ErrNotFound)
+	}
 	if err := q.QueryRowContext(ctx, `SELECT COUNT(*) FROM queue_entries WHERE queue = ? AND task = ?`, queueID, taskID).Scan(&n); err != nil {
 		return err
 	}
@@ -193,34 +200,65 @@ func (db *DB) RemoveTasksFromAllQueues(ctx context.Context, q Querier, taskIDs [
 }
 
 // ClearQueue removes every entry of queue and returns the removed tasks in
-// queue order.
+// queue order (only those it removed: an entry handed out meanwhile is not
+// among them).
 func (db *DB) ClearQueue(ctx context.Context, q Querier, queueID string) ([]string, error) {
 	if err := db.lockQueue(ctx, q, queueID); err != nil {
 		return nil, err
 	}
-	tasks, err := IDs(ctx, q, `SELECT task FROM queue_entries WHERE queue = ? ORDER BY pos`, queueID)
-	if err != nil || len(tasks) == 0 {
-		return tasks, err
-	}
-	if _, err := q.ExecContext(ctx, `DELETE FROM queue_entries WHERE queue = ?`, queueID); err != nil {
+	rows, err := q.QueryContext(ctx, `DELETE FROM queue_entries WHERE queue = ? RETURNING task, pos, added`, queueID)
+	if err != nil {
 		return nil, err
+	}
+	var removed []QueueEntry
+	for rows.Next() {
+		e := QueueEntry{Queue: queueID}
+		if err := rows.Scan(&e.Task, &e.Pos, &e.Added); err != nil {
+			rows.Close()
+			return nil, err
+		}
+		removed = append(removed, e)
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil || len(removed) == 0 {
+		return nil, err
+	}
+	sort.Slice(removed, func(i, j int) bool { return entryLess(removed[i], removed[j]) })
+	tasks := make([]string, len(removed))
+	for i, e := range removed {
+		tasks[i] = e.Task
 	}
 	return tasks, db.queueChanged(ctx, q, queueID)
 }
 
+// entryLess is the queue order: position, then added time, then task id.
+func entryLess(a, b QueueEntry) bool {
+	if a.Pos != b.Pos {
+		return a.Pos < b.Pos
+	}
+	if a.Added != b.Added {
+		return a.Added < b.Added
+	}
+	return a.Task < b.Task
+}
+
 // PopQueueEntry hands out the entry at the top of queue: it is removed and
 // returned, or nil when the queue is empty. With onlyTask set, the entry is
-// taken only when that task is at the top (else nil). The queue's row lock
-// makes each entry go to exactly one caller, also across processes.
+// taken only when that task is at the top (else nil). The entry's row is
+// locked before it is removed, skipping entries other transactions are
+// handing out, so each entry goes to exactly one caller (also across
+// processes) while concurrent callers on PostgreSQL take the next entries
+// in parallel. The caller checks that the queue exists.
 func (db *DB) PopQueueEntry(ctx context.Context, q Querier, queueID, onlyTask string) (*QueueEntry, error) {
-	if err := db.lockQueue(ctx, q, queueID); err != nil {
+	e := QueueEntry{Queue: queueID}
+	err := q.QueryRowContext(ctx, `SELECT task, added, pos FROM queue_entries WHERE queue = ?
+		ORDER BY pos, added, task LIMIT 1`+db.D.ForUpdateSkipLocked(), queueID).Scan(&e.Task, &e.Added, &e.Pos)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, nil
+	}
+	if err != nil {
 		return nil, err
 	}
-	top, err := db.QueueEntries(ctx, q, queueID, 1)
-	if err != nil || len(top) == 0 {
-		return nil, err
-	}
-	e := top[0]
 	if onlyTask != "" && e.Task != onlyTask {
 		return nil, nil
 	}
@@ -270,18 +308,26 @@ func (db *DB) MoveQueueEntry(ctx context.Context, q Querier, queueID, taskID str
 	case rest[to].Pos-rest[to-1].Pos > 1:
 		pos = rest[to-1].Pos + (rest[to].Pos-rest[to-1].Pos)/2
 	default:
-		// No room between the neighbours: renumber the queue with gaps.
+		// No room between the neighbours: renumber the queue with gaps,
+		// keeping the largest position, so that an append running
+		// concurrently (which does not lock the queue) still lands last.
 		order := append(append(append([]QueueEntry{}, rest[:to]...), moved), rest[to:]...)
+		top := max(entries[len(entries)-1].Pos, moved.Pos)
 		for i, e := range order {
 			if _, err := q.ExecContext(ctx, `UPDATE queue_entries SET pos = ? WHERE queue = ? AND task = ?`,
-				int64(i)*1024, queueID, e.Task); err != nil {
+				top-int64(len(order)-1-i)*1024, queueID, e.Task); err != nil {
 				return 0, err
 			}
 		}
 		return to, nil
 	}
-	if _, err := q.ExecContext(ctx, `UPDATE queue_entries SET pos = ? WHERE queue = ? AND task = ?`, pos, queueID, taskID); err != nil {
+	res, err := q.ExecContext(ctx, `UPDATE queue_entries SET pos = ? WHERE queue = ? AND task = ?`, pos, queueID, taskID)
+	if err != nil {
 		return 0, err
+	}
+	if n, _ := res.RowsAffected(); n == 0 {
+		// Handed out while we moved it.
+		return 0, fmt.Errorf("task %s in queue %s: %w", taskID, queueID, ErrNotQueued)
 	}
 	return to, nil
 }
@@ -373,4 +419,35 @@ func (db *DB) QueueSizes(ctx context.Context, q Querier, queueIDs []string) (map
 		out[id] = n
 	}
 	return out, rows.Err()
+}
+
+// TouchQueue sets a queue's last_update after an entry change and returns
+// the queue's company. When another transaction holds the queue's row
+// (another change of the same moment), the time is left to it rather than
+// waited for, so that hand-outs do not queue up behind each other.
+func (db *DB) TouchQueue(ctx context.Context, q Querier, queueID string, at jsonx.Time) (string, error) {
+	var doc []byte
+	err := q.QueryRowContext(ctx, `SELECT doc FROM queues WHERE id = ?`+db.D.ForUpdateSkipLocked(), queueID).Scan(&doc)
+	if errors.Is(err, sql.ErrNoRows) {
+		var company string
+		err = q.QueryRowContext(ctx, `SELECT company FROM queues WHERE id = ?`, queueID).Scan(&company)
+		if errors.Is(err, sql.ErrNoRows) {
+			return "", fmt.Errorf("queue %s: %w", queueID, ErrNotFound)
+		}
+		return company, err
+	}
+	if err != nil {
+		return "", err
+	}
+	var qu Queue
+	if err := json.Unmarshal(doc, &qu); err != nil {
+		return "", fmt.Errorf("decode queue %s: %w", queueID, err)
+	}
+	if at.After(qu.LastUpdate.Time) {
+		qu.LastUpdate = at
+		if err := db.Queues().Update(ctx, q, &qu); err != nil {
+			return "", err
+		}
+	}
+	return qu.Company, nil
 }

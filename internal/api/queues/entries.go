@@ -145,7 +145,9 @@ type getNextTaskResponse struct {
 func (s *service) getNextTask(ctx context.Context, c *rpc.Call, req *getNextTaskRequest) (*getNextTaskResponse, error) {
 	var popped *store.QueueEntry
 	err := s.d.DB.Tx(ctx, func(q store.Querier) error {
-		if _, err := queues.GetForUpdate(ctx, s.d.DB, q, c.Company(), req.Queue); err != nil {
+		// No lock on the queue: the entry's own row lock decides who
+		// gets it, so workers of one queue are served in parallel.
+		if _, err := queues.Get(ctx, s.d.DB, q, c.Company(), req.Queue); err != nil {
 			return err
 		}
 		var err error

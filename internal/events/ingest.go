@@ -49,12 +49,16 @@ func (r *Result) ErrorCount() int {
 }
 
 // Ingest validates and stores a batch. Refused events are counted in the
-// result; only a batch that contradicts itself fails as a whole.
+// result; only a batch that contradicts itself fails as a whole. Parsing,
+// grouping and folding happen before the write transaction, which only
+// checks the tasks and models and writes.
 func (in *Ingester) Ingest(ctx context.Context, b Batch) (*Result, error) {
 	worker := b.Worker
 	if worker == "" {
 		worker = UnknownWorker
 	}
+	now := in.Now()
+	wts := now.UnixMilli()
 	parseErrs := map[string]int{}
 	evs := make([]*Event, 0, len(b.Lines))
 	for _, ln := range b.Lines {
@@ -63,25 +67,62 @@ func (in *Ingester) Ingest(ctx context.Context, b Batch) (*Result, error) {
 			parseErrs[bad]++
 			continue
 		}
+		if !e.HasTimestamp {
+			e.Timestamp = wts
+		}
 		evs = append(evs, e)
 	}
 	tasks, models, err := entities(evs)
 	if err != nil {
 		return nil, err
 	}
+	parts := prepare(evs, wts)
 	var res *Result
 	err = in.DB.Tx(ctx, func(q store.Querier) error {
 		res = &Result{Errors: make(map[string]int, len(parseErrs))}
 		for k, v := range parseErrs {
 			res.Errors[k] = v
 		}
-		w := &batchWriter{in: in, q: q, company: b.Company, user: b.User, now: in.Now(), res: res}
-		return w.write(ctx, evs, tasks, models)
+		w := &batchWriter{in: in, q: q, company: b.Company, user: b.User, now: now, res: res}
+		return w.write(ctx, parts, tasks, models, wts)
 	})
 	if err != nil {
 		return nil, err
 	}
 	return res, nil
+}
+
+// entityPart is the part of a batch for one task or model.
+type entityPart struct {
+	id      string
+	model   bool
+	events  int
+	summary *Summary
+	rows    *batchRows
+}
+
+// prepare groups a batch's events per task or model, folds their summary
+// and turns them into rows.
+func prepare(evs []*Event, wts int64) []*entityPart {
+	byID := map[string][]*Event{}
+	var order []string
+	for _, e := range evs {
+		if byID[e.Task] == nil {
+			order = append(order, e.Task)
+		}
+		byID[e.Task] = append(byID[e.Task], e)
+	}
+	sort.Strings(order)
+	parts := make([]*entityPart, len(order))
+	for i, id := range order {
+		list := byID[id]
+		p := &entityPart{id: id, model: list[0].ModelEvent, events: len(list), summary: newSummary(), rows: buildRows(list, wts)}
+		for _, e := range list {
+			p.summary.add(e)
+		}
+		parts[i] = p
+	}
+	return parts
 }
 
 // entities maps the batch's task and model ids to their allow_locked flag;
@@ -120,49 +161,41 @@ type batchWriter struct {
 	models        map[string]*store.Model
 }
 
-func (w *batchWriter) write(ctx context.Context, evs []*Event, tasks, models map[string]bool) error {
+func (w *batchWriter) write(ctx context.Context, parts []*entityPart, tasks, models map[string]bool, wts int64) error {
 	if err := w.loadEntities(ctx, tasks, models); err != nil {
 		return err
 	}
-	wts := w.now.UnixMilli()
-	var valid []*Event
-	summaries := map[string]*Summary{}
-	for _, e := range evs {
-		if (e.ModelEvent && w.models[e.Task] == nil) || (!e.ModelEvent && w.tasks[e.Task] == nil) {
+	all := &batchRows{}
+	var valid []*entityPart
+	for _, p := range parts {
+		if (p.model && w.models[p.id] == nil) || (!p.model && w.tasks[p.id] == nil) {
 			kind := "task"
-			if e.ModelEvent {
+			if p.model {
 				kind = "model"
 			}
-			w.res.Errors["Invalid "+kind+" id "+e.Task]++
+			w.res.Errors["Invalid "+kind+" id "+p.id] += p.events
 			continue
 		}
-		if !e.HasTimestamp {
-			e.Timestamp = wts
-		}
-		valid = append(valid, e)
-		s := summaries[e.Task]
-		if s == nil {
-			s = newSummary()
-			summaries[e.Task] = s
-		}
-		s.add(e)
+		valid = append(valid, p)
+		all.scalars = append(all.scalars, p.rows.scalars...)
+		all.docs = append(all.docs, p.rows.docs...)
+		all.logs = append(all.logs, p.rows.logs...)
+		w.res.Added += p.events
 	}
 	if len(valid) == 0 {
 		return nil
 	}
-	rows := buildRows(valid, wts)
-	if err := w.writeScalars(ctx, rows.scalars, wts); err != nil {
+	if err := w.writeScalars(ctx, all.scalars, wts); err != nil {
 		return err
 	}
 	es := w.in.DB.Events()
-	if err := es.UpsertDocs(ctx, w.q, rows.docs); err != nil {
+	if err := es.UpsertDocs(ctx, w.q, all.docs); err != nil {
 		return err
 	}
-	if err := es.InsertLogs(ctx, w.q, rows.logs); err != nil {
+	if err := es.InsertLogs(ctx, w.q, all.logs); err != nil {
 		return err
 	}
-	w.res.Added = len(valid)
-	return w.applySummaries(ctx, summaries)
+	return w.applySummaries(ctx, valid)
 }
 
 // loadEntities locks the batch's tasks and models (in id order, so
@@ -200,18 +233,17 @@ func (w *batchWriter) loadEntities(ctx context.Context, tasks, models map[string
 	return nil
 }
 
-func (w *batchWriter) applySummaries(ctx context.Context, summaries map[string]*Summary) error {
+func (w *batchWriter) applySummaries(ctx context.Context, parts []*entityPart) error {
 	now := jsonx.Time{Time: w.now.UTC().Truncate(time.Millisecond)}
-	for _, id := range sortedKeys(summaries) {
-		s := summaries[id]
-		if t := w.tasks[id]; t != nil {
-			s.ApplyTask(t, now, w.user)
+	for _, p := range parts {
+		if t := w.tasks[p.id]; t != nil && !p.model {
+			p.summary.ApplyTask(t, now, w.user)
 			if err := w.in.DB.Tasks().Update(ctx, w.q, t); err != nil {
 				return err
 			}
 		}
-		if m := w.models[id]; m != nil {
-			s.ApplyModel(m, now, w.user)
+		if m := w.models[p.id]; m != nil && p.model {
+			p.summary.ApplyModel(m, now, w.user)
 			if err := w.in.DB.Models().Update(ctx, w.q, m); err != nil {
 				return err
 			}

@@ -5,7 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"regexp"
-	"sort"
+	"slices"
 	"strconv"
 	"unicode/utf8"
 
@@ -138,7 +138,7 @@ func (w *batchWriter) writeScalars(ctx context.Context, batches []*seriesBatch, 
 		return nil
 	}
 	es := w.in.DB.Events()
-	var rows []store.ScalarRow
+	var rows, fresh []store.ScalarRow
 	var rollups []store.Rollup
 	for _, sb := range batches {
 		sr, err := es.FindSeries(ctx, w.q, sb.key.task, sb.key.metric, sb.key.variant)
@@ -154,13 +154,18 @@ func (w *batchWriter) writeScalars(ctx context.Context, batches []*seriesBatch, 
 		for it := range sb.points {
 			iters = append(iters, it)
 		}
-		sort.Slice(iters, func(i, j int) bool { return iters[i] < iters[j] })
+		slices.Sort(iters)
 		lo, hi := iters[0], iters[len(iters)-1]
 		var old map[int64]float64
+		// Points above the series' highest iteration cannot replace
+		// anything (the task row lock keeps concurrent batches of the
+		// same task apart): they are plain inserts.
+		target := &fresh
 		if lo <= sr.MaxIter {
 			if old, err = es.ScalarValues(ctx, w.q, sr.ID, lo, min(hi, sr.MaxIter)); err != nil {
 				return err
 			}
+			target = &rows
 		}
 		acc := newRollupAcc(sr.ID)
 		for _, it := range iters {
@@ -170,7 +175,7 @@ func (w *batchWriter) writeScalars(ctx context.Context, batches []*seriesBatch, 
 				wk := e.Worker
 				row.Worker = &wk
 			}
-			rows = append(rows, row)
+			*target = append(*target, row)
 			if it <= SingleValueIter {
 				continue
 			}
@@ -184,6 +189,9 @@ func (w *batchWriter) writeScalars(ctx context.Context, batches []*seriesBatch, 
 		if err := es.TouchSeries(ctx, w.q, sr.ID, max(sr.MaxIter, hi), wts); err != nil {
 			return err
 		}
+	}
+	if err := es.InsertScalars(ctx, w.q, fresh); err != nil {
+		return err
 	}
 	if err := es.UpsertScalars(ctx, w.q, rows); err != nil {
 		return err

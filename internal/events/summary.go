@@ -2,6 +2,7 @@ package events
 
 import (
 	"math"
+	"sort"
 
 	"github.com/trove-ml/trove/internal/jsonx"
 	"github.com/trove-ml/trove/internal/store"
@@ -32,14 +33,14 @@ type variantFold struct {
 // its record once per batch.
 type Summary struct {
 	maxIter *int64
-	// scalars by md5(metric), md5(variant)
-	scalars map[string]map[string]*variantFold
+	// scalars by metric and variant
+	scalars map[[2]string]*variantFold
 	// newest event time per metric and type
 	metricTypes map[string]map[Type]int64
 }
 
 func newSummary() *Summary {
-	return &Summary{scalars: map[string]map[string]*variantFold{}, metricTypes: map[string]map[Type]int64{}}
+	return &Summary{scalars: map[[2]string]*variantFold{}, metricTypes: map[string]map[Type]int64{}}
 }
 
 // add folds one stored event.
@@ -61,19 +62,14 @@ func (s *Summary) add(e *Event) {
 	if e.Type != Scalar {
 		return
 	}
-	mh, vh := Hash(e.Metric), Hash(e.Variant)
-	vs := s.scalars[mh]
-	if vs == nil {
-		vs = map[string]*variantFold{}
-		s.scalars[mh] = vs
-	}
+	k := [2]string{e.Metric, e.Variant}
 	it := e.Iter
 	if !e.HasIter() {
 		it = 0
 	}
-	f := vs[vh]
+	f := s.scalars[k]
 	if f == nil {
-		vs[vh] = &variantFold{metric: e.Metric, variant: e.Variant, count: 1, total: e.Value,
+		s.scalars[k] = &variantFold{metric: e.Metric, variant: e.Variant, count: 1, total: e.Value,
 			value: e.Value, valueIter: it, valueTS: e.Timestamp, first: e.Value, firstIter: it,
 			min: e.Value, max: e.Value, minIter: it, maxIter: it, xAxisLabel: e.XAxisLabel}
 		return
@@ -103,46 +99,53 @@ func (s *Summary) mergeMetrics(lm map[string]map[string]*store.MetricSummary) {
 	for _, vs := range lm {
 		pairs += len(vs)
 	}
-	for mh, vs := range s.scalars {
-		for vh, f := range vs {
-			cur := lm[mh][vh]
-			if cur == nil {
-				if pairs >= MaxLastMetrics {
-					continue
-				}
-				pairs++
-				if lm[mh] == nil {
-					lm[mh] = map[string]*store.MetricSummary{}
-				}
-				first, firstIter := jsonx.Float(f.first), f.firstIter
-				mean := jsonx.Float(round2(f.total / float64(f.count)))
-				lm[mh][vh] = &store.MetricSummary{Metric: f.metric, Variant: f.variant, Value: jsonx.Float(f.value),
-					MinValue: jsonx.Float(f.min), MinValueIteration: f.minIter, MaxValue: jsonx.Float(f.max), MaxValueIteration: f.maxIter,
-					FirstValue: &first, FirstValueIteration: &firstIter, MeanValue: &mean, Count: f.count, XAxisLabel: f.xAxisLabel}
+	keys := make([][2]string, 0, len(s.scalars))
+	for k := range s.scalars {
+		keys = append(keys, k)
+	}
+	sort.Slice(keys, func(i, j int) bool {
+		return keys[i][0] < keys[j][0] || (keys[i][0] == keys[j][0] && keys[i][1] < keys[j][1])
+	})
+	for _, k := range keys {
+		f := s.scalars[k]
+		mh, vh := Hash(k[0]), Hash(k[1])
+		cur := lm[mh][vh]
+		if cur == nil {
+			if pairs >= MaxLastMetrics {
 				continue
 			}
-			cur.Metric, cur.Variant, cur.Value = f.metric, f.variant, jsonx.Float(f.value)
-			if f.xAxisLabel != nil {
-				cur.XAxisLabel = f.xAxisLabel
+			pairs++
+			if lm[mh] == nil {
+				lm[mh] = map[string]*store.MetricSummary{}
 			}
-			if f.min < float64(cur.MinValue) || math.IsNaN(float64(cur.MinValue)) {
-				cur.MinValue, cur.MinValueIteration = jsonx.Float(f.min), f.minIter
-			}
-			if f.max > float64(cur.MaxValue) || math.IsNaN(float64(cur.MaxValue)) {
-				cur.MaxValue, cur.MaxValueIteration = jsonx.Float(f.max), f.maxIter
-			}
-			if cur.FirstValue == nil {
-				first, firstIter := jsonx.Float(f.first), f.firstIter
-				cur.FirstValue, cur.FirstValueIteration = &first, &firstIter
-			}
-			var mean float64
-			if cur.MeanValue != nil {
-				mean = float64(*cur.MeanValue)
-			}
-			m := jsonx.Float(round2((mean*float64(cur.Count) + f.total) / float64(cur.Count+f.count)))
-			cur.MeanValue = &m
-			cur.Count += f.count
+			first, firstIter := jsonx.Float(f.first), f.firstIter
+			mean := jsonx.Float(round2(f.total / float64(f.count)))
+			lm[mh][vh] = &store.MetricSummary{Metric: f.metric, Variant: f.variant, Value: jsonx.Float(f.value),
+				MinValue: jsonx.Float(f.min), MinValueIteration: f.minIter, MaxValue: jsonx.Float(f.max), MaxValueIteration: f.maxIter,
+				FirstValue: &first, FirstValueIteration: &firstIter, MeanValue: &mean, Count: f.count, XAxisLabel: f.xAxisLabel}
+			continue
 		}
+		cur.Metric, cur.Variant, cur.Value = f.metric, f.variant, jsonx.Float(f.value)
+		if f.xAxisLabel != nil {
+			cur.XAxisLabel = f.xAxisLabel
+		}
+		if f.min < float64(cur.MinValue) || math.IsNaN(float64(cur.MinValue)) {
+			cur.MinValue, cur.MinValueIteration = jsonx.Float(f.min), f.minIter
+		}
+		if f.max > float64(cur.MaxValue) || math.IsNaN(float64(cur.MaxValue)) {
+			cur.MaxValue, cur.MaxValueIteration = jsonx.Float(f.max), f.maxIter
+		}
+		if cur.FirstValue == nil {
+			first, firstIter := jsonx.Float(f.first), f.firstIter
+			cur.FirstValue, cur.FirstValueIteration = &first, &firstIter
+		}
+		var mean float64
+		if cur.MeanValue != nil {
+			mean = float64(*cur.MeanValue)
+		}
+		m := jsonx.Float(round2((mean*float64(cur.Count) + f.total) / float64(cur.Count+f.count)))
+		cur.MeanValue = &m
+		cur.Count += f.count
 	}
 }
 

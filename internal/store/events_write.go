@@ -48,6 +48,16 @@ func (s *EventStore) UpsertScalars(ctx context.Context, q Querier, rows []Scalar
 		})
 }
 
+// InsertScalars writes points that cannot exist yet (above their series'
+// highest iteration).
+func (s *EventStore) InsertScalars(ctx context.Context, q Querier, rows []ScalarRow) error {
+	return insertRows(ctx, q, "INSERT INTO event_scalars (series, iter, value, ts, wts, worker, extra)", 7, "",
+		len(rows), func(args []any, i int) []any {
+			r := &rows[i]
+			return append(args, r.Series, r.Iter, r.Value, r.TS, r.WTS, r.Worker, r.Extra)
+		})
+}
+
 // Rollup is a change to the sum and count of one bucket of a series.
 type Rollup struct {
 	Series int64

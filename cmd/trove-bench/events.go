@@ -1,0 +1,381 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"runtime"
+	"runtime/pprof"
+	"sort"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/trove-ml/trove/internal/app"
+	"github.com/trove-ml/trove/internal/config"
+	"github.com/trove-ml/trove/internal/jsonx"
+	"github.com/trove-ml/trove/internal/rpc"
+	"github.com/trove-ml/trove/internal/store"
+)
+
+func init() { benches["events"] = benchEvents }
+
+// benchEvents measures the events service on volume:
+//   - ingest: events.add_batch with `batch` scalar events per request from
+//     `workers` clients (each its own task) for `duration`, and in the same
+//     run the rate of inserting the same rows straight into the database
+//     (multi-row INSERTs, one transaction per batch, as many writers);
+//   - histogram: scalar_metrics_iter_histogram (samples 6000) over one task
+//     of `series` series x `points` points;
+//   - log: get_task_log first (newest) and last (oldest) page of a task
+//     with `logs` lines.
+func benchEvents(args []string) error {
+	fs := flag.NewFlagSet("events", flag.ContinueOnError)
+	db := fs.String("db", "", "postgres:// URL of an empty database (default: SQLite in a temp dir)")
+	dur := fs.Duration("duration", 20*time.Second, "duration of each ingest run")
+	workers := fs.Int("workers", 4, "concurrent ingest clients")
+	batch := fs.Int("batch", 1000, "scalar events per add_batch request")
+	series := fs.Int("series", 4, "series of the histogram task")
+	points := fs.Int("points", 250000, "points per series of the histogram task")
+	samples := fs.Int("samples", 6000, "histogram samples")
+	queries := fs.Int("queries", 100, "histogram and log calls measured")
+	logs := fs.Int("logs", 1000000, "log lines of the log task")
+	only := fs.String("only", "ingest,histogram,log", "parts to run")
+	profile := fs.String("cpuprofile", "", "write a CPU profile of the add_batch run to this file")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	dir, err := os.MkdirTemp("", "trove-bench-events-")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(dir)
+	cfg := config.Defaults()
+	cfg.DataDir, cfg.DB = dir, *db
+	cfg.AdminKey, cfg.AdminSecret = "BENCHKEY", "bench-secret"
+	a, err := app.New(context.Background(), cfg, slog.New(slog.NewTextHandler(io.Discard, nil)))
+	if err != nil {
+		return err
+	}
+	defer a.Close()
+	srv := httptest.NewServer(a.Handler)
+	defer srv.Close()
+	b := &eventsBench{a: a, url: srv.URL}
+	if b.token, err = benchLogin(srv.URL); err != nil {
+		return err
+	}
+	fmt.Printf("events benchmark: backend %s, GOMAXPROCS=%d\n", a.DB.D.Name(), runtime.GOMAXPROCS(0))
+	if strings.Contains(*only, "ingest") {
+		if err := b.ingest(*dur, *workers, *batch, *profile); err != nil {
+			return err
+		}
+	}
+	if strings.Contains(*only, "histogram") {
+		if err := b.histogram(*series, *points, *samples, *queries); err != nil {
+			return err
+		}
+	}
+	if strings.Contains(*only, "log") {
+		if err := b.log(*logs, *queries); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+type eventsBench struct {
+	a     *app.App
+	url   string
+	token string
+}
+
+func benchLogin(url string) (string, error) {
+	login, _ := http.NewRequest(http.MethodPost, url+"/auth.login", nil)
+	login.SetBasicAuth("BENCHKEY", "bench-secret")
+	var env struct {
+		Data map[string]any `json:"data"`
+	}
+	if err := doJSON(login, &env); err != nil {
+		return "", err
+	}
+	tok, _ := env.Data["token"].(string)
+	return tok, nil
+}
+
+// newTask creates a task through the store (the tasks service is not what
+// is measured) and returns its id.
+func (b *eventsBench) newTask(name string) (string, error) {
+	now := jsonx.Now()
+	t := &store.Task{ID: rpc.NewID(), Company: "d1bd92a3b039400cbafc60a7a5b1e52b", User: "__admin__", Name: name,
+		Type: "training", Status: "in_progress", Created: now, LastUpdate: now, LastChange: now, Started: &now}
+	t.Normalize()
+	return t.ID, b.a.DB.Tasks().Insert(context.Background(), b.a.DB.Write(), t)
+}
+
+// scalarLines appends n scalar event lines of a task: 4 series, iterations
+// from *iter on.
+func scalarLines(buf []byte, task string, n int, iter *int64) []byte {
+	ts := time.Now().UnixMilli()
+	for i := 0; i < n; i++ {
+		if i > 0 {
+			buf = append(buf, '\n')
+		}
+		it := *iter + int64(i/4)
+		buf = append(buf, `{"timestamp":`...)
+		buf = strconv.AppendInt(buf, ts, 10)
+		buf = append(buf, `,"type":"training_stats_scalar","task":"`...)
+		buf = append(buf, task...)
+		buf = append(buf, `","iter":`...)
+		buf = strconv.AppendInt(buf, it, 10)
+		buf = append(buf, `,"metric":"loss","variant":"series`...)
+		buf = strconv.AppendInt(buf, int64(i%4), 10)
+		buf = append(buf, `","value":`...)
+		buf = strconv.AppendFloat(buf, float64(it%1000)/997, 'g', -1, 64)
+		buf = append(buf, `,"allow_locked":false,"model_event":false}`...)
+	}
+	*iter += int64((n + 3) / 4)
+	return buf
+}
+
+func (b *eventsBench) post(path, contentType string, body []byte) *http.Request {
+	req, _ := http.NewRequest(http.MethodPost, b.url+"/"+path, bytes.NewReader(body))
+	req.Header.Set("Content-Type", contentType)
+	req.Header.Set("Authorization", "Bearer "+b.token)
+	return req
+}
+
+func (b *eventsBench) ingest(d time.Duration, workers, batch int, profile string) error {
+	tasks := make([]string, workers)
+	iters := make([]int64, workers)
+	for i := range tasks {
+		var err error
+		if tasks[i], err = b.newTask(fmt.Sprintf("ingest %d", i)); err != nil {
+			return err
+		}
+	}
+	var next atomic.Int64
+	var mu sync.Mutex
+	mk := func() *http.Request {
+		w := int(next.Add(1)) % workers
+		mu.Lock()
+		body := scalarLines(make([]byte, 0, batch*170), tasks[w], batch, &iters[w])
+		mu.Unlock()
+		return b.post("events.add_batch", "application/json-lines", body)
+	}
+	if profile != "" {
+		f, err := os.Create(profile)
+		if err != nil {
+			return err
+		}
+		_ = pprof.StartCPUProfile(f)
+	}
+	res := runLoad(d, workers, mk)
+	if profile != "" {
+		pprof.StopCPUProfile()
+	}
+	api := res.PerSecond * float64(batch)
+	fmt.Printf("ingest events.add_batch (%d clients, %d scalars/request, %s): %.0f events/s  (%s)\n", workers, batch, d, api, res)
+
+	raw, err := b.rawInsert(d, workers, batch)
+	if err != nil {
+		return err
+	}
+	fmt.Printf("raw multi-row INSERT of the same rows (%d writers, %d rows/transaction): %.0f rows/s\n", workers, batch, raw)
+	if raw > 0 {
+		fmt.Printf("ratio: add_batch = %.0f%% of the raw insert rate\n", 100*api/raw)
+	}
+	return nil
+}
+
+// rawInsert writes the rows add_batch stores for scalars straight into
+// event_scalars: one transaction per batch, 128-row statements.
+func (b *eventsBench) rawInsert(d time.Duration, workers, batch int) (float64, error) {
+	db := b.a.DB
+	ctx, cancel := context.WithTimeout(context.Background(), d)
+	defer cancel()
+	var rows atomic.Int64
+	var wg sync.WaitGroup
+	errs := make(chan error, workers)
+	start := time.Now()
+	for w := 0; w < workers; w++ {
+		wg.Add(1)
+		go func(w int) {
+			defer wg.Done()
+			series := int64(1_000_000_000 + w*8)
+			iter := int64(0)
+			for ctx.Err() == nil {
+				err := db.Tx(context.Background(), func(q store.Querier) error {
+					ts := time.Now().UnixMilli()
+					for lo := 0; lo < batch; lo += 128 {
+						n := min(128, batch-lo)
+						args := make([]any, 0, n*7)
+						for i := 0; i < n; i++ {
+							it := iter + int64((lo+i)/4)
+							args = append(args, series+int64((lo+i)%4), it, float64(it%1000)/997, ts, ts, nil, nil)
+						}
+						query := "INSERT INTO event_scalars (series, iter, value, ts, wts, worker, extra) VALUES " +
+							strings.TrimSuffix(strings.Repeat("(?, ?, ?, ?, ?, ?, ?), ", n), ", ")
+						if _, err := q.ExecContext(ctx, query, args...); err != nil {
+							return err
+						}
+					}
+					return nil
+				})
+				if err != nil {
+					if ctx.Err() == nil {
+						errs <- err
+					}
+					return
+				}
+				iter += int64((batch + 3) / 4)
+				rows.Add(int64(batch))
+			}
+		}(w)
+	}
+	wg.Wait()
+	select {
+	case err := <-errs:
+		return 0, err
+	default:
+	}
+	return float64(rows.Load()) / time.Since(start).Seconds(), nil
+}
+
+// load reports lines to a task in requests of 5000 from 2 clients.
+func (b *eventsBench) load(total int, line func(buf []byte, i int) []byte) error {
+	const per = 5000
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	errs := make(chan error, 2)
+	for w := 0; w < 2; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for {
+				lo := int(next.Add(per)) - per
+				if lo >= total {
+					return
+				}
+				var buf []byte
+				for i := lo; i < min(lo+per, total); i++ {
+					if i > lo {
+						buf = append(buf, '\n')
+					}
+					buf = line(buf, i)
+				}
+				if err := doJSON(b.post("events.add_batch", "application/json-lines", buf), &struct{}{}); err != nil {
+					errs <- err
+					return
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	select {
+	case err := <-errs:
+		return err
+	default:
+		return nil
+	}
+}
+
+func (b *eventsBench) histogram(series, points, samples, queries int) error {
+	task, err := b.newTask("histogram")
+	if err != nil {
+		return err
+	}
+	start := time.Now()
+	err = b.load(series*points, func(buf []byte, i int) []byte {
+		it := int64(i / series)
+		buf = append(buf, `{"type":"training_stats_scalar","task":"`...)
+		buf = append(buf, task...)
+		buf = append(buf, `","iter":`...)
+		buf = strconv.AppendInt(buf, it, 10)
+		buf = append(buf, `,"metric":"loss","variant":"s`...)
+		buf = strconv.AppendInt(buf, int64(i%series), 10)
+		buf = append(buf, `","value":`...)
+		return strconv.AppendFloat(buf, float64(it%5000)/4999, 'g', -1, 64)
+	})
+	if err != nil {
+		return err
+	}
+	fmt.Printf("histogram task: %d series x %d points loaded in %.1fs\n", series, points, time.Since(start).Seconds())
+	body := []byte(fmt.Sprintf(`{"task":%q,"samples":%d,"key":"iter"}`, task, samples))
+	var env struct {
+		Data map[string]map[string]struct {
+			X []int64 `json:"x"`
+		} `json:"data"`
+	}
+	if err := doJSON(b.post("events.scalar_metrics_iter_histogram", "application/json", body), &env); err != nil {
+		return err
+	}
+	fmt.Printf("first call: %d series, %d buckets in s0\n", len(env.Data["loss"]), len(env.Data["loss"]["s0"].X))
+	lat := timeCalls(queries, func() error {
+		return doJSON(b.post("events.scalar_metrics_iter_histogram", "application/json", body), &struct{}{})
+	})
+	if lat == nil {
+		return fmt.Errorf("histogram calls failed")
+	}
+	fmt.Printf("scalar_metrics_iter_histogram (samples %d), %d calls: p50 %.2f ms  p99 %.2f ms\n", samples, queries, ms(lat[len(lat)/2]), ms(lat[len(lat)*99/100]))
+	return nil
+}
+
+func (b *eventsBench) log(lines, queries int) error {
+	task, err := b.newTask("log")
+	if err != nil {
+		return err
+	}
+	base := time.Now().Add(-time.Duration(lines) * time.Millisecond).UnixMilli()
+	start := time.Now()
+	err = b.load(lines, func(buf []byte, i int) []byte {
+		buf = append(buf, `{"type":"log","task":"`...)
+		buf = append(buf, task...)
+		buf = append(buf, `","timestamp":`...)
+		buf = strconv.AppendInt(buf, base+int64(i), 10)
+		buf = append(buf, `,"level":"info","worker":"bench","msg":"line `...)
+		buf = strconv.AppendInt(buf, int64(i), 10)
+		return append(buf, ` of the console output of a long training run"}`...)
+	})
+	if err != nil {
+		return err
+	}
+	fmt.Printf("log task: %d lines loaded in %.1fs\n", lines, time.Since(start).Seconds())
+	for _, page := range []struct{ name, body string }{
+		{"first page (newest, navigate_earlier)", fmt.Sprintf(`{"task":%q,"batch_size":500}`, task)},
+		{"last page (oldest, navigate_earlier false)", fmt.Sprintf(`{"task":%q,"batch_size":500,"navigate_earlier":false}`, task)},
+		{"middle page (from_timestamp)", fmt.Sprintf(`{"task":%q,"batch_size":500,"from_timestamp":%d}`, task, base+int64(lines/2))},
+	} {
+		lat := timeCalls(queries, func() error {
+			return doJSON(b.post("events.get_task_log", "application/json", []byte(page.body)), &struct{}{})
+		})
+		if lat == nil {
+			return fmt.Errorf("get_task_log calls failed")
+		}
+		fmt.Printf("get_task_log %s, batch 500, %d calls: p50 %.2f ms  p99 %.2f ms\n", page.name, queries, ms(lat[len(lat)/2]), ms(lat[len(lat)*99/100]))
+	}
+	return nil
+}
+
+// timeCalls runs fn n times one after the other and returns the sorted
+// latencies (nil on a failure).
+func timeCalls(n int, fn func() error) []time.Duration {
+	lat := make([]time.Duration, 0, n)
+	for i := 0; i < n; i++ {
+		t0 := time.Now()
+		if err := fn(); err != nil {
+			fmt.Println("error:", err)
+			return nil
+		}
+		lat = append(lat, time.Since(t0))
+	}
+	sort.Slice(lat, func(i, j int) bool { return lat[i] < lat[j] })
+	return lat
+}

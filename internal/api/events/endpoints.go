@@ -32,7 +32,18 @@ func Register(r *rpc.Registry, d *api.Deps) {
 		return err
 	})
 	d.Hooks.OnStart("events scroll key", s.scrolls.LoadKey)
+	d.Hooks.OnStart("events space reuse", func(ctx context.Context) error {
+		on, err := d.DB.Events().UseIncrementalVacuum(ctx, vacuumSwitchMaxBytes)
+		if err == nil && !on && !d.DB.IsPostgres() {
+			d.Log.Info("sqlite database without incremental auto-vacuum: deleted events are reused, the file does not shrink (run VACUUM once offline after setting PRAGMA auto_vacuum=INCREMENTAL)")
+		}
+		return err
+	})
 	d.Hooks.Every("events scroll sweep", 10*time.Minute, s.scrolls.Sweep)
+	d.Hooks.Every("events space reclaim", 30*time.Second, func(ctx context.Context) error {
+		_, err := d.DB.Events().ReclaimSpace(ctx, reclaimPages)
+		return err
+	})
 	r.Add(
 		rpc.Endpoint{Name: "events.add", Handler: s.add},
 		rpc.Endpoint{Name: "events.add_batch", Handler: s.addBatch, LenientLines: true},
@@ -64,6 +75,15 @@ func Register(r *rpc.Registry, d *api.Deps) {
 		rpc.Endpoint{Name: "events.next_debug_image_sample", MinVersion: "2.12", Handler: rpc.Typed(s.nextDebugImageSample)},
 	)
 }
+
+const (
+	// vacuumSwitchMaxBytes is the largest SQLite file switched to
+	// incremental auto-vacuum at start (the switch rewrites it).
+	vacuumSwitchMaxBytes = 64 << 20
+	// reclaimPages is how many free pages (of 4 KiB) a reclaim run gives
+	// back to the file system.
+	reclaimPages = 8192
+)
 
 type service struct {
 	d       *api.Deps

@@ -161,3 +161,28 @@ func TestDeleteEvents(t *testing.T) {
 		e.Call(t, "events.clear_scroll", map[string]any{}).Err(t, 400, 12)
 	}, testenv.WithUsers(otherUser))
 }
+
+func TestDeleteFreesSpace(t *testing.T) {
+	testenv.Each(t, func(t *testing.T, e *testenv.Env) {
+		task := newTask(t, e, "space")
+		var evs []any
+		for i := 0; i < 20000; i++ {
+			evs = append(evs, scalar(task, "m", fmt.Sprint("v", i%4), i/4, float64(i)))
+		}
+		batch(t, e, evs...).OK(t)
+		e.Call(t, "events.delete_for_task", map[string]any{"task": task}).OK(t)
+		ctx := context.Background()
+		free, err := e.App.DB.Events().ReclaimSpace(ctx, 1<<20)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if e.Backend == "sqlite" {
+			if free == 0 {
+				t.Fatal("deleting 20,000 points freed no page")
+			}
+			if again, _ := e.App.DB.Events().ReclaimSpace(ctx, 1<<20); again != 0 {
+				t.Fatalf("%d free pages left after reclaiming", again)
+			}
+		}
+	})
+}

@@ -36,6 +36,8 @@ func TestGetAllQueries(t *testing.T) {
 			{"project", obj{"project": []string{top}}, []string{a}},
 			{"project with subprojects", obj{"project": []string{top}, "include_subprojects": true}, []string{a, b}},
 			{"no project", obj{"project": []any{nil}}, []string{c}},
+			{"subprojects or no project", obj{"project": []any{top, nil}, "include_subprojects": true}, []string{a, b, c}},
+			{"subproject alone", obj{"project": sub, "include_subprojects": true}, []string{b}},
 			{"name regex", obj{"name": "^(al|be)"}, []string{a, b}},
 			{"comment regex", obj{"comment": "second"}, []string{b}},
 			{"id", obj{"id": []string{a, c}}, []string{a, c}},

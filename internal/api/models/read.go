@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"sort"
+	"strings"
 
 	"github.com/trove-ml/trove/internal/api"
 	"github.com/trove-ml/trove/internal/apierr"
@@ -77,16 +78,34 @@ func (s *service) withSubprojects(ctx context.Context, c *rpc.Call, body []byte)
 	if !ok || bytes.Equal(bytes.TrimSpace(pv), []byte("null")) {
 		return body, nil
 	}
-	var ids query.StringList
-	if err := json.Unmarshal(pv, &ids); err != nil {
-		// Operators or nulls in the list: leave the filter as given.
-		return body, nil
+	var items []*string
+	if err := json.Unmarshal(pv, &items); err != nil {
+		var one string
+		if json.Unmarshal(pv, &one) != nil {
+			return body, nil // not a list of ids: the query reports it
+		}
+		items = []*string{&one}
 	}
 	tree, err := s.d.DB.LoadProjectTree(ctx, s.d.DB.Read(), api.Visible(c.Company())...)
 	if err != nil {
 		return nil, err
 	}
-	expanded, err := json.Marshal(tree.WithDescendants(ids))
+	// Ids gain their descendants; null ("no project") and list operators stay.
+	var out []any
+	for _, it := range items {
+		if it == nil {
+			out = append(out, nil)
+			continue
+		}
+		if strings.HasPrefix(*it, "__$") || strings.HasPrefix(*it, "-") || *it == "" {
+			out = append(out, *it)
+			continue
+		}
+		for _, id := range tree.WithDescendants([]string{*it}) {
+			out = append(out, id)
+		}
+	}
+	expanded, err := json.Marshal(out)
 	if err != nil {
 		return nil, err
 	}

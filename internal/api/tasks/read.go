@@ -3,6 +3,7 @@ package tasks
 import (
 	"context"
 	"sort"
+	"strings"
 
 	"github.com/trove-ml/trove/internal/api"
 	"github.com/trove-ml/trove/internal/apierr"
@@ -35,6 +36,29 @@ type getAllRequest struct {
 	query.Request
 	Project            query.StringList `json:"project"`
 	IncludeSubprojects bool             `json:"include_subprojects"`
+	// Status and Type are read for validation; Build applies them.
+	Status query.StringList `json:"status"`
+	Type   query.StringList `json:"type"`
+}
+
+// Validate refuses status and type filter values that do not exist.
+func (r *getAllRequest) Validate() error {
+	if err := checkEnum("status", r.Status, taskops.ValidStatus); err != nil {
+		return err
+	}
+	return checkEnum("type", r.Type, func(v string) bool { return contains(TaskTypes, strings.ToLower(v)) })
+}
+
+// checkEnum checks list-filter values, skipping operators and nulls.
+func checkEnum(field string, vals []string, valid func(string) bool) error {
+	for _, v := range vals {
+		v = strings.TrimPrefix(v, "-")
+		if v == "" || strings.HasPrefix(v, "__$") || valid(v) {
+			continue
+		}
+		return apierr.Validation(field, "invalid value %q", v)
+	}
+	return nil
 }
 
 type getAllResponse struct {
@@ -59,7 +83,7 @@ func (r *getByIDExRequest) Validate() error {
 	if len(r.ID) == 0 {
 		return apierr.MissingField("id")
 	}
-	return nil
+	return r.getAllRequest.Validate()
 }
 
 func (s *service) getByIDEx(ctx context.Context, c *rpc.Call, req *getByIDExRequest) (*getAllResponse, error) {
@@ -70,7 +94,7 @@ func (s *service) getByIDEx(ctx context.Context, c *rpc.Call, req *getByIDExRequ
 // request, project widened to subprojects when asked.
 func (s *service) list(ctx context.Context, c *rpc.Call, req *getAllRequest, allowPublic, ex bool) (*getAllResponse, error) {
 	opts := query.Options{Ex: ex}
-	if req.IncludeSubprojects && len(req.Project) > 0 {
+	if req.IncludeSubprojects && len(req.Project) > 0 && !contains(req.Project, "") {
 		opts.Skip = []string{"project"}
 	}
 	plan, err := query.Build(s.d.DB.D, Schema, &req.Request, c.Body, opts)

@@ -196,7 +196,8 @@ func (b *eventsBench) ingest(d time.Duration, workers, batch int, profile string
 }
 
 // rawInsert writes the rows add_batch stores for scalars straight into
-// event_scalars: one transaction per batch, 128-row statements.
+// event_scalars: one transaction per batch, 128-row statements, rows in
+// the order add_batch writes them (by series, then iteration).
 func (b *eventsBench) rawInsert(d time.Duration, workers, batch int) (float64, error) {
 	db := b.a.DB
 	ctx, cancel := context.WithTimeout(context.Background(), d)
@@ -217,9 +218,12 @@ func (b *eventsBench) rawInsert(d time.Duration, workers, batch int) (float64, e
 					for lo := 0; lo < batch; lo += 128 {
 						n := min(128, batch-lo)
 						args := make([]any, 0, n*7)
+						per := (batch + 3) / 4
 						for i := 0; i < n; i++ {
-							it := iter + int64((lo+i)/4)
-							args = append(args, series+int64((lo+i)%4), it, float64(it%1000)/997, ts, ts, nil, nil)
+							// rows ordered by series, as add_batch writes them
+							j := lo + i
+							it := iter + int64(j%per)
+							args = append(args, series+int64(j/per), it, float64(it%1000)/997, ts, ts, nil, nil)
 						}
 						query := "INSERT INTO event_scalars (series, iter, value, ts, wts, worker, extra) VALUES " +
 							strings.TrimSuffix(strings.Repeat("(?, ?, ?, ?, ?, ?, ?), ", n), ", ")

@@ -61,8 +61,9 @@ func (in *Ingester) Ingest(ctx context.Context, b Batch) (*Result, error) {
 	wts := now.UnixMilli()
 	parseErrs := map[string]int{}
 	evs := make([]*Event, 0, len(b.Lines))
+	parser := NewParser(worker)
 	for _, ln := range b.Lines {
-		e, bad := Parse(ln, worker)
+		e, bad := parser.Parse(ln)
 		if bad != "" {
 			parseErrs[bad]++
 			continue

@@ -7,6 +7,7 @@ import (
 	"math"
 	"strconv"
 	"strings"
+	"unsafe"
 
 	"github.com/trove-ml/trove/internal/jsonx"
 )
@@ -41,6 +42,7 @@ var dropped = map[string]bool{
 
 // rawEvent collects the members of a line before they are validated.
 type rawEvent struct {
+	p                                                      *Parser
 	typ, task, model, timestamp, ts, iter, metric, variant []byte
 	value, values, worker, level, msg, plotStr, url, key   []byte
 	modelEvent, allowLocked, xAxisLabel                    []byte
@@ -50,7 +52,25 @@ type rawEvent struct {
 // Parse validates one event line. defaultWorker is used when the event
 // names none. A refused event gives a description for errors_info.
 func Parse(line []byte, defaultWorker string) (*Event, string) {
-	var r rawEvent
+	return NewParser(defaultWorker).Parse(line)
+}
+
+// Parser parses the lines of one batch; it shares the names the lines
+// repeat (task, type, metric, variant, worker) instead of allocating
+// them per event.
+type Parser struct {
+	defaultWorker string
+	names         map[string]string
+}
+
+// NewParser makes a parser for one batch.
+func NewParser(defaultWorker string) *Parser {
+	return &Parser{defaultWorker: defaultWorker, names: map[string]string{}}
+}
+
+// Parse validates one event line (see the package function Parse).
+func (p *Parser) Parse(line []byte) (*Event, string) {
+	r := rawEvent{p: p}
 	err := walkObject(line, func(key []byte, escaped bool, val []byte) error {
 		k := string(key)
 		if escaped {
@@ -66,7 +86,23 @@ func Parse(line []byte, defaultWorker string) (*Event, string) {
 	if err != nil {
 		return nil, errMalformed
 	}
-	return r.validate(defaultWorker)
+	return r.validate(p.defaultWorker)
+}
+
+// name decodes a short string member, shared across the batch.
+func (p *Parser) name(v []byte) (string, bool) {
+	if len(v) >= 2 && v[0] == '"' && !hasEscape(v) && len(v) <= 256 {
+		inner := v[1 : len(v)-1]
+		if s, ok := p.names[string(inner)]; ok {
+			return s, true
+		}
+		s, ok := str(v)
+		if ok && len(p.names) < 4096 {
+			p.names[s] = s
+		}
+		return s, ok
+	}
+	return str(v)
 }
 
 func (r *rawEvent) set(k string, v []byte) {
@@ -130,7 +166,7 @@ func (r *rawEvent) validate(defaultWorker string) (*Event, string) {
 	if isNull(r.typ) {
 		return nil, errNoType
 	}
-	typ, ok := str(r.typ)
+	typ, ok := r.p.name(r.typ)
 	if !ok {
 		return nil, errField("type", "a string")
 	}
@@ -159,7 +195,7 @@ func (r *rawEvent) validate(defaultWorker string) (*Event, string) {
 	if isNull(id) {
 		return nil, errNoTask
 	}
-	if e.Task, ok = str(id); !ok || e.Task == "" {
+	if e.Task, ok = r.p.name(id); !ok || e.Task == "" {
 		return nil, errNoTask
 	}
 	if bad = r.times(e); bad != "" {
@@ -200,13 +236,13 @@ func (r *rawEvent) times(e *Event) string {
 // names validates the text fields shared by every type.
 func (r *rawEvent) names(e *Event, defaultWorker string) string {
 	var bad string
-	if e.Metric, bad = textField("metric", r.metric, MaxNameLen); bad != "" {
+	if e.Metric, bad = r.nameField("metric", r.metric); bad != "" {
 		return bad
 	}
-	if e.Variant, bad = textField("variant", r.variant, MaxNameLen); bad != "" {
+	if e.Variant, bad = r.nameField("variant", r.variant); bad != "" {
 		return bad
 	}
-	if e.Worker, bad = textField("worker", r.worker, MaxNameLen); bad != "" {
+	if e.Worker, bad = r.nameField("worker", r.worker); bad != "" {
 		return bad
 	}
 	if e.Worker == "" {
@@ -324,6 +360,22 @@ func str(v []byte) (string, bool) {
 	return decodeString(v, hasEscape(v))
 }
 
+// nameField decodes an optional short string member shared across the
+// batch ("" when null or absent).
+func (r *rawEvent) nameField(field string, v []byte) (string, string) {
+	if isNull(v) {
+		return "", ""
+	}
+	s, ok := r.p.name(v)
+	if !ok || bytes.HasPrefix(v, sentinelPrefix) {
+		return "", errField(field, "a string")
+	}
+	if len(s) > MaxNameLen {
+		return "", errTooLong(field)
+	}
+	return s, ""
+}
+
 // textField decodes an optional string member ("" when null or absent).
 func textField(field string, v []byte, maxLen int) (string, string) {
 	if isNull(v) {
@@ -357,7 +409,9 @@ const (
 	numRange
 )
 
-// numberText returns the text of a JSON number, or of a string holding one.
+// numberText returns the text of a JSON number, or of a string holding
+// one. For a plain number the text shares v's memory (no copy): it must
+// not outlive the parse (strconv copies what it keeps in its errors).
 func numberText(v []byte) (string, bool) {
 	if len(v) == 0 {
 		return "", false
@@ -370,7 +424,7 @@ func numberText(v []byte) (string, bool) {
 		return strings.TrimSpace(s), true
 	}
 	if v[0] == '-' || (v[0] >= '0' && v[0] <= '9') {
-		return string(v), true
+		return unsafe.String(&v[0], len(v)), true
 	}
 	return "", false
 }

@@ -1,6 +1,7 @@
 package events
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -15,13 +16,12 @@ import (
 // seriesKey names a scalar series.
 type seriesKey struct{ task, metric, variant string }
 
-// seriesBatch is a batch's points of one series, one per iteration (a
-// later event of the same identity replaces an earlier one).
+// seriesBatch is a batch's points of one series, in arrival order.
 type seriesBatch struct {
 	key        seriesKey
 	modelEvent bool
 	worker     string
-	points     map[int64]*Event
+	points     []*Event
 }
 
 // batchRows is a batch turned into rows, scalars still to be attached to
@@ -42,11 +42,11 @@ func buildRows(evs []*Event, wts int64) *batchRows {
 			k := seriesKey{e.Task, e.Metric, e.Variant}
 			sb := series[k]
 			if sb == nil {
-				sb = &seriesBatch{key: k, modelEvent: e.ModelEvent, worker: e.Worker, points: map[int64]*Event{}}
+				sb = &seriesBatch{key: k, modelEvent: e.ModelEvent, worker: e.Worker}
 				series[k] = sb
 				out.scalars = append(out.scalars, sb)
 			}
-			sb.points[e.Iter] = e
+			sb.points = append(sb.points, e)
 		case Log:
 			row := store.LogRow{Task: e.Task, TS: e.Timestamp, WTS: wts, Level: e.Level, Msg: e.Msg,
 				Metric: e.Metric, Variant: e.Variant, Extra: membersObject(e.Extra)}
@@ -139,7 +139,7 @@ func (w *batchWriter) writeScalars(ctx context.Context, batches []*seriesBatch, 
 	}
 	es := w.in.DB.Events()
 	var rows, fresh []store.ScalarRow
-	var rollups []store.Rollup
+	var rollups, newBuckets []store.Rollup
 	for _, sb := range batches {
 		sr, err := es.FindSeries(ctx, w.q, sb.key.task, sb.key.metric, sb.key.variant)
 		if errors.Is(err, store.ErrNotFound) {
@@ -150,12 +150,8 @@ func (w *batchWriter) writeScalars(ctx context.Context, batches []*seriesBatch, 
 		if err != nil {
 			return err
 		}
-		iters := make([]int64, 0, len(sb.points))
-		for it := range sb.points {
-			iters = append(iters, it)
-		}
-		slices.Sort(iters)
-		lo, hi := iters[0], iters[len(iters)-1]
+		points := sortedPoints(sb.points)
+		lo, hi := points[0].Iter, points[len(points)-1].Iter
 		var old map[int64]float64
 		// Points above the series' highest iteration cannot replace
 		// anything (the task row lock keeps concurrent batches of the
@@ -168,8 +164,8 @@ func (w *batchWriter) writeScalars(ctx context.Context, batches []*seriesBatch, 
 			target = &rows
 		}
 		acc := newRollupAcc(sr.ID)
-		for _, it := range iters {
-			e := sb.points[it]
+		for _, e := range points {
+			it := e.Iter
 			row := store.ScalarRow{Series: sr.ID, Iter: it, Value: e.Value, TS: e.Timestamp, WTS: wts, Extra: membersObject(e.Extra)}
 			if e.Worker != sr.Worker {
 				wk := e.Worker
@@ -185,7 +181,15 @@ func (w *batchWriter) writeScalars(ctx context.Context, batches []*seriesBatch, 
 				acc.add(it, 1, e.Value)
 			}
 		}
-		rollups = append(rollups, acc.rows()...)
+		for _, r := range acc.rows() {
+			// a bucket starting past the series' highest iteration holds
+			// no stored point yet: a plain insert
+			if r.Bucket > sr.MaxIter {
+				newBuckets = append(newBuckets, r)
+			} else {
+				rollups = append(rollups, r)
+			}
+		}
 		if err := es.TouchSeries(ctx, w.q, sr.ID, max(sr.MaxIter, hi), wts); err != nil {
 			return err
 		}
@@ -196,7 +200,24 @@ func (w *batchWriter) writeScalars(ctx context.Context, batches []*seriesBatch, 
 	if err := es.UpsertScalars(ctx, w.q, rows); err != nil {
 		return err
 	}
+	if err := es.InsertRollups(ctx, w.q, newBuckets); err != nil {
+		return err
+	}
 	return es.AddRollups(ctx, w.q, rollups)
+}
+
+// sortedPoints orders a series' points by iteration, keeping the last
+// event of each iteration (a re-sent identity replaces the earlier one).
+func sortedPoints(evs []*Event) []*Event {
+	slices.SortStableFunc(evs, func(a, b *Event) int { return cmp.Compare(a.Iter, b.Iter) })
+	out := evs[:0]
+	for i, e := range evs {
+		if i+1 < len(evs) && evs[i+1].Iter == e.Iter {
+			continue
+		}
+		out = append(out, e)
+	}
+	return out
 }
 
 // rollupAcc sums a series' points per bucket of every rollup level;

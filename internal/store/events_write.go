@@ -67,6 +67,15 @@ type Rollup struct {
 	Total  float64
 }
 
+// InsertRollups writes buckets that do not exist yet.
+func (s *EventStore) InsertRollups(ctx context.Context, q Querier, rows []Rollup) error {
+	return insertRows(ctx, q, "INSERT INTO event_scalar_rollups (series, level, bucket, cnt, total)", 5, "",
+		len(rows), func(args []any, i int) []any {
+			r := &rows[i]
+			return append(args, r.Series, r.Level, r.Bucket, r.Cnt, r.Total)
+		})
+}
+
 // AddRollups adds the changes to the stored buckets. rows must not repeat
 // a (series, level, bucket).
 func (s *EventStore) AddRollups(ctx context.Context, q Querier, rows []Rollup) error {

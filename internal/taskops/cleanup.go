@@ -150,10 +150,8 @@ func outputModels(ctx context.Context, d *api.Deps, q store.Querier, t *store.Ta
 
 // usedAsInput reports whether a task other than except uses the model as input.
 func usedAsInput(ctx context.Context, d *api.Deps, q store.Querier, model, except string) (bool, error) {
-	var n int
-	err := q.QueryRowContext(ctx, "SELECT COUNT(*) FROM tasks WHERE id <> ? AND "+store.ArrayObjHas(d.DB.D, "doc"),
-		except, d.DB.D.JSONPathArg([]string{"models", "input"}), d.DB.D.JSONPathArg([]string{"model"}), model).Scan(&n)
-	return n > 0, err
+	ids, err := d.DB.TaskIDsUsingModel(ctx, q, model, except)
+	return len(ids) > 0, err
 }
 
 func saveModel(ctx context.Context, d *api.Deps, q store.Querier, m *store.Model, user string) error {

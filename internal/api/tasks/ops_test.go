@@ -540,3 +540,22 @@ func field(r *testenv.Response, key string) any {
 	f, _ := r.Data["fields"].(map[string]any)
 	return f[key]
 }
+
+// TestResetKeepsModelsUsedElsewhere: a draft output model another task
+// uses as input survives the reset, detached from the task.
+func TestResetKeepsModelsUsedElsewhere(t *testing.T) {
+	testenv.Each(t, func(t *testing.T, e *testenv.Env) {
+		company := companyOf(t, e)
+		id := mkTask(t, e, "producer task", nil)
+		m := mkModel(t, e, company, id, "http://files/shared", false)
+		mkTask(t, e, "consumer task", obj{"models": obj{"input": []obj{{"name": "in", "model": m}}}})
+		r := e.Call(t, "tasks.reset", obj{"task": id, "return_file_urls": true}).OK(t)
+		if r.Num("deleted_models") != 0 || len(r.List("urls.model_urls")) != 0 {
+			t.Fatalf("reset answer: %s", r.Raw)
+		}
+		mm, err := e.App.DB.Models().Get(context.Background(), e.App.DB.Read(), m)
+		if err != nil || mm.Task != "" {
+			t.Fatalf("model used as input: %v %v", mm, err)
+		}
+	})
+}

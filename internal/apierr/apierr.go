@@ -20,6 +20,10 @@ type Error struct {
 	Data map[string]any
 	// Cause is an optional wrapped error (not shown to clients).
 	Cause error
+	// Reply, when set, is sent as the envelope's data instead of {} (for
+	// errors whose callers still read the answer's fields, such as
+	// events.add_batch's `added`).
+	Reply any
 }
 
 func (e *Error) Error() string { return e.Message() }

@@ -62,7 +62,13 @@ func encodeError(m meta, e *apierr.Error, stack string) []byte {
 		m.ErrorStack = &stack
 	}
 	m.ErrorData = map[string]any{}
-	b, err := json.Marshal(envelope{Meta: m, Data: emptyObject})
+	data := emptyObject
+	if e.Reply != nil {
+		if rb, err := json.Marshal(e.Reply); err == nil {
+			data = rb
+		}
+	}
+	b, err := json.Marshal(envelope{Meta: m, Data: data})
 	if err != nil {
 		// Error data that does not encode: drop it rather than fail the reply.
 		m.ResultMsg = e.Msg

@@ -33,12 +33,16 @@ func (s *service) ingest(ctx context.Context, c *rpc.Call, lines [][]byte) (*add
 	if err != nil {
 		return nil, err
 	}
+	out := &addResponse{Added: res.Added, Errors: res.ErrorCount(), ErrorsInfo: res.Errors}
 	if res.Added == 0 {
 		e := apierr.EventsNotAdded()
 		for k, v := range res.Errors {
 			e = e.With(k, v)
 		}
+		// clearml-agent reads `added` even from a refusal; without it
+		// the agent re-sends the same lines forever
+		e.Reply = out
 		return nil, e
 	}
-	return &addResponse{Added: res.Added, Errors: res.ErrorCount(), ErrorsInfo: res.Errors}, nil
+	return out, nil
 }

@@ -47,7 +47,10 @@ func TestAddBatch(t *testing.T) {
 			t.Fatalf("last_iteration %d", tk.LastIteration)
 		}
 		// nothing valid: 400/131
-		batch(t, e, `{"type": "nope", "task": "x"}`).Err(t, 400, 131)
+		r = batch(t, e, `{"type": "nope", "task": "x"}`).Err(t, 400, 131)
+		if r.Num("added") != 0 || r.Data["added"] == nil || r.Num("errors") != 1 {
+			t.Fatalf("refusal without added: %s", r.Raw)
+		}
 		batch(t, e, `{"type": "log", "task": "unknown-task", "msg": "x"}`).Err(t, 400, 131)
 		// allow_locked lets events into a published task
 		batch(t, e, ev{"type": "log", "task": published, "msg": "x", "allow_locked": true}).OK(t)

@@ -60,3 +60,41 @@ func TestAddBatch(t *testing.T) {
 		batch(t, e).Err(t, 400, 17)
 	})
 }
+
+func TestAddSingle(t *testing.T) {
+	testenv.Each(t, func(t *testing.T, e *testenv.Env) {
+		task := newTask(t, e, "single")
+		cases := []struct {
+			name    string
+			op      string
+			body    any
+			code    int
+			subcode int
+			added   float64
+		}{
+			{"scalar", "events.add", scalar(task, "m", "v", 1, 2.5), 200, 0, 1},
+			{"log with the agent's level", "events.add", ev{"type": "log", "task": task, "level": "WARNING", "msg": "x"}, 200, 0, 1},
+			{"unknown type", "events.add", ev{"type": "bogus", "task": task}, 400, 131, 0},
+			{"unknown task", "events.add", ev{"type": "log", "task": "nope"}, 400, 131, 0},
+			{"NaN value", "events.add", `{"type": "training_stats_scalar", "task": "` + task + `", "value": NaN}`, 400, 131, 0},
+			{"not an object", "events.add", `[1]`, 400, 12, 0},
+			{"malformed", "events.add", `{"type": `, 400, 0, 0},
+			{"plain JSON to add_batch is one event", "events.add_batch", ev{"type": "log", "task": task, "msg": "y"}, 200, 0, 1},
+		}
+		for _, tc := range cases {
+			t.Run(tc.name, func(t *testing.T) {
+				r := e.Call(t, tc.op, tc.body)
+				if tc.code == 200 {
+					if r.OK(t).Num("added") != tc.added {
+						t.Fatalf("added %v", r.Num("added"))
+					}
+					return
+				}
+				r.Err(t, tc.code, tc.subcode)
+			})
+		}
+		if got := getTask(t, e, task).LastMetrics[events.Hash("m")][events.Hash("v")]; got == nil || got.Value != 2.5 {
+			t.Fatalf("events.add did not update last_metrics: %+v", got)
+		}
+	})
+}

@@ -44,15 +44,7 @@ func (m *Metrics) Record(ctx context.Context, q store.Querier, company, queueID 
 }
 
 func (m *Metrics) record(ctx context.Context, q store.Querier, company, queueID string, at int64) error {
-	load, err := m.DB.QueueLoadOf(ctx, q, queueID)
-	if err != nil {
-		return err
-	}
-	s := store.QueueSample{Company: company, Queue: queueID, At: at, Length: load.Entries}
-	if load.Entries > 0 {
-		s.AvgWaiting = float64(int64(load.Entries)*at-load.AddedSum) / float64(load.Entries) / 1000
-	}
-	return m.DB.InsertQueueSample(ctx, q, s)
+	return m.DB.SampleQueue(ctx, q, company, queueID, at)
 }
 
 // RefreshStale samples every queue whose last sample is older than

@@ -15,10 +15,14 @@ type QueueSample struct {
 	AvgWaiting float64
 }
 
-// InsertQueueSample stores a queue-metrics sample.
-func (db *DB) InsertQueueSample(ctx context.Context, q Querier, s QueueSample) error {
-	_, err := q.ExecContext(ctx, `INSERT INTO queue_metrics (company, queue, ts, queue_length, avg_waiting) VALUES (?, ?, ?, ?, ?)`,
-		s.Company, s.Queue, s.At, s.Length, s.AvgWaiting)
+// SampleQueue records the queue's current length and mean waiting time
+// (seconds since each entry was added, at the given time in epoch ms) as a
+// sample taken at that time, in one statement.
+func (db *DB) SampleQueue(ctx context.Context, q Querier, company, queueID string, at int64) error {
+	_, err := q.ExecContext(ctx, `INSERT INTO queue_metrics (company, queue, ts, queue_length, avg_waiting)
+		SELECT ?, ?, ?, COUNT(*), CASE WHEN COUNT(*) = 0 THEN 0
+			ELSE (COUNT(*) * CAST(? AS BIGINT) - SUM(added)) * 1.0 / COUNT(*) / 1000 END
+		FROM queue_entries WHERE queue = ?`, company, queueID, at, at, queueID)
 	return err
 }
 

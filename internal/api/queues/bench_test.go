@@ -117,3 +117,28 @@ func BenchmarkEnqueueAndHandOut(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkHandOut measures queues.get_next_task alone: 16 concurrent
+// workers drain a queue filled ahead with b.N entries.
+func BenchmarkHandOut(b *testing.B) {
+	const workers = 16
+	for _, backend := range testenv.Backends() {
+		b.Run(backend, func(b *testing.B) {
+			e := testenv.New(b, backend)
+			queue := newQueue(b, e, "bench-drain")
+			fillQueue(b, e, queue, b.N)
+			client := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: workers}}
+			b.SetParallelism((workers + runtime.GOMAXPROCS(0) - 1) / runtime.GOMAXPROCS(0))
+			b.ResetTimer()
+			b.RunParallel(func(pb *testing.PB) {
+				for pb.Next() {
+					if _, err := nextTask(client, e, queue); err != nil {
+						b.Error(err)
+						return
+					}
+				}
+			})
+			b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "handouts/s")
+		})
+	}
+}

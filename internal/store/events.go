@@ -100,9 +100,11 @@ var chunkSizes = []int{128, 32, 8, 1}
 
 var multiSQL sync.Map // head + size -> statement text
 
-// multiRowSQL builds "head VALUES (?, ...), ... tail" for size rows of cols.
-func multiRowSQL(head string, cols int, tail string, size int) string {
-	key := fmt.Sprintf("%s\x00%d\x00%s", head, size, tail)
+// multiRowSQL builds "head VALUES (?, ...), ... tail" for size rows of
+// cols, in the dialect's placeholders (rebinding hundreds of placeholders
+// per statement would cost as much as encoding the rows).
+func multiRowSQL(d Dialect, head string, cols int, tail string, size int) string {
+	key := fmt.Sprintf("%s\x00%s\x00%d\x00%s", d.Name(), head, size, tail)
 	if v, ok := multiSQL.Load(key); ok {
 		return v.(string)
 	}
@@ -117,14 +119,14 @@ func multiRowSQL(head string, cols int, tail string, size int) string {
 		b.WriteString(row)
 	}
 	b.WriteString(tail)
-	sqlText := b.String()
+	sqlText := d.Rebind(b.String())
 	multiSQL.Store(key, sqlText)
 	return sqlText
 }
 
 // insertRows writes n rows with multi-row statements; add appends the
 // arguments of row i.
-func insertRows(ctx context.Context, q Querier, head string, cols int, tail string, n int, add func(args []any, i int) []any) error {
+func (s *EventStore) insertRows(ctx context.Context, q Querier, head string, cols int, tail string, n int, add func(args []any, i int) []any) error {
 	i := 0
 	args := make([]any, 0, chunkSizes[0]*cols)
 	for _, size := range chunkSizes {
@@ -133,7 +135,7 @@ func insertRows(ctx context.Context, q Querier, head string, cols int, tail stri
 			for j := 0; j < size; j++ {
 				args = add(args, i+j)
 			}
-			if _, err := q.ExecContext(ctx, multiRowSQL(head, cols, tail, size), args...); err != nil {
+			if _, err := q.ExecContext(ctx, multiRowSQL(s.db.D, head, cols, tail, size), args...); err != nil {
 				return err
 			}
 			i += size

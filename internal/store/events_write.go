@@ -40,7 +40,7 @@ func (s *EventStore) ScalarValues(ctx context.Context, q Querier, series, lo, hi
 // UpsertScalars writes points; a point with the same (series, iter)
 // replaces the stored one. rows must not repeat a (series, iter).
 func (s *EventStore) UpsertScalars(ctx context.Context, q Querier, rows []ScalarRow) error {
-	return insertRows(ctx, q, "INSERT INTO event_scalars (series, iter, value, ts, wts, worker, extra)", 7,
+	return s.insertRows(ctx, q, "INSERT INTO event_scalars (series, iter, value, ts, wts, worker, extra)", 7,
 		" ON CONFLICT (series, iter) DO UPDATE SET value = excluded.value, ts = excluded.ts, wts = excluded.wts, worker = excluded.worker, extra = excluded.extra",
 		len(rows), func(args []any, i int) []any {
 			r := &rows[i]
@@ -51,7 +51,7 @@ func (s *EventStore) UpsertScalars(ctx context.Context, q Querier, rows []Scalar
 // InsertScalars writes points that cannot exist yet (above their series'
 // highest iteration).
 func (s *EventStore) InsertScalars(ctx context.Context, q Querier, rows []ScalarRow) error {
-	return insertRows(ctx, q, "INSERT INTO event_scalars (series, iter, value, ts, wts, worker, extra)", 7, "",
+	return s.insertRows(ctx, q, "INSERT INTO event_scalars (series, iter, value, ts, wts, worker, extra)", 7, "",
 		len(rows), func(args []any, i int) []any {
 			r := &rows[i]
 			return append(args, r.Series, r.Iter, r.Value, r.TS, r.WTS, r.Worker, r.Extra)
@@ -69,7 +69,7 @@ type Rollup struct {
 
 // InsertRollups writes buckets that do not exist yet.
 func (s *EventStore) InsertRollups(ctx context.Context, q Querier, rows []Rollup) error {
-	return insertRows(ctx, q, "INSERT INTO event_scalar_rollups (series, level, bucket, cnt, total)", 5, "",
+	return s.insertRows(ctx, q, "INSERT INTO event_scalar_rollups (series, level, bucket, cnt, total)", 5, "",
 		len(rows), func(args []any, i int) []any {
 			r := &rows[i]
 			return append(args, r.Series, r.Level, r.Bucket, r.Cnt, r.Total)
@@ -79,7 +79,7 @@ func (s *EventStore) InsertRollups(ctx context.Context, q Querier, rows []Rollup
 // AddRollups adds the changes to the stored buckets. rows must not repeat
 // a (series, level, bucket).
 func (s *EventStore) AddRollups(ctx context.Context, q Querier, rows []Rollup) error {
-	return insertRows(ctx, q, "INSERT INTO event_scalar_rollups (series, level, bucket, cnt, total)", 5,
+	return s.insertRows(ctx, q, "INSERT INTO event_scalar_rollups (series, level, bucket, cnt, total)", 5,
 		" ON CONFLICT (series, level, bucket) DO UPDATE SET cnt = event_scalar_rollups.cnt + excluded.cnt, total = event_scalar_rollups.total + excluded.total",
 		len(rows), func(args []any, i int) []any {
 			r := &rows[i]
@@ -108,7 +108,7 @@ type DocRow struct {
 // metric, variant, iter, key) replaces the stored one. rows must not
 // repeat an identity.
 func (s *EventStore) UpsertDocs(ctx context.Context, q Querier, rows []DocRow) error {
-	return insertRows(ctx, q, "INSERT INTO event_docs (task, etype, metric, variant, iter, ekey, ts, url, doc, plot, plot_z)", 11,
+	return s.insertRows(ctx, q, "INSERT INTO event_docs (task, etype, metric, variant, iter, ekey, ts, url, doc, plot, plot_z)", 11,
 		" ON CONFLICT (task, etype, metric, variant, iter, ekey) DO UPDATE SET ts = excluded.ts, url = excluded.url, doc = excluded.doc, plot = excluded.plot, plot_z = excluded.plot_z",
 		len(rows), func(args []any, i int) []any {
 			r := &rows[i]
@@ -134,7 +134,7 @@ type LogRow struct {
 
 // InsertLogs appends log events (they are never replaced).
 func (s *EventStore) InsertLogs(ctx context.Context, q Querier, rows []LogRow) error {
-	return insertRows(ctx, q, "INSERT INTO event_logs (task, ts, wts, iter, level, worker, msg, metric, variant, extra)", 10, "",
+	return s.insertRows(ctx, q, "INSERT INTO event_logs (task, ts, wts, iter, level, worker, msg, metric, variant, extra)", 10, "",
 		len(rows), func(args []any, i int) []any {
 			r := &rows[i]
 			return append(args, r.Task, r.TS, r.WTS, r.Iter, r.Level, r.Worker, r.Msg, r.Metric, r.Variant, r.Extra)

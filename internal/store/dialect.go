@@ -47,6 +47,8 @@ type Dialect interface {
 	JSONParam() string
 	// IsUniqueViolation reports a unique-constraint failure.
 	IsUniqueViolation(err error) bool
+	// IsForeignKeyViolation reports a write that refers to a missing row.
+	IsForeignKeyViolation(err error) bool
 	// Retryable reports transient transaction failures.
 	Retryable(err error) bool
 }
@@ -92,6 +94,9 @@ func (sqliteDialect) ArrayElements(col, alias string) (string, string) {
 }
 func (sqliteDialect) IsUniqueViolation(err error) bool {
 	return err != nil && strings.Contains(err.Error(), "UNIQUE constraint failed")
+}
+func (sqliteDialect) IsForeignKeyViolation(err error) bool {
+	return err != nil && strings.Contains(err.Error(), "FOREIGN KEY constraint failed")
 }
 func (sqliteDialect) Retryable(err error) bool {
 	return err != nil && (strings.Contains(err.Error(), "SQLITE_BUSY") || strings.Contains(err.Error(), "database is locked"))
@@ -166,6 +171,10 @@ func (postgresDialect) ArrayElements(col, alias string) (string, string) {
 func (postgresDialect) IsUniqueViolation(err error) bool {
 	var pe *pgconn.PgError
 	return errors.As(err, &pe) && pe.Code == "23505"
+}
+func (postgresDialect) IsForeignKeyViolation(err error) bool {
+	var pe *pgconn.PgError
+	return errors.As(err, &pe) && pe.Code == "23503"
 }
 func (postgresDialect) Retryable(err error) bool {
 	var pe *pgconn.PgError

@@ -113,8 +113,11 @@ func (db *DB) AddQueueEntry(ctx context.Context, q Querier, queueID, taskID stri
 	}
 	if _, err := q.ExecContext(ctx, `INSERT INTO queue_entries (queue, task, added, pos) VALUES (?, ?, ?, ?)`,
 		queueID, taskID, addedMillis, maxPos.Int64+1); err != nil {
-		if db.D.IsUniqueViolation(err) {
+		switch {
+		case db.D.IsUniqueViolation(err):
 			return ErrAlreadyQueued
+		case db.D.IsForeignKeyViolation(err): // deleted meanwhile
+			return fmt.Errorf("queue %s: %w", queueID, ErrNotFound)
 		}
 		return err
 	}

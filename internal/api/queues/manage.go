@@ -151,23 +151,24 @@ func (s *service) delete(ctx context.Context, c *rpc.Call, req *deleteRequest) (
 		if err != nil {
 			return err
 		}
-		entries, err := s.d.DB.QueueEntries(ctx, q, qu.ID, 0)
+		load, err := s.d.DB.QueueLoadOf(ctx, q, qu.ID)
 		if err != nil {
 			return err
 		}
-		if len(entries) > 0 {
+		if load.Entries > 0 {
 			if !req.Force {
-				return apierr.QueueNotEmpty(len(entries)).With("queue", qu.ID)
+				return apierr.QueueNotEmpty(load.Entries).With("queue", qu.ID)
 			}
-			tasks := make([]string, len(entries))
-			for i, e := range entries {
-				tasks[i] = e.Task
+			// Only the entries this call removes give their tasks back
+			// (one handed out meanwhile belongs to its worker).
+			tasks, err := s.d.DB.ClearQueue(ctx, q, qu.ID)
+			if err != nil {
+				return err
 			}
 			if _, err := queues.Revert(ctx, s.d, q, c.Company(), c.User(), qu.ID, tasks, "Queue "+qu.ID+" was deleted"); err != nil {
 				return err
 			}
 		}
-		// Entries go with the queue (foreign key cascade).
 		_, err = s.d.DB.Queues().Delete(ctx, q, qu.ID)
 		return err
 	})

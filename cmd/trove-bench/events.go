@@ -49,7 +49,7 @@ func benchEvents(args []string) error {
 	queries := fs.Int("queries", 100, "histogram and log calls measured")
 	logs := fs.Int("logs", 1000000, "log lines of the log task")
 	only := fs.String("only", "ingest,histogram,log", "parts to run")
-	profile := fs.String("cpuprofile", "", "write a CPU profile of the add_batch run to this file")
+	profile := fs.String("cpuprofile", "", "write a CPU profile of the measured calls (add_batch load, histogram and log calls) to this file")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -69,12 +69,20 @@ func benchEvents(args []string) error {
 	srv := httptest.NewServer(a.Handler)
 	defer srv.Close()
 	b := &eventsBench{a: a, url: srv.URL}
+	if *profile != "" {
+		f, err := os.Create(*profile)
+		if err != nil {
+			return err
+		}
+		defer f.Close()
+		b.profile = f
+	}
 	if b.token, err = benchLogin(srv.URL); err != nil {
 		return err
 	}
 	fmt.Printf("events benchmark: backend %s, GOMAXPROCS=%d\n", a.DB.D.Name(), runtime.GOMAXPROCS(0))
 	if strings.Contains(*only, "ingest") {
-		if err := b.ingest(*dur, *workers, *batch, *profile); err != nil {
+		if err := b.ingest(*dur, *workers, *batch); err != nil {
 			return err
 		}
 	}
@@ -92,9 +100,18 @@ func benchEvents(args []string) error {
 }
 
 type eventsBench struct {
-	a     *app.App
-	url   string
-	token string
+	a       *app.App
+	url     string
+	token   string
+	profile *os.File
+}
+
+// measured runs fn under the CPU profile, when one is asked for.
+func (b *eventsBench) measured(fn func()) {
+	if b.profile != nil && pprof.StartCPUProfile(b.profile) == nil {
+		defer pprof.StopCPUProfile()
+	}
+	fn()
 }
 
 func benchLogin(url string) (string, error) {
@@ -152,7 +169,7 @@ func (b *eventsBench) post(path, contentType string, body []byte) *http.Request 
 	return req
 }
 
-func (b *eventsBench) ingest(d time.Duration, workers, batch int, profile string) error {
+func (b *eventsBench) ingest(d time.Duration, workers, batch int) error {
 	tasks := make([]string, workers)
 	iters := make([]int64, workers)
 	for i := range tasks {
@@ -170,17 +187,8 @@ func (b *eventsBench) ingest(d time.Duration, workers, batch int, profile string
 		mu.Unlock()
 		return b.post("events.add_batch", "application/json-lines", body)
 	}
-	if profile != "" {
-		f, err := os.Create(profile)
-		if err != nil {
-			return err
-		}
-		_ = pprof.StartCPUProfile(f)
-	}
-	res := runLoad(d, workers, mk)
-	if profile != "" {
-		pprof.StopCPUProfile()
-	}
+	var res loadResult
+	b.measured(func() { res = runLoad(d, workers, mk) })
 	api := res.PerSecond * float64(batch)
 	fmt.Printf("ingest events.add_batch (%d clients, %d scalars/request, %s): %.0f events/s  (%s)\n", workers, batch, d, api, res)
 
@@ -306,7 +314,8 @@ func (b *eventsBench) histogram(series, points, samples, queries int) error {
 		buf = append(buf, `,"metric":"loss","variant":"s`...)
 		buf = strconv.AppendInt(buf, int64(i%series), 10)
 		buf = append(buf, `","value":`...)
-		return strconv.AppendFloat(buf, float64(it%5000)/4999, 'g', -1, 64)
+		buf = strconv.AppendFloat(buf, float64(it%5000)/4999, 'g', -1, 64)
+		return append(buf, '}')
 	})
 	if err != nil {
 		return err
@@ -322,8 +331,11 @@ func (b *eventsBench) histogram(series, points, samples, queries int) error {
 		return err
 	}
 	fmt.Printf("first call: %d series, %d buckets in s0\n", len(env.Data["loss"]), len(env.Data["loss"]["s0"].X))
-	lat := timeCalls(queries, func() error {
-		return doJSON(b.post("events.scalar_metrics_iter_histogram", "application/json", body), &struct{}{})
+	var lat []time.Duration
+	b.measured(func() {
+		lat = timeCalls(queries, func() error {
+			return doJSON(b.post("events.scalar_metrics_iter_histogram", "application/json", body), &struct{}{})
+		})
 	})
 	if lat == nil {
 		return fmt.Errorf("histogram calls failed")
@@ -357,8 +369,11 @@ func (b *eventsBench) log(lines, queries int) error {
 		{"last page (oldest, navigate_earlier false)", fmt.Sprintf(`{"task":%q,"batch_size":500,"navigate_earlier":false}`, task)},
 		{"middle page (from_timestamp)", fmt.Sprintf(`{"task":%q,"batch_size":500,"from_timestamp":%d}`, task, base+int64(lines/2))},
 	} {
-		lat := timeCalls(queries, func() error {
-			return doJSON(b.post("events.get_task_log", "application/json", []byte(page.body)), &struct{}{})
+		var lat []time.Duration
+		b.measured(func() {
+			lat = timeCalls(queries, func() error {
+				return doJSON(b.post("events.get_task_log", "application/json", []byte(page.body)), &struct{}{})
+			})
 		})
 		if lat == nil {
 			return fmt.Errorf("get_task_log calls failed")

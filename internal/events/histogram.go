@@ -174,7 +174,7 @@ func (r *Reader) curve(ctx context.Context, p *seriesPlan, key HistKey) (Curve, 
 		pts, err = es.HistogramFromPoints(ctx, q, p.series.ID, p.interval, false, SingleValueIter)
 	default:
 		width := int64(1) << level
-		pts, err = es.HistogramFromRollups(ctx, q, p.series.ID, level, ceilDiv(p.interval, width)*width)
+		pts, err = es.HistogramFromRollups(ctx, q, p.series.ID, level, ceilDiv(p.interval, width)*width, p.min >= 0)
 	}
 	if err != nil {
 		return c, err

@@ -136,3 +136,31 @@ func membersObject(ms []Member) *string {
 func WriteTime(ms int64) string {
 	return time.UnixMilli(ms).UTC().Format("2006-01-02T15:04:05.000Z")
 }
+
+// FloatsJSON encodes values as a JSON array (non-finite values as the NaN
+// tokens the envelope restores): long arrays cost one pass, not one
+// marshaler call per element.
+func FloatsJSON(vs []float64) []byte {
+	b := make([]byte, 0, 2+len(vs)*12)
+	b = append(b, '[')
+	for i, v := range vs {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = appendFloat(b, v)
+	}
+	return append(b, ']')
+}
+
+// IntsJSON encodes integers as a JSON array.
+func IntsJSON(vs []int64) []byte {
+	b := make([]byte, 0, 2+len(vs)*8)
+	b = append(b, '[')
+	for i, v := range vs {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = strconv.AppendInt(b, v, 10)
+	}
+	return append(b, ']')
+}

@@ -193,19 +193,23 @@ func scanHist(rows *sql.Rows, err error) ([]HistPoint, error) {
 	return out, rows.Err()
 }
 
-// floorExpr is the first key of expr's bucket of width interval (the first
-// placeholder), floored for negative keys too.
-func floorExpr(expr string) string {
-	return "(" + expr + " - (((" + expr + " % ?) + ?) % ?))"
+// floorExpr is the first key of expr's bucket of width interval, floored
+// for negative keys too, and its arguments.
+func floorExpr(expr string, interval int64, nonNegative bool) (string, []any) {
+	if nonNegative {
+		return "(" + expr + " - " + expr + " % ?)", []any{interval}
+	}
+	return "(" + expr + " - (((" + expr + " % ?) + ?) % ?))", []any{interval, interval, interval}
 }
 
 // HistogramFromRollups averages a series' points in buckets of interval
 // iterations, read from the rollups of level (interval must be a multiple
-// of 2^level). The database does the grouping.
-func (s *EventStore) HistogramFromRollups(ctx context.Context, q Querier, series int64, level int, interval int64) ([]HistPoint, error) {
-	b := floorExpr("bucket")
-	return scanHist(q.QueryContext(ctx, "SELECT "+b+" AS x, SUM(total) / CAST(SUM(cnt) AS DOUBLE PRECISION) FROM event_scalar_rollups WHERE series = ? AND level = ? GROUP BY x HAVING SUM(cnt) > 0 ORDER BY x",
-		interval, interval, interval, series, level))
+// of 2^level; nonNegative when no iteration is below 0). The database
+// does the grouping.
+func (s *EventStore) HistogramFromRollups(ctx context.Context, q Querier, series int64, level int, interval int64, nonNegative bool) ([]HistPoint, error) {
+	b, args := floorExpr("bucket", interval, nonNegative)
+	return scanHist(q.QueryContext(ctx, "SELECT "+b+" AS x, SUM(total) / SUM(CAST(cnt AS DOUBLE PRECISION)) FROM event_scalar_rollups WHERE series = ? AND level = ? GROUP BY x ORDER BY x",
+		append(args, series, level)...))
 }
 
 // HistogramFromPoints averages a series' points above minIter in buckets
@@ -219,9 +223,9 @@ func (s *EventStore) HistogramFromPoints(ctx context.Context, q Querier, series 
 	if byTime {
 		key = "ts"
 	}
-	b := floorExpr(key)
+	b, args := floorExpr(key, interval, false)
 	return scanHist(q.QueryContext(ctx, "SELECT "+b+" AS x, AVG(value) FROM event_scalars WHERE series = ? AND iter > ? GROUP BY x ORDER BY x",
-		interval, interval, interval, series, minIter))
+		append(args, series, minIter)...))
 }
 
 // MaxIters returns the highest iteration of each listed entity over every

@@ -7,7 +7,6 @@ import (
 
 	"github.com/trove-ml/trove/internal/apierr"
 	"github.com/trove-ml/trove/internal/events"
-	"github.com/trove-ml/trove/internal/jsonx"
 	"github.com/trove-ml/trove/internal/rpc"
 	"github.com/trove-ml/trove/internal/store"
 )
@@ -57,7 +56,7 @@ func (r *histogramRequest) Validate() error { return r.validate() }
 type curveOut struct {
 	Name       string          `json:"name"`
 	X          json.RawMessage `json:"x"`
-	Y          []jsonx.Float   `json:"y"`
+	Y          json.RawMessage `json:"y"`
 	XAxisLabel *string         `json:"x_axis_label,omitempty"`
 }
 
@@ -85,7 +84,7 @@ func (s *service) scalarMetricsIterHistogram(ctx context.Context, c *rpc.Call, r
 }
 
 func toCurve(cv events.Curve, name string, key events.HistKey, t *target) *curveOut {
-	out := &curveOut{Name: name, Y: floats(cv.Y)}
+	out := &curveOut{Name: name, Y: events.FloatsJSON(cv.Y)}
 	if key == events.KeyISOTime {
 		xs := make([]string, len(cv.X))
 		for i, x := range cv.X {
@@ -93,7 +92,7 @@ func toCurve(cv events.Curve, name string, key events.HistKey, t *target) *curve
 		}
 		out.X, _ = json.Marshal(xs)
 	} else {
-		out.X, _ = json.Marshal(cv.X)
+		out.X = events.IntsJSON(cv.X)
 	}
 	if lm := t.LastMetrics[events.Hash(cv.Metric)][events.Hash(cv.Variant)]; lm != nil {
 		out.XAxisLabel = lm.XAxisLabel

@@ -77,7 +77,9 @@ func (db *DB) migrate(ctx context.Context) error {
 			if n > 0 {
 				return nil
 			}
-			if _, err := q.ExecContext(ctx, m.sql); err != nil {
+			// Migration text goes to the driver verbatim: no placeholder
+			// rewriting, so quotes and question marks in it are safe.
+			if _, err := q.(*rawQuerier).q.ExecContext(ctx, m.sql); err != nil {
 				return fmt.Errorf("migration %s: %w", m.name, err)
 			}
 			_, err := q.ExecContext(ctx, `INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)`, m.version, m.name, time.Now().UnixMilli())

@@ -71,7 +71,7 @@ def init_run(api, clearml_env, tmp_path_factory, request):
 
     def run():
         proc = subprocess.run([sys.executable, str(script)], cwd=str(workdir), env=env, stdin=subprocess.DEVNULL,
-                              capture_output=True, text=True, timeout=240)
+                              capture_output=True, text=True, timeout=600)
         assert proc.returncode == 0, f"script failed:\n{proc.stdout}\n{proc.stderr}"
         return result_of(proc)
 
@@ -150,7 +150,7 @@ print("RESULT " + json.dumps({{
 
 def test_readback_clone_and_states(api, init_run, run_sdk):
     names, first, second = init_run
-    proc = run_sdk(READBACK_SCRIPT.format(task_id=first["id"], project=names["project"], name=names["name"]))
+    proc = run_sdk(READBACK_SCRIPT.format(task_id=first["id"], project=names["project"], name=names["name"]), timeout=600)
     out = result_of(proc)
     assert out["src_name"] == names["name"] and out["src_status"] == "completed"
     assert first["id"] in out["found"] and second["id"] in out["found"]

@@ -31,6 +31,8 @@ type App struct {
 	Deps *api.Deps
 	// Handler is the API port's handler.
 	Handler http.Handler
+	// Registry holds every registered operation.
+	Registry *rpc.Registry
 	// FilesHandler is the files port's handler (the built-in file server).
 	FilesHandler http.Handler
 	// Generated holds a key pair created on first start (printed once).
@@ -61,8 +63,9 @@ func New(ctx context.Context, cfg config.Config, log *slog.Logger) (*App, error)
 		return nil, err
 	}
 	deps.Files = fsvc
-	a := &App{Cfg: cfg, Log: log, DB: db, Deps: deps, Generated: gen, FilesHandler: fsvc}
-	srv := &rpc.Server{Registry: NewRegistry(deps), Auth: deps.Auth, Log: log, MaxBody: int64(cfg.MaxBodyMB) << 20}
+	reg := NewRegistry(deps)
+	a := &App{Cfg: cfg, Log: log, DB: db, Deps: deps, Generated: gen, FilesHandler: fsvc, Registry: reg}
+	srv := &rpc.Server{Registry: reg, Auth: deps.Auth, Log: log, MaxBody: int64(cfg.MaxBodyMB) << 20}
 	if err := deps.RunStart(ctx); err != nil {
 		db.Close()
 		return nil, err

@@ -157,9 +157,14 @@ func TestAuthTokens(t *testing.T) {
 		e.Do(t, "projects.get_all", nil, func(h http.Header) {
 			h.Set("Cookie", "clearml_token_basic="+tok)
 		}).OK(t)
-		// Logout revokes.
+		// Logout revokes (login.logout and auth.logout alike).
 		e.CallAs(t, tok, "login.logout", nil).OK(t)
 		e.CallAs(t, tok, "projects.get_all", nil).Err(t, 401, 30)
+		tok2 := e.Login(t, testenv.AdminKey, testenv.AdminSecret)
+		e.CallAs(t, tok2, "auth.logout", nil).OK(t)
+		e.CallAs(t, tok2, "projects.get_all", nil).Err(t, 401, 30)
+		// login.logout without credentials still answers.
+		e.CallAs(t, "", "login.logout", nil).OK(t)
 		// Basic works on any endpoint.
 		e.Do(t, "projects.get_all", nil, func(h http.Header) {
 			h.Set("Authorization", "Basic "+base64.StdEncoding.EncodeToString([]byte(testenv.AdminKey+":"+testenv.AdminSecret)))

@@ -83,3 +83,59 @@ func TestEntries(t *testing.T) {
 		}
 	})
 }
+
+func TestClearQueueAndRemoveWithStatus(t *testing.T) {
+	testenv.Each(t, func(t *testing.T, e *testenv.Env) {
+		q := newQueue(t, e, "to-clear")
+		enqueued := newTask(t, e, "enqueued")
+		e.Call(t, "tasks.enqueue", map[string]any{"task": enqueued, "queue": q}).OK(t)
+		added := newTask(t, e, "added")
+		e.Call(t, "queues.add_task", map[string]any{"queue": q, "task": added, "update_execution_queue": false}).OK(t)
+		if got := e.Call(t, "tasks.get_by_id", map[string]any{"task": added}).OK(t).Str("task.execution.queue"); got != "" {
+			t.Fatalf("update_execution_queue false keeps execution.queue: %q", got)
+		}
+		r := e.Call(t, "queues.clear_queue", map[string]any{"queue": q}).OK(t)
+		// Only tasks enqueued into this queue get their status back.
+		if got := r.List("removed_tasks"); len(got) != 1 || got[0] != enqueued {
+			t.Fatalf("clear answer %s", r.Raw)
+		}
+		if n := e.Call(t, "queues.get_num_entries", map[string]any{"queue": q}).OK(t).Num("num"); n != 0 {
+			t.Fatalf("cleared queue holds %v", n)
+		}
+		task := e.Call(t, "tasks.get_by_id", map[string]any{"task": enqueued}).OK(t)
+		if task.Str("task.status") != "created" || task.Str("task.execution.queue") != "" {
+			t.Fatalf("cleared task: %s", task.Raw)
+		}
+		e.Call(t, "queues.clear_queue", map[string]any{"queue": "nope"}).Err(t, 400, 701)
+		if r := e.Call(t, "queues.clear_queue", map[string]any{"queue": q}).OK(t); len(r.List("removed_tasks")) != 0 {
+			t.Fatalf("clearing an empty queue: %s", r.Raw)
+		}
+
+		// remove_task with update_task_status gives the status back too.
+		e.Call(t, "tasks.enqueue", map[string]any{"task": enqueued, "queue": q}).OK(t)
+		e.Call(t, "queues.remove_task", map[string]any{"queue": q, "task": enqueued, "update_task_status": true}).OK(t)
+		task = e.Call(t, "tasks.get_by_id", map[string]any{"task": enqueued}).OK(t)
+		if task.Str("task.status") != "created" || task.Str("task.status_reason") != "Task was removed from the queue "+q {
+			t.Fatalf("removed task: %s", task.Raw)
+		}
+		// Without it the task keeps its status.
+		e.Call(t, "tasks.enqueue", map[string]any{"task": enqueued, "queue": q}).OK(t)
+		e.Call(t, "queues.remove_task", map[string]any{"queue": q, "task": enqueued}).OK(t)
+		if s := e.Call(t, "tasks.get_by_id", map[string]any{"task": enqueued}).OK(t).Str("task.status"); s != "queued" {
+			t.Fatalf("plain remove_task changed the status to %s", s)
+		}
+	})
+}
+
+func TestHandOutOfStoppedTask(t *testing.T) {
+	testenv.Each(t, func(t *testing.T, e *testenv.Env) {
+		q := newQueue(t, e, "stopped")
+		id := newTask(t, e, "aborted while queued")
+		e.Call(t, "queues.add_task", map[string]any{"queue": q, "task": id}).OK(t)
+		e.Call(t, "tasks.stopped", map[string]any{"task": id, "force": true}).OK(t)
+		e.Call(t, "queues.get_next_task", map[string]any{"queue": q}).OK(t)
+		if s := e.Call(t, "tasks.get_by_id", map[string]any{"task": id}).OK(t).Str("task.status"); s != "queued" {
+			t.Fatalf("a stopped task handed out goes back to queued, got %s", s)
+		}
+	})
+}

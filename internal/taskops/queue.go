@@ -60,6 +60,10 @@ func Enqueue(ctx context.Context, d *api.Deps, q store.Querier, r EnqueueRequest
 		if errors.Is(err, store.ErrAlreadyQueued) {
 			return nil, apierr.TaskAlreadyQueued(t.ID)
 		}
+		if errors.Is(err, store.ErrNotFound) {
+			// The queue was deleted between lookup and append.
+			return nil, apierr.InvalidQueueID(queueID)
+		}
 		return nil, err
 	}
 	if _, err := d.DB.RemoveTaskFromQueues(ctx, q, t.ID, queueID); err != nil {

@@ -16,22 +16,28 @@ import (
 //     points;
 //   - otherwise the bucket width is ceil(range/samples), widened to the
 //     largest group width as the reference groups series of similar
-//     widths; by iteration the width is then rounded up to a multiple of
-//     a stored rollup width (16, 64, ... 16384 iterations; the widest that
-//     adds at most a quarter to it) and the buckets are summed from the
-//     rollups, so a histogram reads a few rows per bucket however long the
-//     series is; widths below 20, and widths in time, group the points
-//     themselves.
+//     widths; by iteration the width is then rounded up to a power of two
+//     (a stored rollup width: 16, 32, ... 16384 iterations), so each bucket
+//     is one rollup row: the database groups the rollup rows in index order
+//     and a histogram reads at most `samples` rows per series however long
+//     the series is (at least half of the requested points come back, as
+//     the reference's own rounding can give); series of up to 20,000
+//     points, widths up to 8, and widths in time group the points
+//     themselves, with the exact width.
 //
 // Single values (iteration -2^31) and points without iteration are left
 // out.
 
 // RollupLevels are the bucket widths (powers of two) of the stored scalar
-// rollups: 16, 64, ... 16384 iterations.
-var RollupLevels = []int{4, 6, 8, 10, 12, 14}
+// rollups: 16, 32, ... 16384 iterations.
+var RollupLevels = []int{4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14}
 
 // DefaultSamples is the default number of histogram buckets.
 const DefaultSamples = 6000
+
+// exactHistogramPoints is the series size up to which buckets are
+// grouped from the points themselves, with the reference's exact widths.
+const exactHistogramPoints = 20000
 
 const (
 	maxGroupSeries = 50
@@ -167,7 +173,11 @@ func (r *Reader) curve(ctx context.Context, p *seriesPlan, key HistKey) (Curve, 
 	c := Curve{Metric: p.series.Metric, Variant: p.series.Variant}
 	var pts []store.HistPoint
 	var err error
-	switch level := rollupLevelFor(p.interval); {
+	level := rollupLevelFor(p.interval)
+	if p.count <= exactHistogramPoints {
+		level = -1
+	}
+	switch {
 	case key != KeyIter:
 		pts, err = es.HistogramFromPoints(ctx, q, p.series.ID, p.interval, true, SingleValueIter)
 	case level < 0:
@@ -186,22 +196,21 @@ func (r *Reader) curve(ctx context.Context, p *seriesPlan, key HistKey) (Curve, 
 	return c, nil
 }
 
-// rollupLevelFor picks the rollup level for a bucket width: the widest
-// whose multiple above the width exceeds it by at most a quarter (the
-// histogram keeps at least 80% of the requested points), else the
-// narrowest rollup for widths from 20 on, else -1: group the points
-// themselves (at most 20 per bucket).
+// rollupLevelFor picks the rollup level for a bucket width: the level of
+// the smallest power of two not below it (so each bucket is one stored
+// rollup row and the database groups in index order, and at least half of
+// the requested points come back), the widest level for wider buckets,
+// or -1 to group the points themselves (widths up to 8).
 func rollupLevelFor(interval int64) int {
-	for i := len(RollupLevels) - 1; i >= 0; i-- {
-		w := int64(1) << RollupLevels[i]
-		if w <= interval && ceilDiv(interval, w)*w*4 <= interval*5 {
-			return RollupLevels[i]
+	if interval <= 8 {
+		return -1
+	}
+	for _, l := range RollupLevels {
+		if int64(1)<<l >= interval {
+			return l
 		}
 	}
-	if interval >= 20 {
-		return RollupLevels[0]
-	}
-	return -1
+	return RollupLevels[len(RollupLevels)-1]
 }
 
 func ceilDiv(a, b int64) int64 {

@@ -72,7 +72,7 @@ func TestLineFormat(t *testing.T) {
 }
 
 func TestRollupLevels(t *testing.T) {
-	cases := map[int64]int{1: -1, 15: -1, 19: -1, 20: 4, 33: 4, 42: 4, 64: 6, 125: 6, 334: 6, 1000: 8, 20000: 12, 16384: 14}
+	cases := map[int64]int{1: -1, 8: -1, 9: 4, 16: 4, 17: 5, 42: 6, 64: 6, 125: 7, 334: 9, 1000: 10, 16384: 14, 20000: 14}
 	for interval, want := range cases {
 		if got := rollupLevelFor(interval); got != want {
 			t.Errorf("interval %d: level %d want %d", interval, got, want)

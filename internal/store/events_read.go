@@ -207,6 +207,11 @@ func floorExpr(expr string, interval int64, nonNegative bool) (string, []any) {
 // of 2^level; nonNegative when no iteration is below 0). The database
 // does the grouping.
 func (s *EventStore) HistogramFromRollups(ctx context.Context, q Querier, series int64, level int, interval int64, nonNegative bool) ([]HistPoint, error) {
+	if interval == int64(1)<<level {
+		// one rollup row per bucket: grouped in index order, no sort
+		return scanHist(q.QueryContext(ctx, "SELECT bucket, SUM(total) / SUM(CAST(cnt AS DOUBLE PRECISION)) FROM event_scalar_rollups WHERE series = ? AND level = ? GROUP BY bucket ORDER BY bucket",
+			series, level))
+	}
 	b, args := floorExpr("bucket", interval, nonNegative)
 	return scanHist(q.QueryContext(ctx, "SELECT "+b+" AS x, SUM(total) / SUM(CAST(cnt AS DOUBLE PRECISION)) FROM event_scalar_rollups WHERE series = ? AND level = ? GROUP BY x ORDER BY x",
 		append(args, series, level)...))

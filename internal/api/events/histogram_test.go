@@ -52,7 +52,7 @@ func TestScalarHistogram(t *testing.T) {
 		evs = append(evs, series(task, "small", "a", rangeInts(0, 100, 1), ident)...)
 		evs = append(evs, series(task, "one", "a", []int{7}, ident)...)
 		evs = append(evs, series(task, "gaps", "a", []int{0, 1, 2, 50, 51, 1000}, ident)...)
-		evs = append(evs, series(task, "big", "a", rangeInts(-500, 4500, 1), ident)...)
+		evs = append(evs, series(task, "big", "a", rangeInts(-500, 29500, 1), ident)...)
 		evs = append(evs, ev{"type": "training_stats_scalar", "task": task, "metric": "Summary", "variant": "acc", "iter": -2147483648, "value": 0.9})
 		evs = append(evs, `{"type": "training_stats_scalar", "task": "`+task+`", "metric": "small", "variant": "a", "iter": 200, "value": NaN}`)
 		r := batch(t, e, evs...).OK(t)
@@ -91,25 +91,25 @@ func TestScalarHistogram(t *testing.T) {
 		})
 		t.Run("gaps downsampled", func(t *testing.T) {
 			xs, ys := curve(t, hist(map[string]any{"samples": 3, "metrics": []map[string]any{{"metric": "gaps"}}}), "gaps", "a")
-			// width ceil(1001/3) = 334, rounded to 384 (a multiple of the 64 rollup)
-			if len(xs) != 2 || xs[0] != 0 || xs[1] != 768 || ys[0] != (0+1+2+50+51)/5.0 || ys[1] != 1000 {
+			// width ceil(1001/3) = 334: buckets 0 and 668 hold points
+			if len(xs) != 2 || xs[0] != 0 || xs[1] != 668 || ys[0] != (0+1+2+50+51)/5.0 || ys[1] != 1000 {
 				t.Fatalf("bad gaps x=%v y=%v", xs, ys)
 			}
 		})
 		t.Run("from rollups", func(t *testing.T) {
-			// 5000 points, 40 samples: width 125, rounded to a multiple of 64 = 128
+			// 30,000 points, 40 samples: width 750, rounded to the 1024 rollup
 			xs, ys := curve(t, hist(map[string]any{"samples": 40, "metrics": []map[string]any{{"metric": "big"}}}), "big", "a")
 			if len(xs) > 40 || len(xs) < 20 {
 				t.Fatalf("bad bucket count %d", len(xs))
 			}
 			for i, x := range xs {
-				lo, hi := math.Max(x, -500), math.Min(x+128, 4500)
+				lo, hi := math.Max(x, -500), math.Min(x+1024, 29500)
 				want := (lo + hi - 1) / 2
-				if int(x)%128 != 0 || ys[i] != want {
+				if int(x)%1024 != 0 || ys[i] != want {
 					t.Fatalf("bucket %v: mean %v, want %v", x, ys[i], want)
 				}
 			}
-			if xs[0] != -512 {
+			if xs[0] != -1024 {
 				t.Fatalf("negative iterations not floored: %v", xs[0])
 			}
 		})
@@ -118,7 +118,7 @@ func TestScalarHistogram(t *testing.T) {
 			xs, ys := curve(t, hist(map[string]any{"samples": 40, "metrics": []map[string]any{{"metric": "big"}}}), "big", "a")
 			for i, x := range xs {
 				if x == 0 {
-					want := (127.0*128/2 + 1000 + 1000) / 128
+					want := (1023.0*1024/2 + 1000 + 1000) / 1024
 					if math.Abs(ys[i]-want) > 1e-9 {
 						t.Fatalf("bucket 0 after replace: %v want %v", ys[i], want)
 					}
@@ -127,9 +127,16 @@ func TestScalarHistogram(t *testing.T) {
 			}
 			t.Fatal("bucket 0 missing")
 		})
+		t.Run("exact widths for small series", func(t *testing.T) {
+			xs, _ := curve(t, hist(map[string]any{"samples": 7, "metrics": []map[string]any{{"metric": "small"}}}), "small", "a")
+			// ceil(100/7) = 15: 0, 15, ... 90
+			if len(xs) != 7 || xs[1] != 15 || xs[6] != 90 {
+				t.Fatalf("bad exact widths %v", xs)
+			}
+		})
 		t.Run("all points", func(t *testing.T) {
 			xs, _ := curve(t, hist(map[string]any{"samples": 0, "metrics": []map[string]any{{"metric": "big"}}}), "big", "a")
-			if len(xs) != 5000 {
+			if len(xs) != 30000 {
 				t.Fatalf("samples 0 gave %d points", len(xs))
 			}
 		})

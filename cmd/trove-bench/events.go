@@ -21,6 +21,7 @@ import (
 
 	"github.com/trove-ml/trove/internal/app"
 	"github.com/trove-ml/trove/internal/config"
+	"github.com/trove-ml/trove/internal/events"
 	"github.com/trove-ml/trove/internal/jsonx"
 	"github.com/trove-ml/trove/internal/rpc"
 	"github.com/trove-ml/trove/internal/store"
@@ -68,6 +69,14 @@ func benchEvents(args []string) error {
 	defer a.Close()
 	srv := httptest.NewServer(a.Handler)
 	defer srv.Close()
+	// the background jobs run as in a served Trove (the rollup job among them)
+	jobsCtx, stopJobs := context.WithCancel(context.Background())
+	var jobs sync.WaitGroup
+	a.Deps.StartJobs(jobsCtx, &jobs)
+	defer func() {
+		stopJobs()
+		jobs.Wait()
+	}()
 	b := &eventsBench{a: a, url: srv.URL}
 	if *profile != "" {
 		f, err := os.Create(*profile)
@@ -321,6 +330,10 @@ func (b *eventsBench) histogram(series, points, samples, queries int) error {
 		return err
 	}
 	fmt.Printf("histogram task: %d series x %d points loaded in %.1fs\n", series, points, time.Since(start).Seconds())
+	// let the rollup job catch up, as it does within seconds on a server
+	if err := (&events.Roller{DB: b.a.DB}).Run(context.Background()); err != nil {
+		return err
+	}
 	body := []byte(fmt.Sprintf(`{"task":%q,"samples":%d,"key":"iter"}`, task, samples))
 	var env struct {
 		Data map[string]map[string]struct {

@@ -114,7 +114,7 @@ func (r *Reader) plan(ctx context.Context, series []store.Series, samples int, k
 		var rg store.SeriesRange
 		var err error
 		if key == KeyIter {
-			rg, err = es.IterRange(ctx, q, s.ID, coarsest, SingleValueIter)
+			rg, err = es.IterRange(ctx, q, s.ID, coarsest, SingleValueIter, rolledThrough(&s))
 		} else {
 			rg, err = es.TimeRange(ctx, q, s.ID, SingleValueIter)
 		}
@@ -184,7 +184,17 @@ func (r *Reader) curve(ctx context.Context, p *seriesPlan, key HistKey) (Curve, 
 		pts, err = es.HistogramFromPoints(ctx, q, p.series.ID, p.interval, false, SingleValueIter)
 	default:
 		width := int64(1) << level
-		pts, err = es.HistogramFromRollups(ctx, q, p.series.ID, level, ceilDiv(p.interval, width)*width, p.min >= 0)
+		interval := ceilDiv(p.interval, width) * width
+		var rolled, tail []store.HistBucket
+		if rolled, err = es.HistogramFromRollups(ctx, q, p.series.ID, level, interval, p.min >= 0); err != nil {
+			return c, err
+		}
+		if after := rolledThrough(&p.series); after < p.max {
+			if tail, err = es.HistogramTail(ctx, q, p.series.ID, after, interval); err != nil {
+				return c, err
+			}
+		}
+		pts = mergeBuckets(rolled, tail)
 	}
 	if err != nil {
 		return c, err
@@ -194,6 +204,34 @@ func (r *Reader) curve(ctx context.Context, p *seriesPlan, key HistKey) (Curve, 
 		c.X[i], c.Y[i] = pt.X, pt.Y
 	}
 	return c, nil
+}
+
+// rolledThrough is the last iteration of a series in its rollups (the
+// single-value iteration when none is).
+func rolledThrough(s *store.Series) int64 { return max(s.RolledThrough, SingleValueIter) }
+
+// mergeBuckets joins the buckets of the rollups and of the points not yet
+// rolled up (both ordered; they share at most the bucket where the tail
+// starts) into means.
+func mergeBuckets(a, b []store.HistBucket) []store.HistPoint {
+	out := make([]store.HistPoint, 0, len(a)+len(b))
+	i, j := 0, 0
+	for i < len(a) || j < len(b) {
+		var x store.HistBucket
+		switch {
+		case j >= len(b) || (i < len(a) && a[i].X < b[j].X):
+			x, i = a[i], i+1
+		case i >= len(a) || b[j].X < a[i].X:
+			x, j = b[j], j+1
+		default:
+			x = store.HistBucket{X: a[i].X, Sum: a[i].Sum + b[j].Sum, Cnt: a[i].Cnt + b[j].Cnt}
+			i, j = i+1, j+1
+		}
+		if x.Cnt > 0 {
+			out = append(out, store.HistPoint{X: x.X, Y: x.Sum / float64(x.Cnt)})
+		}
+	}
+	return out
 }
 
 // rollupLevelFor picks the rollup level for a bucket width: the level of

@@ -131,20 +131,21 @@ func sourceURLs(plot string) []string {
 }
 
 // writeScalars attaches the batch's points to their series (created on
-// first use), writes them, and keeps the series' rollups in step: a new
-// point adds to its buckets, a replaced point swaps its value.
+// first use) and writes them. Rollups are built behind ingest (Roller);
+// only points below a series' rollup mark change them here: a new point
+// adds to its buckets, a replaced point swaps its value.
 func (w *batchWriter) writeScalars(ctx context.Context, batches []*seriesBatch, wts int64) error {
 	if len(batches) == 0 {
 		return nil
 	}
 	es := w.in.DB.Events()
 	var rows, fresh []store.ScalarRow
-	var rollups, newBuckets []store.Rollup
+	var rollups []store.Rollup
 	for _, sb := range batches {
 		sr, err := es.FindSeries(ctx, w.q, sb.key.task, sb.key.metric, sb.key.variant)
 		if errors.Is(err, store.ErrNotFound) {
 			sr = &store.Series{Task: sb.key.task, Metric: sb.key.metric, Variant: sb.key.variant,
-				ModelEvent: sb.modelEvent, Worker: sb.worker, MaxIter: NoIter, LastWTS: wts}
+				ModelEvent: sb.modelEvent, Worker: sb.worker, MaxIter: NoIter, LastWTS: wts, RolledThrough: SingleValueIter}
 			err = es.CreateSeries(ctx, w.q, sr)
 		}
 		if err != nil {
@@ -172,7 +173,10 @@ func (w *batchWriter) writeScalars(ctx context.Context, batches []*seriesBatch, 
 				row.Worker = &wk
 			}
 			*target = append(*target, row)
-			if it <= SingleValueIter {
+			// points past the rollup mark are rolled up later by the
+			// rollup job; up to it (late or re-sent points) the rollups
+			// change now
+			if it <= SingleValueIter || it > sr.RolledThrough {
 				continue
 			}
 			if prev, replaced := old[it]; replaced {
@@ -181,15 +185,7 @@ func (w *batchWriter) writeScalars(ctx context.Context, batches []*seriesBatch, 
 				acc.add(it, 1, e.Value)
 			}
 		}
-		for _, r := range acc.rows() {
-			// a bucket starting past the series' highest iteration holds
-			// no stored point yet: a plain insert
-			if r.Bucket > sr.MaxIter {
-				newBuckets = append(newBuckets, r)
-			} else {
-				rollups = append(rollups, r)
-			}
-		}
+		rollups = append(rollups, acc.rows()...)
 		if err := es.TouchSeries(ctx, w.q, sr.ID, max(sr.MaxIter, hi), wts); err != nil {
 			return err
 		}
@@ -198,9 +194,6 @@ func (w *batchWriter) writeScalars(ctx context.Context, batches []*seriesBatch, 
 		return err
 	}
 	if err := es.UpsertScalars(ctx, w.q, rows); err != nil {
-		return err
-	}
-	if err := es.InsertRollups(ctx, w.q, newBuckets); err != nil {
 		return err
 	}
 	return es.AddRollups(ctx, w.q, rollups)

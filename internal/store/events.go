@@ -31,21 +31,25 @@ type Series struct {
 	MaxIter int64
 	// LastWTS is the newest write time, epoch ms.
 	LastWTS int64
+	// RolledThrough: the points up to it are in the rollups (see
+	// events.Roller).
+	RolledThrough int64
 }
 
-const seriesCols = "id, task, metric, variant, model_event, worker, max_iter, last_wts"
+const seriesCols = "id, task, metric, variant, model_event, worker, max_iter, last_wts, rolled_through"
 
 func scanSeries(sc interface{ Scan(...any) error }) (Series, error) {
 	var s Series
 	var me int64
-	err := sc.Scan(&s.ID, &s.Task, &s.Metric, &s.Variant, &me, &s.Worker, &s.MaxIter, &s.LastWTS)
+	err := sc.Scan(&s.ID, &s.Task, &s.Metric, &s.Variant, &me, &s.Worker, &s.MaxIter, &s.LastWTS, &s.RolledThrough)
 	s.ModelEvent = me != 0
 	return s, err
 }
 
-// FindSeries loads the series of (task, metric, variant).
+// FindSeries loads the series of (task, metric, variant), locking it
+// against the rollup job on PostgreSQL.
 func (s *EventStore) FindSeries(ctx context.Context, q Querier, task, metric, variant string) (*Series, error) {
-	row := q.QueryRowContext(ctx, "SELECT "+seriesCols+" FROM event_series WHERE task = ? AND metric = ? AND variant = ?", task, metric, variant)
+	row := q.QueryRowContext(ctx, "SELECT "+seriesCols+" FROM event_series WHERE task = ? AND metric = ? AND variant = ?"+s.db.D.ForUpdate(), task, metric, variant)
 	sr, err := scanSeries(row)
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, fmt.Errorf("series %s/%s/%s: %w", task, metric, variant, ErrNotFound)
@@ -62,8 +66,64 @@ func (s *EventStore) CreateSeries(ctx context.Context, q Querier, sr *Series) er
 	if sr.ModelEvent {
 		me = 1
 	}
-	return q.QueryRowContext(ctx, "INSERT INTO event_series (task, metric, variant, model_event, worker, max_iter, last_wts) VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING id",
-		sr.Task, sr.Metric, sr.Variant, me, sr.Worker, sr.MaxIter, sr.LastWTS).Scan(&sr.ID)
+	return q.QueryRowContext(ctx, "INSERT INTO event_series (task, metric, variant, model_event, worker, max_iter, last_wts, rolled_through) VALUES (?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
+		sr.Task, sr.Metric, sr.Variant, me, sr.Worker, sr.MaxIter, sr.LastWTS, sr.RolledThrough).Scan(&sr.ID)
+}
+
+// LockSeries loads a series by id, locked on PostgreSQL.
+func (s *EventStore) LockSeries(ctx context.Context, q Querier, id int64) (*Series, error) {
+	sr, err := scanSeries(q.QueryRowContext(ctx, "SELECT "+seriesCols+" FROM event_series WHERE id = ?"+s.db.D.ForUpdate(), id))
+	if err != nil {
+		return nil, errNoRow(err, fmt.Sprintf("series %d", id))
+	}
+	return &sr, nil
+}
+
+// SeriesBehind lists up to limit series with points not yet in their
+// rollups.
+func (s *EventStore) SeriesBehind(ctx context.Context, q Querier, limit int) ([]int64, error) {
+	rows, err := q.QueryContext(ctx, "SELECT id FROM event_series WHERE max_iter > rolled_through LIMIT ?", limit)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []int64
+	for rows.Next() {
+		var id int64
+		if err := rows.Scan(&id); err != nil {
+			return nil, err
+		}
+		out = append(out, id)
+	}
+	return out, rows.Err()
+}
+
+// SetRolledThrough records that a series' points up to through are in
+// its rollups.
+func (s *EventStore) SetRolledThrough(ctx context.Context, q Querier, id, through int64) error {
+	_, err := q.ExecContext(ctx, "UPDATE event_series SET rolled_through = ? WHERE id = ?", through, id)
+	return err
+}
+
+// IterValues reads up to limit (iteration, value) pairs of a series after
+// iteration after, in order.
+func (s *EventStore) IterValues(ctx context.Context, q Querier, series, after int64, limit int) ([]int64, []float64, error) {
+	rows, err := q.QueryContext(ctx, "SELECT iter, value FROM event_scalars WHERE series = ? AND iter > ? ORDER BY iter LIMIT ?", series, after, limit)
+	if err != nil {
+		return nil, nil, err
+	}
+	defer rows.Close()
+	var its []int64
+	var vals []float64
+	for rows.Next() {
+		var it int64
+		var v float64
+		if err := rows.Scan(&it, &v); err != nil {
+			return nil, nil, err
+		}
+		its, vals = append(its, it), append(vals, v)
+	}
+	return its, vals, rows.Err()
 }
 
 // TouchSeries records a series' highest iteration and newest write time.

@@ -144,15 +144,18 @@ type SeriesRange struct {
 	Min, Max int64
 }
 
-// IterRange reads a series' point count (from its coarsest rollup) and
-// iteration range (two index seeks) above minIter.
-func (s *EventStore) IterRange(ctx context.Context, q Querier, series int64, coarsest int, minIter int64) (SeriesRange, error) {
+// IterRange reads a series' point count above minIter (its coarsest
+// rollup for the points up to rolled, the points themselves after it) and
+// iteration range (two index seeks).
+func (s *EventStore) IterRange(ctx context.Context, q Querier, series int64, coarsest int, minIter, rolled int64) (SeriesRange, error) {
 	var r SeriesRange
 	var cnt sql.NullInt64
-	if err := q.QueryRowContext(ctx, "SELECT SUM(cnt) FROM event_scalar_rollups WHERE series = ? AND level = ?", series, coarsest).Scan(&cnt); err != nil {
+	var tail int64
+	if err := q.QueryRowContext(ctx, "SELECT (SELECT SUM(cnt) FROM event_scalar_rollups WHERE series = ? AND level = ?), (SELECT COUNT(*) FROM event_scalars WHERE series = ? AND iter > ? AND iter > ?)",
+		series, coarsest, series, rolled, minIter).Scan(&cnt, &tail); err != nil {
 		return r, err
 	}
-	r.Count = cnt.Int64
+	r.Count = cnt.Int64 + tail
 	if r.Count == 0 {
 		return r, nil
 	}
@@ -202,19 +205,49 @@ func floorExpr(expr string, interval int64, nonNegative bool) (string, []any) {
 	return "(" + expr + " - (((" + expr + " % ?) + ?) % ?))", []any{interval, interval, interval}
 }
 
-// HistogramFromRollups averages a series' points in buckets of interval
-// iterations, read from the rollups of level (interval must be a multiple
-// of 2^level; nonNegative when no iteration is below 0). The database
-// does the grouping.
-func (s *EventStore) HistogramFromRollups(ctx context.Context, q Querier, series int64, level int, interval int64, nonNegative bool) ([]HistPoint, error) {
+// HistBucket is a histogram bucket's sum and count of values.
+type HistBucket struct {
+	X   int64
+	Sum float64
+	Cnt int64
+}
+
+func scanBuckets(rows *sql.Rows, err error) ([]HistBucket, error) {
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []HistBucket
+	for rows.Next() {
+		var b HistBucket
+		if err := rows.Scan(&b.X, &b.Sum, &b.Cnt); err != nil {
+			return nil, err
+		}
+		out = append(out, b)
+	}
+	return out, rows.Err()
+}
+
+// HistogramFromRollups sums a series' rolled-up points in buckets of
+// interval iterations from the rollups of level (interval a multiple of
+// 2^level; nonNegative when no iteration is below 0). The database does
+// the grouping; with interval 2^level in index order, without a sort.
+func (s *EventStore) HistogramFromRollups(ctx context.Context, q Querier, series int64, level int, interval int64, nonNegative bool) ([]HistBucket, error) {
 	if interval == int64(1)<<level {
-		// one rollup row per bucket: grouped in index order, no sort
-		return scanHist(q.QueryContext(ctx, "SELECT bucket, SUM(total) / SUM(CAST(cnt AS DOUBLE PRECISION)) FROM event_scalar_rollups WHERE series = ? AND level = ? GROUP BY bucket ORDER BY bucket",
+		return scanBuckets(q.QueryContext(ctx, "SELECT bucket, SUM(total), SUM(cnt) FROM event_scalar_rollups WHERE series = ? AND level = ? GROUP BY bucket ORDER BY bucket",
 			series, level))
 	}
 	b, args := floorExpr("bucket", interval, nonNegative)
-	return scanHist(q.QueryContext(ctx, "SELECT "+b+" AS x, SUM(total) / SUM(CAST(cnt AS DOUBLE PRECISION)) FROM event_scalar_rollups WHERE series = ? AND level = ? GROUP BY x ORDER BY x",
+	return scanBuckets(q.QueryContext(ctx, "SELECT "+b+" AS x, SUM(total), SUM(cnt) FROM event_scalar_rollups WHERE series = ? AND level = ? GROUP BY x ORDER BY x",
 		append(args, series, level)...))
+}
+
+// HistogramTail sums a series' points after iteration after (not yet in
+// the rollups) in buckets of interval iterations.
+func (s *EventStore) HistogramTail(ctx context.Context, q Querier, series, after, interval int64) ([]HistBucket, error) {
+	b, args := floorExpr("iter", interval, after >= -1)
+	return scanBuckets(q.QueryContext(ctx, "SELECT "+b+" AS x, SUM(value), COUNT(*) FROM event_scalars WHERE series = ? AND iter > ? GROUP BY x ORDER BY x",
+		append(args, series, after)...))
 }
 
 // HistogramFromPoints averages a series' points above minIter in buckets

@@ -1,11 +1,29 @@
 package events_test
 
 import (
+	"context"
 	"math"
+	"strings"
 	"testing"
+
+	"github.com/trove-ml/trove/internal/events"
 
 	"github.com/trove-ml/trove/internal/testenv"
 )
+
+// roll runs the rollup job to the end.
+func roll(t *testing.T, e *testenv.Env) {
+	t.Helper()
+	if err := (&events.Roller{DB: e.App.DB}).Run(context.Background()); err != nil {
+		t.Fatalf("rollups: %v", err)
+	}
+}
+
+// strip drops the envelope's meta (ids differ between calls).
+func strip(raw string) string {
+	i := strings.Index(raw, `"data":`)
+	return raw[i:]
+}
 
 func series(task, metric, variant string, iters []int, value func(int) float64) []any {
 	out := make([]any, len(iters))
@@ -96,6 +114,15 @@ func TestScalarHistogram(t *testing.T) {
 				t.Fatalf("bad gaps x=%v y=%v", xs, ys)
 			}
 		})
+		t.Run("same answer before and after the rollup job", func(t *testing.T) {
+			body := map[string]any{"samples": 40, "metrics": []map[string]any{{"metric": "big"}}}
+			before := string(hist(body).Raw)
+			roll(t, e)
+			after := string(hist(body).Raw)
+			if strip(before) != strip(after) {
+				t.Fatalf("rollups changed the histogram:\n%s\n%s", before, after)
+			}
+		})
 		t.Run("from rollups", func(t *testing.T) {
 			// 30,000 points, 40 samples: width 750, rounded to the 1024 rollup
 			xs, ys := curve(t, hist(map[string]any{"samples": 40, "metrics": []map[string]any{{"metric": "big"}}}), "big", "a")
@@ -114,8 +141,17 @@ func TestScalarHistogram(t *testing.T) {
 			}
 		})
 		t.Run("replaced points keep rollups exact", func(t *testing.T) {
+			roll(t, e)
+			// below the rollup mark: the rollups change in the ingest transaction
 			batch(t, e, scalar(task, "big", "a", 10, 1010), scalar(task, "big", "a", 11, 1011)).OK(t)
+			// past it: read from the points until the next run
+			batch(t, e, scalar(task, "big", "a", 29500, 1), scalar(task, "big", "a", 29501, 1)).OK(t)
 			xs, ys := curve(t, hist(map[string]any{"samples": 40, "metrics": []map[string]any{{"metric": "big"}}}), "big", "a")
+			last := len(xs) - 1
+			// the last bucket joins rolled-up points (28672..29499) and new ones
+			if want := ((28672.0+29499)*828/2 + 2) / 830; xs[last] != 28672 || math.Abs(ys[last]-want) > 1e-9 {
+				t.Fatalf("last bucket %v: %v want %v", xs[last], ys[last], want)
+			}
 			for i, x := range xs {
 				if x == 0 {
 					want := (1023.0*1024/2 + 1000 + 1000) / 1024
@@ -136,7 +172,7 @@ func TestScalarHistogram(t *testing.T) {
 		})
 		t.Run("all points", func(t *testing.T) {
 			xs, _ := curve(t, hist(map[string]any{"samples": 0, "metrics": []map[string]any{{"metric": "big"}}}), "big", "a")
-			if len(xs) != 30000 {
+			if len(xs) != 30002 {
 				t.Fatalf("samples 0 gave %d points", len(xs))
 			}
 		})

@@ -17,20 +17,22 @@ import (
 //   - otherwise the bucket width is ceil(range/samples), widened to the
 //     largest group width as the reference groups series of similar
 //     widths; by iteration the width is then rounded up to a power of two
-//     (a stored rollup width: 16, 32, ... 16384 iterations), so each bucket
-//     is one rollup row: the database groups the rollup rows in index order
-//     and a histogram reads at most `samples` rows per series however long
-//     the series is (at least half of the requested points come back, as
-//     the reference's own rounding can give); series of up to 20,000
-//     points, widths up to 8, and widths in time group the points
-//     themselves, with the exact width.
+//     and the database groups the stored rollup rows of the widest level
+//     not wider (32, 128, 512, 2048 or 8192 iterations: one or two rows
+//     per bucket), so a histogram reads at most 2*samples rows per series
+//     however long the series is (at least half of the requested points
+//     come back, as the reference's own rounding can give); series of up
+//     to 20,000 points, widths up to 16, and widths in time group the
+//     points themselves, with the exact width.
 //
 // Single values (iteration -2^31) and points without iteration are left
 // out.
 
 // RollupLevels are the bucket widths (powers of two) of the stored scalar
-// rollups: 16, 32, ... 16384 iterations.
-var RollupLevels = []int{4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14}
+// rollups: 32, 128, 512, 2048 and 8192 iterations. Each batch adds about
+// 1.4 rollup rows per 100 points; a power-of-two histogram width between
+// two levels reads two rows of the finer one per bucket.
+var RollupLevels = []int{5, 7, 9, 11, 13}
 
 // DefaultSamples is the default number of histogram buckets.
 const DefaultSamples = 6000
@@ -183,8 +185,7 @@ func (r *Reader) curve(ctx context.Context, p *seriesPlan, key HistKey) (Curve, 
 	case level < 0:
 		pts, err = es.HistogramFromPoints(ctx, q, p.series.ID, p.interval, false, SingleValueIter)
 	default:
-		width := int64(1) << level
-		interval := ceilDiv(p.interval, width) * width
+		interval := rollupWidth(p.interval, level)
 		var rolled, tail []store.HistBucket
 		if rolled, err = es.HistogramFromRollups(ctx, q, p.series.ID, level, interval, p.min >= 0); err != nil {
 			return c, err
@@ -234,21 +235,44 @@ func mergeBuckets(a, b []store.HistBucket) []store.HistPoint {
 	return out
 }
 
-// rollupLevelFor picks the rollup level for a bucket width: the level of
-// the smallest power of two not below it (so each bucket is one stored
-// rollup row and the database groups in index order, and at least half of
-// the requested points come back), the widest level for wider buckets,
-// or -1 to group the points themselves (widths up to 8).
+// rollupLevelFor picks the rollup level for a bucket width. The width is
+// rounded up to a power of two (at least half of the requested points
+// come back, as the reference's own rounding can give), read from the
+// widest stored level not wider: one or two rollup rows per bucket (the
+// widest level's multiples for very wide buckets). Widths up to 16 group
+// the points themselves (-1).
 func rollupLevelFor(interval int64) int {
-	if interval <= 8 {
+	if interval <= 16 {
 		return -1
 	}
+	p := int64(1)
+	for p < interval && p < 1<<62 {
+		p <<= 1
+	}
+	best := RollupLevels[0]
 	for _, l := range RollupLevels {
-		if int64(1)<<l >= interval {
-			return l
+		if int64(1)<<l <= p {
+			best = l
 		}
 	}
-	return RollupLevels[len(RollupLevels)-1]
+	return best
+}
+
+// rollupWidth is the bucket width read from a level: interval rounded up
+// to a power of two, or to a multiple of the widest level beyond it.
+func rollupWidth(interval int64, level int) int64 {
+	w := int64(1) << level
+	if interval <= w {
+		return w
+	}
+	if level == RollupLevels[len(RollupLevels)-1] {
+		return ceilDiv(interval, w) * w
+	}
+	p := w
+	for p < interval {
+		p <<= 1
+	}
+	return p
 }
 
 func ceilDiv(a, b int64) int64 {

@@ -7,12 +7,14 @@ import (
 	"github.com/trove-ml/trove/internal/store"
 )
 
-// Roller builds scalar rollups behind ingest. Ingest only appends points;
-// every couple of seconds the roller reads each series' points past its
-// rollup mark (rolled_through) (an index range of recent, cached pages), adds them to the
-// buckets of every level in one write, and moves the mark. Histograms
-// read the rollups below the mark and group the few points past it
-// themselves, so they are exact at any time.
+// Roller completes scalar rollups that are behind their points. Ingest
+// keeps a series' rollups in step with its points (rolled_through =
+// max_iter); a series whose mark is behind (rollups never built for it,
+// e.g. after a bulk load straight into the table) is caught up here: every
+// couple of seconds the roller reads its points past the mark, adds them
+// to the buckets of every level and moves the mark. Histograms read the
+// rollups up to the mark and group the points past it themselves, so they
+// are exact at any time.
 type Roller struct {
 	DB *store.DB
 }

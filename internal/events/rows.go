@@ -131,16 +131,16 @@ func sourceURLs(plot string) []string {
 }
 
 // writeScalars attaches the batch's points to their series (created on
-// first use) and writes them. Rollups are built behind ingest (Roller);
-// only points below a series' rollup mark change them here: a new point
-// adds to its buckets, a replaced point swaps its value.
+// first use), writes them, and keeps the series' rollups in step: a new
+// point adds to its buckets, a replaced point swaps its value. (A series
+// whose rollups are behind is left to the rollup job past its mark.)
 func (w *batchWriter) writeScalars(ctx context.Context, batches []*seriesBatch, wts int64) error {
 	if len(batches) == 0 {
 		return nil
 	}
 	es := w.in.DB.Events()
 	var rows, fresh []store.ScalarRow
-	var rollups []store.Rollup
+	var rollups, newBuckets []store.Rollup
 	for _, sb := range batches {
 		sr, err := es.FindSeries(ctx, w.q, sb.key.task, sb.key.metric, sb.key.variant)
 		if errors.Is(err, store.ErrNotFound) {
@@ -165,6 +165,7 @@ func (w *batchWriter) writeScalars(ctx context.Context, batches []*seriesBatch, 
 			target = &rows
 		}
 		acc := newRollupAcc(sr.ID)
+		inStep := sr.RolledThrough >= sr.MaxIter
 		for _, e := range points {
 			it := e.Iter
 			row := store.ScalarRow{Series: sr.ID, Iter: it, Value: e.Value, TS: e.Timestamp, WTS: wts, Extra: membersObject(e.Extra)}
@@ -173,10 +174,10 @@ func (w *batchWriter) writeScalars(ctx context.Context, batches []*seriesBatch, 
 				row.Worker = &wk
 			}
 			*target = append(*target, row)
-			// points past the rollup mark are rolled up later by the
-			// rollup job; up to it (late or re-sent points) the rollups
-			// change now
-			if it <= SingleValueIter || it > sr.RolledThrough {
+			// a series whose rollups are complete keeps them complete;
+			// otherwise the points past its rollup mark are left to the
+			// rollup job
+			if it <= SingleValueIter || (it > sr.RolledThrough && !inStep) {
 				continue
 			}
 			if prev, replaced := old[it]; replaced {
@@ -185,8 +186,20 @@ func (w *batchWriter) writeScalars(ctx context.Context, batches []*seriesBatch, 
 				acc.add(it, 1, e.Value)
 			}
 		}
-		rollups = append(rollups, acc.rows()...)
-		if err := es.TouchSeries(ctx, w.q, sr.ID, max(sr.MaxIter, hi), wts); err != nil {
+		for _, r := range acc.rows() {
+			// a bucket starting past the series' highest iteration holds
+			// no stored point yet: a plain insert
+			if r.Bucket > sr.MaxIter {
+				newBuckets = append(newBuckets, r)
+			} else {
+				rollups = append(rollups, r)
+			}
+		}
+		newMax, rolled := max(sr.MaxIter, hi), sr.RolledThrough
+		if inStep {
+			rolled = newMax
+		}
+		if err := es.TouchSeries(ctx, w.q, sr.ID, newMax, rolled, wts); err != nil {
 			return err
 		}
 	}
@@ -194,6 +207,9 @@ func (w *batchWriter) writeScalars(ctx context.Context, batches []*seriesBatch, 
 		return err
 	}
 	if err := es.UpsertScalars(ctx, w.q, rows); err != nil {
+		return err
+	}
+	if err := es.InsertRollups(ctx, w.q, newBuckets); err != nil {
 		return err
 	}
 	return es.AddRollups(ctx, w.q, rollups)

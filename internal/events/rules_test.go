@@ -72,10 +72,14 @@ func TestLineFormat(t *testing.T) {
 }
 
 func TestRollupLevels(t *testing.T) {
-	cases := map[int64]int{1: -1, 8: -1, 9: 4, 16: 4, 17: 5, 42: 6, 64: 6, 125: 7, 334: 9, 1000: 10, 16384: 14, 20000: 14}
+	cases := map[int64][2]int64{ // interval: level, width read
+		1: {-1, 0}, 16: {-1, 0}, 17: {5, 32}, 32: {5, 32}, 42: {5, 64}, 64: {5, 64}, 65: {7, 128}, 200: {7, 256},
+		1000: {9, 1024}, 8192: {13, 8192}, 16384: {13, 16384}, 20000: {13, 24576},
+	}
 	for interval, want := range cases {
-		if got := rollupLevelFor(interval); got != want {
-			t.Errorf("interval %d: level %d want %d", interval, got, want)
+		l := rollupLevelFor(interval)
+		if int64(l) != want[0] || (l >= 0 && rollupWidth(interval, l) != want[1]) {
+			t.Errorf("interval %d: level %d width %d, want %v", interval, l, rollupWidth(interval, max(l, 5)), want)
 		}
 	}
 	if bucketStart(-5, 4) != -16 || bucketStart(17, 4) != 16 || bucketStart(0, 4) != 0 {

@@ -126,9 +126,10 @@ func (s *EventStore) IterValues(ctx context.Context, q Querier, series, after in
 	return its, vals, rows.Err()
 }
 
-// TouchSeries records a series' highest iteration and newest write time.
-func (s *EventStore) TouchSeries(ctx context.Context, q Querier, id, maxIter, lastWTS int64) error {
-	_, err := q.ExecContext(ctx, "UPDATE event_series SET max_iter = ?, last_wts = ? WHERE id = ?", maxIter, lastWTS, id)
+// TouchSeries records a series' highest iteration, rollup mark and
+// newest write time.
+func (s *EventStore) TouchSeries(ctx context.Context, q Querier, id, maxIter, rolledThrough, lastWTS int64) error {
+	_, err := q.ExecContext(ctx, "UPDATE event_series SET max_iter = ?, rolled_through = ?, last_wts = ? WHERE id = ?", maxIter, rolledThrough, lastWTS, id)
 	return err
 }
 

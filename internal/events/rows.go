@@ -4,7 +4,6 @@ import (
 	"cmp"
 	"context"
 	"encoding/json"
-	"errors"
 	"regexp"
 	"slices"
 	"strconv"
@@ -141,15 +140,18 @@ func (w *batchWriter) writeScalars(ctx context.Context, batches []*seriesBatch, 
 	es := w.in.DB.Events()
 	var rows, fresh []store.ScalarRow
 	var rollups, newBuckets []store.Rollup
+	known, err := w.knownSeries(ctx, batches)
+	if err != nil {
+		return err
+	}
 	for _, sb := range batches {
-		sr, err := es.FindSeries(ctx, w.q, sb.key.task, sb.key.metric, sb.key.variant)
-		if errors.Is(err, store.ErrNotFound) {
+		sr := known[sb.key]
+		if sr == nil {
 			sr = &store.Series{Task: sb.key.task, Metric: sb.key.metric, Variant: sb.key.variant,
 				ModelEvent: sb.modelEvent, Worker: sb.worker, MaxIter: NoIter, LastWTS: wts, RolledThrough: SingleValueIter}
-			err = es.CreateSeries(ctx, w.q, sr)
-		}
-		if err != nil {
-			return err
+			if err := es.CreateSeries(ctx, w.q, sr); err != nil {
+				return err
+			}
 		}
 		points := sortedPoints(sb.points)
 		lo, hi := points[0].Iter, points[len(points)-1].Iter
@@ -227,6 +229,31 @@ func sortedPoints(evs []*Event) []*Event {
 		out = append(out, e)
 	}
 	return out
+}
+
+// knownSeries loads the stored series of the batches, one query per task
+// (or model).
+func (w *batchWriter) knownSeries(ctx context.Context, batches []*seriesBatch) (map[seriesKey]*store.Series, error) {
+	metrics := map[string]map[string]bool{}
+	var tasks []string
+	for _, sb := range batches {
+		if metrics[sb.key.task] == nil {
+			metrics[sb.key.task] = map[string]bool{}
+			tasks = append(tasks, sb.key.task)
+		}
+		metrics[sb.key.task][sb.key.metric] = true
+	}
+	out := map[seriesKey]*store.Series{}
+	for _, task := range tasks {
+		found, err := w.in.DB.Events().SeriesOf(ctx, w.q, task, sortedKeys(metrics[task]))
+		if err != nil {
+			return nil, err
+		}
+		for k, sr := range found {
+			out[seriesKey{task, k[0], k[1]}] = sr
+		}
+	}
+	return out, nil
 }
 
 // rollupAcc sums a series' points per bucket of every rollup level;

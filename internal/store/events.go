@@ -46,18 +46,28 @@ func scanSeries(sc interface{ Scan(...any) error }) (Series, error) {
 	return s, err
 }
 
-// FindSeries loads the series of (task, metric, variant), locking it
-// against the rollup job on PostgreSQL.
-func (s *EventStore) FindSeries(ctx context.Context, q Querier, task, metric, variant string) (*Series, error) {
-	row := q.QueryRowContext(ctx, "SELECT "+seriesCols+" FROM event_series WHERE task = ? AND metric = ? AND variant = ?"+s.db.D.ForUpdate(), task, metric, variant)
-	sr, err := scanSeries(row)
-	if errors.Is(err, sql.ErrNoRows) {
-		return nil, fmt.Errorf("series %s/%s/%s: %w", task, metric, variant, ErrNotFound)
+// SeriesOf loads the series of a task (or model) in the given metrics,
+// keyed by metric and variant, locking them against the rollup job on
+// PostgreSQL.
+func (s *EventStore) SeriesOf(ctx context.Context, q Querier, task string, metrics []string) (map[[2]string]*Series, error) {
+	out := map[[2]string]*Series{}
+	if len(metrics) == 0 {
+		return out, nil
 	}
+	rows, err := q.QueryContext(ctx, "SELECT "+seriesCols+" FROM event_series WHERE task = ? AND metric IN ("+Placeholders(len(metrics))+")"+s.db.D.ForUpdate(),
+		append([]any{task}, Args(metrics)...)...)
 	if err != nil {
 		return nil, err
 	}
-	return &sr, nil
+	defer rows.Close()
+	for rows.Next() {
+		sr, err := scanSeries(rows)
+		if err != nil {
+			return nil, err
+		}
+		out[[2]string{sr.Metric, sr.Variant}] = &sr
+	}
+	return out, rows.Err()
 }
 
 // CreateSeries inserts a series and sets its ID.

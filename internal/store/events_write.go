@@ -44,7 +44,7 @@ func (s *EventStore) UpsertScalars(ctx context.Context, q Querier, rows []Scalar
 		" ON CONFLICT (series, iter) DO UPDATE SET value = excluded.value, ts = excluded.ts, wts = excluded.wts, worker = excluded.worker, extra = excluded.extra",
 		len(rows), func(args []any, i int) []any {
 			r := &rows[i]
-			return append(args, r.Series, r.Iter, r.Value, r.TS, r.WTS, r.Worker, r.Extra)
+			return append(args, r.Series, r.Iter, r.Value, r.TS, r.WTS, strArg(r.Worker), strArg(r.Extra))
 		})
 }
 
@@ -54,8 +54,17 @@ func (s *EventStore) InsertScalars(ctx context.Context, q Querier, rows []Scalar
 	return s.insertRows(ctx, q, "INSERT INTO event_scalars (series, iter, value, ts, wts, worker, extra)", 7, "",
 		len(rows), func(args []any, i int) []any {
 			r := &rows[i]
-			return append(args, r.Series, r.Iter, r.Value, r.TS, r.WTS, r.Worker, r.Extra)
+			return append(args, r.Series, r.Iter, r.Value, r.TS, r.WTS, strArg(r.Worker), strArg(r.Extra))
 		})
+}
+
+// strArg passes an optional string as a plain value or NULL (a typed nil
+// pointer costs database/sql a reflection per argument).
+func strArg(s *string) any {
+	if s == nil {
+		return nil
+	}
+	return *s
 }
 
 // Rollup is a change to the sum and count of one bucket of a series.
@@ -116,7 +125,7 @@ func (s *EventStore) UpsertDocs(ctx context.Context, q Querier, rows []DocRow) e
 			if r.PlotZ != nil {
 				z = r.PlotZ
 			}
-			return append(args, r.Task, r.EType, r.Metric, r.Variant, r.Iter, r.Key, r.TS, r.URL, string(r.Doc), r.Plot, z)
+			return append(args, r.Task, r.EType, r.Metric, r.Variant, r.Iter, r.Key, r.TS, strArg(r.URL), string(r.Doc), strArg(r.Plot), z)
 		})
 }
 
@@ -137,6 +146,10 @@ func (s *EventStore) InsertLogs(ctx context.Context, q Querier, rows []LogRow) e
 	return s.insertRows(ctx, q, "INSERT INTO event_logs (task, ts, wts, iter, level, worker, msg, metric, variant, extra)", 10, "",
 		len(rows), func(args []any, i int) []any {
 			r := &rows[i]
-			return append(args, r.Task, r.TS, r.WTS, r.Iter, r.Level, r.Worker, r.Msg, r.Metric, r.Variant, r.Extra)
+			var it any
+			if r.Iter != nil {
+				it = *r.Iter
+			}
+			return append(args, r.Task, r.TS, r.WTS, it, strArg(r.Level), strArg(r.Worker), strArg(r.Msg), r.Metric, r.Variant, strArg(r.Extra))
 		})
 }

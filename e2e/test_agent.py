@@ -13,6 +13,7 @@ any failure.
 
 from __future__ import annotations
 
+import atexit
 import json
 import os
 import signal
@@ -28,6 +29,16 @@ from flows.harness import call, get_task, parse_marker, tail, wait_until
 from flows.harness import flow_project, flow_runner, trained  # noqa: F401 (fixtures)
 
 TERMINAL = {"completed", "failed", "stopped", "published", "closed"}
+# Hard bound on a daemon's life, even if pytest itself is killed (the daemon
+# runs in its own session, so it would not die with pytest's process group).
+DAEMON_LIFETIME = 600
+_DAEMONS: list = []
+
+
+@atexit.register
+def _stop_leftover_daemons() -> None:
+    for a in _DAEMONS:
+        a.stop()
 
 
 class Agent:
@@ -72,8 +83,10 @@ agent {{
     def start(self, queue: str) -> None:
         (self.home / "tmp").mkdir(exist_ok=True)
         with open(self.log_path, "ab") as log:
+            _DAEMONS.append(self)
             self.proc = subprocess.Popen(
-                [sys.executable, "-m", "clearml_agent", "daemon", "--queue", queue, "--cpu-only", "--foreground"],
+                ["timeout", "-k", "10", str(DAEMON_LIFETIME),
+                 sys.executable, "-m", "clearml_agent", "daemon", "--queue", queue, "--cpu-only", "--foreground"],
                 cwd=str(self.home), env=self.env(), stdin=subprocess.DEVNULL, stdout=log,
                 stderr=subprocess.STDOUT, start_new_session=True,
             )
@@ -204,6 +217,8 @@ def test_flow4_agent_runs_clone_and_aborts_second(api, trained, flow_runner, flo
 
     hist = call(api, "events.scalar_metrics_iter_histogram", task=run_id, key="iter")
     assert hist["loss"]["train"]["x"] == list(range(run_iters))
+    assert hist["loss"]["train"]["y"] == pytest.approx(
+        [script.scalar_value("loss", "train", i, run_lr) for i in range(run_iters)], rel=1e-9)
     log = call(api, "events.get_task_log", task=run_id, batch_size=500, navigate_earlier=False, order="asc")
     text = "\n".join(e.get("msg", "") for e in log["events"])
     assert script.console_line(0) in text, "the agent ships the task's console output to the task log"

@@ -159,12 +159,22 @@ def test_flow2_task_parameters_and_configuration(readback, trained):
 
 
 def test_flow2_scalars(readback):
-    _no_error(readback, "scalars", "last_scalars", "last_iteration")
+    _no_error(readback, "scalars", "all_scalars", "last_scalars", "last_iteration")
     scalars = readback["scalars"]
     assert set(scalars) >= set(script.METRICS), sorted(scalars)
     assert "Summary" not in scalars or script.SINGLE_VALUE_NAME not in scalars["Summary"], (
         "single values must not appear in the scalar histogram")
     assert_scalar_series(scalars, {i: (i, 0.1) for i in range(FULL_ITERS)}, "get_reported_scalars")
+    # every raw event (events.get_task_events), in any order
+    raw = readback["all_scalars"]
+    for metric in script.METRICS:
+        for variant in script.VARIANTS:
+            points = sorted(zip(raw[metric][variant]["x"], raw[metric][variant]["y"]))
+            assert [x for x, _ in points] == list(range(FULL_ITERS)), f"get_all_reported_scalars {metric}/{variant}"
+            assert [y for _, y in points] == approx(
+                [script.scalar_value(metric, variant, i, 0.1) for i in range(FULL_ITERS)])
+    assert raw.get("Summary", {}).get(script.SINGLE_VALUE_NAME, {}).get("y") == approx([script.SINGLE_VALUE]), (
+        "the single value is a scalar event too")
     want = expected_last_metrics(0.1, FULL_ITERS)
     for metric, variants in want.items():
         for variant, w in variants.items():

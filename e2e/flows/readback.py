@@ -31,6 +31,7 @@ def main(task_id):
     attempt("parameters", lambda: task.get_parameters())
     attempt("configuration", lambda: task.get_configuration_object_as_dict("model_cfg"))
     attempt("scalars", lambda: task.get_reported_scalars())
+    attempt("all_scalars", lambda: task.get_all_reported_scalars())
     attempt("last_scalars", lambda: task.get_last_scalar_metrics())
     attempt("last_iteration", lambda: task.get_last_iteration())
     attempt("console", lambda: list(task.get_reported_console_output(number_of_reports=200)))

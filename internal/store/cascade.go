@@ -115,6 +115,13 @@ func (db *DB) DeleteTasksCascade(ctx context.Context, q Querier, ids []string, u
 		}
 	}
 	rows.Close()
+	if urls != nil {
+		ev, err := db.EventFileURLs(ctx, q, ids)
+		if err != nil {
+			return 0, err
+		}
+		urls.EventURLs = append(urls.EventURLs, ev...)
+	}
 	for _, p := range db.taskPurgers {
 		if err := p(ctx, q, ids); err != nil {
 			return 0, err

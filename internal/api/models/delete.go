@@ -14,6 +14,9 @@ import (
 type deleteRequest struct {
 	Model string `json:"model" required:"true"`
 	Force bool   `json:"force"`
+	// DeleteExternalArtifacts (default true) deletes the weights file when
+	// this server stores it.
+	DeleteExternalArtifacts *bool `json:"delete_external_artifacts"`
 }
 
 type deleteResponse struct {
@@ -31,12 +34,16 @@ func (s *service) delete(ctx context.Context, c *rpc.Call, req *deleteRequest) (
 	if err != nil {
 		return nil, err
 	}
+	if api.DeleteFiles(req.DeleteExternalArtifacts) {
+		s.d.DeleteStoredFiles(ctx, c.Company(), []string{url})
+	}
 	return &deleteResponse{Deleted: true, URL: url}, nil
 }
 
 type deleteManyRequest struct {
-	IDs   []string `json:"ids" required:"true"`
-	Force bool     `json:"force"`
+	IDs                     []string `json:"ids" required:"true"`
+	Force                   bool     `json:"force"`
+	DeleteExternalArtifacts *bool    `json:"delete_external_artifacts"`
 }
 
 func (s *service) deleteMany(ctx context.Context, c *rpc.Call, req *deleteManyRequest) (*api.BatchResult, error) {
@@ -49,6 +56,9 @@ func (s *service) deleteMany(ctx context.Context, c *rpc.Call, req *deleteManyRe
 		})
 		if err != nil {
 			return nil, err
+		}
+		if api.DeleteFiles(req.DeleteExternalArtifacts) {
+			s.d.DeleteStoredFiles(ctx, c.Company(), []string{url})
 		}
 		return map[string]any{"deleted": true, "url": url}, nil
 	})

@@ -3,6 +3,7 @@ package projects
 import (
 	"context"
 
+	"github.com/trove-ml/trove/internal/api"
 	"github.com/trove-ml/trove/internal/apierr"
 	"github.com/trove-ml/trove/internal/rpc"
 	"github.com/trove-ml/trove/internal/store"
@@ -12,6 +13,9 @@ type deleteRequest struct {
 	Project        string `json:"project" required:"true"`
 	Force          bool   `json:"force"`
 	DeleteContents bool   `json:"delete_contents"`
+	// DeleteExternalArtifacts (default true) deletes the files this server
+	// stores for deleted contents.
+	DeleteExternalArtifacts *bool `json:"delete_external_artifacts"`
 }
 
 type deleteResponse struct {
@@ -103,6 +107,9 @@ func (s *service) delete(ctx context.Context, c *rpc.Call, req *deleteRequest) (
 	})
 	if err != nil {
 		return nil, err
+	}
+	if resp.Urls != nil && api.DeleteFiles(req.DeleteExternalArtifacts) {
+		s.d.DeleteStoredFiles(ctx, c.Company(), resp.Urls.ArtifactURLs, resp.Urls.ModelURLs, resp.Urls.EventURLs)
 	}
 	return resp, nil
 }

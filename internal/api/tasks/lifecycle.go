@@ -20,6 +20,9 @@ type resetRequest struct {
 	ClearAll           bool  `json:"clear_all"`
 	ReturnFileURLs     bool  `json:"return_file_urls"`
 	DeleteOutputModels *bool `json:"delete_output_models"`
+	// DeleteExternalArtifacts (default true) deletes the files this server
+	// stores for the task's artifacts, models and debug images.
+	DeleteExternalArtifacts *bool `json:"delete_external_artifacts"`
 }
 
 type resetResponse struct {
@@ -30,15 +33,22 @@ type resetResponse struct {
 	URLs          *store.FileURLs `json:"urls,omitempty"`
 }
 
-func (s *service) doReset(ctx context.Context, r taskops.ResetRequest, urls bool) (*resetResponse, error) {
+func (s *service) doReset(ctx context.Context, r taskops.ResetRequest, urls, deleteFiles bool) (*resetResponse, error) {
 	var res *taskops.ResetResult
+	var eventURLs []string
 	err := s.d.DB.Tx(ctx, func(q store.Querier) error {
 		var err error
+		if eventURLs, err = s.d.DB.EventFileURLs(ctx, q, []string{r.Task}); err != nil {
+			return err
+		}
 		res, err = taskops.Reset(ctx, s.d, q, r)
 		return err
 	})
 	if err != nil {
 		return nil, err
+	}
+	if deleteFiles {
+		s.d.DeleteStoredFiles(ctx, r.Company, res.Cleanup.URLs.ArtifactURLs, res.Cleanup.URLs.ModelURLs, eventURLs)
 	}
 	out := &resetResponse{UpdateResult: *res.UpdateResult, DeletedModels: res.Cleanup.DeletedModels, Events: eventsResult{res.Cleanup.Events}}
 	if res.Dequeued != nil {
@@ -52,20 +62,21 @@ func (s *service) doReset(ctx context.Context, r taskops.ResetRequest, urls bool
 
 func (s *service) reset(ctx context.Context, c *rpc.Call, req *resetRequest) (*resetResponse, error) {
 	return s.doReset(ctx, taskops.ResetRequest{StatusRequest: req.op(c), ClearAll: req.ClearAll,
-		DeleteOutputModels: req.DeleteOutputModels == nil || *req.DeleteOutputModels}, req.ReturnFileURLs)
+		DeleteOutputModels: req.DeleteOutputModels == nil || *req.DeleteOutputModels}, req.ReturnFileURLs, api.DeleteFiles(req.DeleteExternalArtifacts))
 }
 
 type resetManyRequest struct {
 	batchRequest
-	ClearAll           bool  `json:"clear_all"`
-	ReturnFileURLs     bool  `json:"return_file_urls"`
-	DeleteOutputModels *bool `json:"delete_output_models"`
+	ClearAll                bool  `json:"clear_all"`
+	ReturnFileURLs          bool  `json:"return_file_urls"`
+	DeleteOutputModels      *bool `json:"delete_output_models"`
+	DeleteExternalArtifacts *bool `json:"delete_external_artifacts"`
 }
 
 func (s *service) resetMany(ctx context.Context, c *rpc.Call, req *resetManyRequest) (*api.BatchResult, error) {
 	return api.RunBatch(ctx, req.IDs, func(ctx context.Context, id string) (map[string]any, error) {
 		res, err := s.doReset(ctx, taskops.ResetRequest{StatusRequest: req.op(c, id), ClearAll: req.ClearAll,
-			DeleteOutputModels: req.DeleteOutputModels == nil || *req.DeleteOutputModels}, req.ReturnFileURLs)
+			DeleteOutputModels: req.DeleteOutputModels == nil || *req.DeleteOutputModels}, req.ReturnFileURLs, api.DeleteFiles(req.DeleteExternalArtifacts))
 		if err != nil {
 			return nil, err
 		}
@@ -80,9 +91,10 @@ func (s *service) resetMany(ctx context.Context, c *rpc.Call, req *resetManyRequ
 
 type deleteRequest struct {
 	statusRequest
-	MoveToTrash        bool  `json:"move_to_trash"`
-	ReturnFileURLs     bool  `json:"return_file_urls"`
-	DeleteOutputModels *bool `json:"delete_output_models"`
+	MoveToTrash             bool  `json:"move_to_trash"`
+	ReturnFileURLs          bool  `json:"return_file_urls"`
+	DeleteOutputModels      *bool `json:"delete_output_models"`
+	DeleteExternalArtifacts *bool `json:"delete_external_artifacts"`
 }
 
 type deleteResponse struct {
@@ -94,15 +106,22 @@ type deleteResponse struct {
 	URLs            *store.FileURLs `json:"urls"`
 }
 
-func (s *service) doDelete(ctx context.Context, r taskops.DeleteRequest, urls bool) (*deleteResponse, error) {
+func (s *service) doDelete(ctx context.Context, r taskops.DeleteRequest, urls, deleteFiles bool) (*deleteResponse, error) {
 	var res *taskops.CleanupResult
+	var eventURLs []string
 	err := s.d.DB.Tx(ctx, func(q store.Querier) error {
 		var err error
+		if eventURLs, err = s.d.DB.EventFileURLs(ctx, q, []string{r.Task}); err != nil {
+			return err
+		}
 		res, err = taskops.Delete(ctx, s.d, q, r)
 		return err
 	})
 	if err != nil {
 		return nil, err
+	}
+	if deleteFiles {
+		s.d.DeleteStoredFiles(ctx, r.Company, res.URLs.ArtifactURLs, res.URLs.ModelURLs, eventURLs)
 	}
 	out := &deleteResponse{Deleted: true, UpdatedChildren: res.UpdatedChildren, UpdatedModels: res.UpdatedModels,
 		DeletedModels: res.DeletedModels, Events: eventsResult{res.Events}}
@@ -114,20 +133,21 @@ func (s *service) doDelete(ctx context.Context, r taskops.DeleteRequest, urls bo
 
 func (s *service) delete(ctx context.Context, c *rpc.Call, req *deleteRequest) (*deleteResponse, error) {
 	return s.doDelete(ctx, taskops.DeleteRequest{StatusRequest: req.op(c),
-		DeleteOutputModels: req.DeleteOutputModels == nil || *req.DeleteOutputModels}, req.ReturnFileURLs)
+		DeleteOutputModels: req.DeleteOutputModels == nil || *req.DeleteOutputModels}, req.ReturnFileURLs, api.DeleteFiles(req.DeleteExternalArtifacts))
 }
 
 type deleteManyRequest struct {
 	batchRequest
-	MoveToTrash        bool  `json:"move_to_trash"`
-	ReturnFileURLs     bool  `json:"return_file_urls"`
-	DeleteOutputModels *bool `json:"delete_output_models"`
+	MoveToTrash             bool  `json:"move_to_trash"`
+	ReturnFileURLs          bool  `json:"return_file_urls"`
+	DeleteOutputModels      *bool `json:"delete_output_models"`
+	DeleteExternalArtifacts *bool `json:"delete_external_artifacts"`
 }
 
 func (s *service) deleteMany(ctx context.Context, c *rpc.Call, req *deleteManyRequest) (*api.BatchResult, error) {
 	return api.RunBatch(ctx, req.IDs, func(ctx context.Context, id string) (map[string]any, error) {
 		res, err := s.doDelete(ctx, taskops.DeleteRequest{StatusRequest: req.op(c, id),
-			DeleteOutputModels: req.DeleteOutputModels == nil || *req.DeleteOutputModels}, req.ReturnFileURLs)
+			DeleteOutputModels: req.DeleteOutputModels == nil || *req.DeleteOutputModels}, req.ReturnFileURLs, api.DeleteFiles(req.DeleteExternalArtifacts))
 		if err != nil {
 			return nil, err
 		}

@@ -1,21 +1,16 @@
 package main
 
 import (
-	"context"
 	"encoding/json"
 	"flag"
 	"fmt"
 	"io"
-	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"os"
 	"runtime"
 	"runtime/pprof"
 	"time"
-
-	"github.com/trove-ml/trove/internal/app"
-	"github.com/trove-ml/trove/internal/config"
 )
 
 func init() { benches["rpc"] = benchRPC }
@@ -32,35 +27,19 @@ func benchRPC(args []string) error {
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
-	dir, err := os.MkdirTemp("", "trove-bench-")
+	b, err := startServer(*db)
 	if err != nil {
 		return err
 	}
-	defer os.RemoveAll(dir)
-	cfg := config.Defaults()
-	cfg.DataDir, cfg.DB = dir, *db
-	cfg.AdminKey, cfg.AdminSecret = "BENCHKEY", "bench-secret"
-	a, err := app.New(context.Background(), cfg, slog.New(slog.NewTextHandler(io.Discard, nil)))
-	if err != nil {
-		return err
-	}
-	defer a.Close()
-	srv := httptest.NewServer(a.Handler)
-	defer srv.Close()
-
-	login, _ := http.NewRequest(http.MethodPost, srv.URL+"/auth.login", nil)
-	login.SetBasicAuth("BENCHKEY", "bench-secret")
+	defer b.Close()
+	a, srv, tok := b.App, b, b.Token
 	var env struct {
-		Data map[string]string `json:"data"`
+		Data map[string]any `json:"data"`
 	}
-	if err := doJSON(login, &env); err != nil {
-		return err
-	}
-	tok := env.Data["token"]
 	if err := doJSON(postJSON(srv.URL+"/projects.create", tok, []byte(`{"name":"bench-project","description":"rpc overhead"}`)), &env); err != nil {
 		return err
 	}
-	body := []byte(fmt.Sprintf(`{"project":%q}`, env.Data["id"]))
+	body := []byte(fmt.Sprintf(`{"project":%q}`, env.Data["id"].(string)))
 	resp, err := http.DefaultClient.Do(postJSON(srv.URL+"/projects.get_by_id", tok, body))
 	if err != nil {
 		return err

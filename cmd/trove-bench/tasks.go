@@ -6,16 +6,12 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"log/slog"
 	"net/http"
-	"net/http/httptest"
-	"os"
 	"runtime"
 	"sort"
 	"time"
 
 	"github.com/trove-ml/trove/internal/app"
-	"github.com/trove-ml/trove/internal/config"
 	"github.com/trove-ml/trove/internal/jsonx"
 	"github.com/trove-ml/trove/internal/rpc"
 	"github.com/trove-ml/trove/internal/store"
@@ -38,30 +34,15 @@ func benchTasks(args []string) error {
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
-	dir, err := os.MkdirTemp("", "trove-bench-tasks-")
+	b, err := startServer(*db)
 	if err != nil {
 		return err
 	}
-	defer os.RemoveAll(dir)
-	cfg := config.Defaults()
-	cfg.DataDir, cfg.DB = dir, *db
-	cfg.AdminKey, cfg.AdminSecret = "BENCHKEY", "bench-secret"
-	a, err := app.New(context.Background(), cfg, slog.New(slog.NewTextHandler(io.Discard, nil)))
-	if err != nil {
-		return err
-	}
-	defer a.Close()
-	srv := httptest.NewServer(a.Handler)
-	defer srv.Close()
-	login, _ := http.NewRequest(http.MethodPost, srv.URL+"/auth.login", nil)
-	login.SetBasicAuth("BENCHKEY", "bench-secret")
+	defer b.Close()
+	a, srv, tok := b.App, b, b.Token
 	var env struct {
 		Data map[string]any `json:"data"`
 	}
-	if err := doJSON(login, &env); err != nil {
-		return err
-	}
-	tok, _ := env.Data["token"].(string)
 	fmt.Printf("tasks benchmark: %d tasks over %d projects, backend %s, GOMAXPROCS=%d\n", *total, *nProjects, a.DB.D.Name(), runtime.GOMAXPROCS(0))
 
 	projects := make([]string, *nProjects)

@@ -107,7 +107,7 @@ func (s *EventStore) CountDocs(ctx context.Context, q Querier, dq DocQuery, limi
 	}
 	where, args := dq.where()
 	var n int
-	err := q.QueryRowContext(ctx, "SELECT COUNT(*) FROM (SELECT 1 FROM event_docs WHERE "+where+" LIMIT ?) c", append(args, limit)...).Scan(&n)
+	err := q.QueryRowContext(ctx, "SELECT COUNT(*) FROM (SELECT 1 FROM event_docs WHERE "+where+" ORDER BY iter LIMIT ?) c", append(args, limit)...).Scan(&n)
 	return n, err
 }
 

@@ -107,7 +107,9 @@ func (s *EventStore) CountLogs(ctx context.Context, q Querier, task string, metr
 	lq := LogQuery{Task: task, Metrics: metrics}
 	where, args := lq.where()
 	var n int
-	err := q.QueryRowContext(ctx, "SELECT COUNT(*) FROM (SELECT 1 FROM event_logs WHERE "+where+" LIMIT ?) c", append(args, limit)...).Scan(&n)
+	// ordered like the index, so the planner walks it and stops at limit
+	// (a bitmap scan would read every matching entry first)
+	err := q.QueryRowContext(ctx, "SELECT COUNT(*) FROM (SELECT 1 FROM event_logs WHERE "+where+" ORDER BY ts LIMIT ?) c", append(args, limit)...).Scan(&n)
 	return n, err
 }
 

@@ -312,15 +312,22 @@ func errNoRow(err error, what string) error {
 }
 
 // CountPoints counts the points of series (every point, single values and
-// points without iteration included), up to limit.
+// points without iteration included), up to limit: series by series, each
+// an index range that stops at the limit.
 func (s *EventStore) CountPoints(ctx context.Context, q Querier, series []int64, limit int) (int, error) {
-	if len(series) == 0 {
-		return 0, nil
+	total := 0
+	for _, id := range series {
+		if total >= limit {
+			break
+		}
+		var n int
+		if err := q.QueryRowContext(ctx, "SELECT COUNT(*) FROM (SELECT 1 FROM event_scalars WHERE series = ? ORDER BY iter LIMIT ?) c",
+			id, limit-total).Scan(&n); err != nil {
+			return 0, err
+		}
+		total += n
 	}
-	var n int
-	err := q.QueryRowContext(ctx, "SELECT COUNT(*) FROM (SELECT 1 FROM event_scalars WHERE series IN ("+Placeholders(len(series))+") LIMIT ?) c",
-		append(Args(series), limit)...).Scan(&n)
-	return n, err
+	return total, nil
 }
 
 // CountPointsWithIter counts the points of series that have an iteration.

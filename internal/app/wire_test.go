@@ -1,7 +1,9 @@
 package app_test
 
 import (
+	"compress/gzip"
 	"encoding/base64"
+	"io"
 	"net/http"
 	"strings"
 	"testing"
@@ -179,4 +181,27 @@ func TestClientConnectionsClose(t *testing.T) {
 			t.Fatalf("SDK calls must not keep alive: %v", r.Header)
 		}
 	})
+}
+
+func TestGzipWhenAccepted(t *testing.T) {
+	e := testenv.New(t, "sqlite")
+	body := `{"pad":"` + strings.Repeat("abcdefgh", 1000) + `"}`
+	req, _ := http.NewRequest(http.MethodPost, e.URL+"/debug.ping", strings.NewReader(body))
+	req.Header.Set("Accept-Encoding", "gzip")
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	if resp.Header.Get("Content-Encoding") != "gzip" {
+		t.Fatalf("large reply not compressed: %v", resp.Header)
+	}
+	zr, err := gzip.NewReader(resp.Body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, _ := io.ReadAll(zr)
+	if !strings.Contains(string(out), `"msg":"ClearML server"`) {
+		t.Fatalf("bad body %.200s", out)
+	}
 }

@@ -194,7 +194,7 @@ func (b *eventsBench) ingest(d time.Duration, workers, batch int) error {
 		return b.post("events.add_batch", "application/json-lines", body)
 	}
 	var res loadResult
-	b.measured(func() { res = runClients(d, workers, mk) })
+	b.measured(func() { res = runLoad(d, workers, mk) })
 	api := res.PerSecond * float64(batch)
 	fmt.Printf("ingest events.add_batch (%d clients, %d scalars/request, %s): %.0f events/s  (%s)\n", workers, batch, d, api, res)
 
@@ -391,54 +391,6 @@ func (b *eventsBench) log(lines, queries int) error {
 		fmt.Printf("get_task_log %s, batch 500, %d calls: p50 %.2f ms  p99 %.2f ms\n", page.name, queries, ms(lat[len(lat)/2]), ms(lat[len(lat)*99/100]))
 	}
 	return nil
-}
-
-// runClients runs `workers` clients for d; client w sends the requests
-// mk(w) builds, one after the other.
-func runClients(d time.Duration, workers int, mk func(w int) *http.Request) loadResult {
-	client := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: workers * 2}}
-	ctx, cancel := context.WithTimeout(context.Background(), d)
-	defer cancel()
-	var mu sync.Mutex
-	var lat []time.Duration
-	errs := 0
-	var wg sync.WaitGroup
-	start := time.Now()
-	for w := 0; w < workers; w++ {
-		wg.Add(1)
-		go func(w int) {
-			defer wg.Done()
-			var local []time.Duration
-			bad := 0
-			for ctx.Err() == nil {
-				t0 := time.Now()
-				resp, err := client.Do(mk(w))
-				if err != nil {
-					bad++
-					continue
-				}
-				_, _ = io.Copy(io.Discard, resp.Body)
-				resp.Body.Close()
-				if resp.StatusCode != 200 {
-					bad++
-				}
-				local = append(local, time.Since(t0))
-			}
-			mu.Lock()
-			lat = append(lat, local...)
-			errs += bad
-			mu.Unlock()
-		}(w)
-	}
-	wg.Wait()
-	el := time.Since(start)
-	sort.Slice(lat, func(i, j int) bool { return lat[i] < lat[j] })
-	r := loadResult{Requests: len(lat), Errors: errs, Duration: el}
-	if len(lat) > 0 {
-		r.P50, r.P99 = lat[len(lat)/2], lat[len(lat)*99/100]
-		r.PerSecond = float64(len(lat)) / el.Seconds()
-	}
-	return r
 }
 
 // timeCalls runs fn n times one after the other and returns the sorted

@@ -27,8 +27,9 @@ func (r loadResult) String() string {
 
 func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
 
-// runLoad sends the request built by mk from `workers` goroutines for d.
-func runLoad(d time.Duration, workers int, mk func() *http.Request) loadResult {
+// runLoad sends the requests built by mk (given the client number) from
+// `workers` goroutines for d.
+func runLoad(d time.Duration, workers int, mk func(w int) *http.Request) loadResult {
 	client := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: workers * 2}}
 	ctx, cancel := context.WithTimeout(context.Background(), d)
 	defer cancel()
@@ -39,13 +40,13 @@ func runLoad(d time.Duration, workers int, mk func() *http.Request) loadResult {
 	start := time.Now()
 	for w := 0; w < workers; w++ {
 		wg.Add(1)
-		go func() {
+		go func(w int) {
 			defer wg.Done()
 			var local []time.Duration
 			bad := 0
 			for ctx.Err() == nil {
 				t0 := time.Now()
-				resp, err := client.Do(mk())
+				resp, err := client.Do(mk(w))
 				if err != nil {
 					bad++
 					continue
@@ -61,7 +62,7 @@ func runLoad(d time.Duration, workers int, mk func() *http.Request) loadResult {
 			lat = append(lat, local...)
 			errs += bad
 			mu.Unlock()
-		}()
+		}(w)
 	}
 	wg.Wait()
 	el := time.Since(start)

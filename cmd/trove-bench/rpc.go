@@ -55,7 +55,7 @@ func benchRPC(args []string) error {
 	defer bare.Close()
 
 	fmt.Printf("projects.get_by_id, %d clients, %s each, GOMAXPROCS=%d, backend %s\n", *workers, *dur, runtime.GOMAXPROCS(0), a.DB.D.Name())
-	rb := runLoad(*dur, *workers, func() *http.Request { return postJSON(bare.URL+"/projects.get_by_id", tok, body) })
+	rb := runLoad(*dur, *workers, func(int) *http.Request { return postJSON(bare.URL+"/projects.get_by_id", tok, body) })
 	fmt.Printf("bare net/http: %s\n", rb)
 	if *profile != "" {
 		f, err := os.Create(*profile)
@@ -65,7 +65,7 @@ func benchRPC(args []string) error {
 		_ = pprof.StartCPUProfile(f)
 		defer pprof.StopCPUProfile()
 	}
-	rt := runLoad(*dur, *workers, func() *http.Request { return postJSON(srv.URL+"/projects.get_by_id", tok, body) })
+	rt := runLoad(*dur, *workers, func(int) *http.Request { return postJSON(srv.URL+"/projects.get_by_id", tok, body) })
 	fmt.Printf("trove:         %s\n", rt)
 	if rb.PerSecond > 0 {
 		fmt.Printf("ratio: trove = %.0f%% of bare throughput\n", 100*rt.PerSecond/rb.PerSecond)

@@ -26,7 +26,7 @@ type createRequest struct {
 	SystemTags []string       `json:"system_tags"`
 	Task       string         `json:"task"`
 	UICache    map[string]any `json:"ui_cache"`
-	Metadata   Metadata       `json:"metadata"`
+	Metadata   api.Metadata   `json:"metadata"`
 }
 
 func (r *createRequest) Validate() error {

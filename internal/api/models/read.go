@@ -63,7 +63,7 @@ func (s *service) list(ctx context.Context, c *rpc.Call, req *listRequest, o lis
 			return nil, err
 		}
 	}
-	shapeMetadata(c, res.Items)
+	api.ShapeMetadata(c, res.Items)
 	return &listResponse{Models: res.Items, ScrollID: res.ScrollID}, nil
 }
 
@@ -202,7 +202,7 @@ func (s *service) readOne(ctx context.Context, c *rpc.Call, id string, onlyField
 	if len(res.Items) == 0 {
 		return nil, apierr.InvalidModelID(id)
 	}
-	shapeMetadata(c, res.Items)
+	api.ShapeMetadata(c, res.Items)
 	return &getByIDResponse{Model: res.Items[0]}, nil
 }
 

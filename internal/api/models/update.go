@@ -23,7 +23,7 @@ type patch struct {
 	Tags       *[]string         `json:"tags"`
 	SystemTags *[]string         `json:"system_tags"`
 	Ready      *bool             `json:"ready"`
-	Metadata   Metadata          `json:"metadata"`
+	Metadata   api.Metadata      `json:"metadata"`
 	Iteration  *int64            `json:"iteration"`
 	Parent     *string           `json:"parent"`
 	Framework  *string           `json:"framework"`

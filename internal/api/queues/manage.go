@@ -31,11 +31,11 @@ func duplicateName(err error, name string) error {
 }
 
 type createRequest struct {
-	Name        string        `json:"name" required:"true"`
-	DisplayName *string       `json:"display_name"`
-	Tags        []string      `json:"tags"`
-	SystemTags  []string      `json:"system_tags"`
-	Metadata    metadataInput `json:"metadata"`
+	Name        string       `json:"name" required:"true"`
+	DisplayName *string      `json:"display_name"`
+	Tags        []string     `json:"tags"`
+	SystemTags  []string     `json:"system_tags"`
+	Metadata    api.Metadata `json:"metadata"`
 }
 
 func (r *createRequest) Validate() error {
@@ -56,7 +56,7 @@ func (s *service) create(ctx context.Context, c *rpc.Call, req *createRequest) (
 	}
 	now := s.d.Time()
 	qu := &store.Queue{ID: rpc.NewID(), Company: c.Company(), Name: name, Created: now, LastUpdate: now,
-		Tags: api.SortedTags(req.Tags), SystemTags: api.SortedTags(req.SystemTags), Metadata: req.Metadata.Map()}
+		Tags: api.SortedTags(req.Tags), SystemTags: api.SortedTags(req.SystemTags), Metadata: req.Metadata.Items}
 	if req.DisplayName != nil {
 		qu.DisplayName = *req.DisplayName
 	}
@@ -70,12 +70,12 @@ func (s *service) create(ctx context.Context, c *rpc.Call, req *createRequest) (
 }
 
 type updateRequest struct {
-	Queue       string        `json:"queue" required:"true"`
-	Name        *string       `json:"name"`
-	DisplayName *string       `json:"display_name"`
-	Tags        *[]string     `json:"tags"`
-	SystemTags  *[]string     `json:"system_tags"`
-	Metadata    metadataInput `json:"metadata"`
+	Queue       string       `json:"queue" required:"true"`
+	Name        *string      `json:"name"`
+	DisplayName *string      `json:"display_name"`
+	Tags        *[]string    `json:"tags"`
+	SystemTags  *[]string    `json:"system_tags"`
+	Metadata    api.Metadata `json:"metadata"`
 }
 
 func (r *updateRequest) Validate() error {
@@ -116,7 +116,7 @@ func (s *service) update(ctx context.Context, c *rpc.Call, req *updateRequest) (
 			fields["system_tags"] = qu.SystemTags
 		}
 		if req.Metadata.Set {
-			qu.Metadata = req.Metadata.Map()
+			qu.Metadata = req.Metadata.Items
 			fields["metadata"] = qu.Metadata
 		}
 		if len(fields) == 0 {

@@ -22,8 +22,8 @@ import (
 	"github.com/trove-ml/trove/internal/app"
 	"github.com/trove-ml/trove/internal/config"
 	"github.com/trove-ml/trove/internal/events"
+	"github.com/trove-ml/trove/internal/ids"
 	"github.com/trove-ml/trove/internal/jsonx"
-	"github.com/trove-ml/trove/internal/rpc"
 	"github.com/trove-ml/trove/internal/store"
 )
 
@@ -140,7 +140,7 @@ func benchLogin(url string) (string, error) {
 // is measured) and returns its id.
 func (b *eventsBench) newTask(name string) (string, error) {
 	now := jsonx.Now()
-	t := &store.Task{ID: rpc.NewID(), Company: "d1bd92a3b039400cbafc60a7a5b1e52b", User: "__admin__", Name: name,
+	t := &store.Task{ID: ids.New(), Company: "d1bd92a3b039400cbafc60a7a5b1e52b", User: "__admin__", Name: name,
 		Type: "training", Status: "in_progress", Created: now, LastUpdate: now, LastChange: now, Started: &now}
 	t.Normalize()
 	return t.ID, b.a.DB.Tasks().Insert(context.Background(), b.a.DB.Write(), t)

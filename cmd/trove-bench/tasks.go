@@ -12,8 +12,8 @@ import (
 	"time"
 
 	"github.com/trove-ml/trove/internal/app"
+	"github.com/trove-ml/trove/internal/ids"
 	"github.com/trove-ml/trove/internal/jsonx"
-	"github.com/trove-ml/trove/internal/rpc"
 	"github.com/trove-ml/trove/internal/store"
 )
 
@@ -131,7 +131,7 @@ func bulkTasks(ctx context.Context, db *store.DB, company string, projects []str
 		err := db.Tx(ctx, func(q store.Querier) error {
 			for i := lo; i < min(lo+batch, to); i++ {
 				at := jsonx.Time{Time: base.Add(time.Duration(i) * time.Second).UTC().Truncate(time.Millisecond)}
-				t := &store.Task{ID: rpc.NewID(), Company: company, User: "__admin__", Name: fmt.Sprintf("bench task %d", i),
+				t := &store.Task{ID: ids.New(), Company: company, User: "__admin__", Name: fmt.Sprintf("bench task %d", i),
 					Type: "training", Status: "created", Project: projects[i%len(projects)], Created: at, LastUpdate: at, LastChange: at,
 					Tags: []string{"common", fmt.Sprintf("tag%d", i%10)}, SystemTags: []string{},
 					Hyperparams: map[string]map[string]*store.ParamItem{"Args": {

@@ -5,42 +5,41 @@ package api
 
 import (
 	"context"
-	"errors"
 	"log/slog"
-	"time"
 
 	"github.com/trove-ml/trove/internal/apierr"
 	"github.com/trove-ml/trove/internal/auth"
+	"github.com/trove-ml/trove/internal/domain"
 	"github.com/trove-ml/trove/internal/files"
-	"github.com/trove-ml/trove/internal/jsonx"
-	"github.com/trove-ml/trove/internal/store"
 )
 
 // Deps are the dependencies of every service.
 type Deps struct {
-	DB   *store.DB
+	// Env is what domain functions get: the store, the clock (tests fix
+	// it) and the stored-file remover.
+	domain.Env
 	Auth *auth.Service
 	Log  *slog.Logger
-	// Now is the clock (tests fix it).
-	Now func() time.Time
 	// FilesURL is the public base URL of the file server.
 	FilesURL string
-	// Files is the built-in file server; Files.DeleteURLs removes stored
-	// files given the URLs tasks/models deletes report.
-	Files *files.Service
+	// FileServer is the built-in file server.
+	FileServer *files.Service
 	// Hooks collect start-up hooks and background jobs of services.
 	Hooks Hooks
-}
-
-// Time returns the current time as a wire time.
-func (d *Deps) Time() jsonx.Time {
-	return jsonx.Time{Time: d.Now().UTC().Truncate(time.Millisecond)}
 }
 
 // UpdateResult is the answer of most single-record updates.
 type UpdateResult struct {
 	Updated int            `json:"updated"`
 	Fields  map[string]any `json:"fields"`
+}
+
+// Updated converts a domain update into its answer.
+func Updated(u *domain.Update) *UpdateResult {
+	if u == nil {
+		return &UpdateResult{Fields: map[string]any{}}
+	}
+	return &UpdateResult{Updated: u.Updated, Fields: u.Fields}
 }
 
 // BatchFailure is one failed id of a _many call.
@@ -92,16 +91,3 @@ func RunBatch(ctx context.Context, ids []string, fn func(ctx context.Context, id
 	}
 	return res, nil
 }
-
-// NotFound converts store.ErrNotFound into the entity's API error and
-// passes other errors through.
-func NotFound(err error, apiErr *apierr.Error) error {
-	if errors.Is(err, store.ErrNotFound) {
-		return apiErr
-	}
-	return err
-}
-
-// Visible is the list of companies whose records a caller may read: its
-// own and public ones ("").
-func Visible(company string) []string { return []string{company, ""} }

@@ -1,7 +1,6 @@
 package api
 
 import (
-	"sort"
 	"strings"
 
 	"github.com/trove-ml/trove/internal/apierr"
@@ -15,18 +14,4 @@ func ValidateTags(field string, tags []string) error {
 		}
 	}
 	return nil
-}
-
-// SortedTags returns tags deduplicated and sorted (never nil).
-func SortedTags(tags []string) []string {
-	seen := map[string]bool{}
-	out := []string{}
-	for _, t := range tags {
-		if !seen[t] {
-			seen[t] = true
-			out = append(out, t)
-		}
-	}
-	sort.Strings(out)
-	return out
 }

@@ -19,6 +19,7 @@ import (
 	"github.com/trove-ml/trove/internal/api"
 	"github.com/trove-ml/trove/internal/auth"
 	"github.com/trove-ml/trove/internal/config"
+	"github.com/trove-ml/trove/internal/domain"
 	"github.com/trove-ml/trove/internal/rpc"
 	"github.com/trove-ml/trove/internal/store"
 )
@@ -55,7 +56,7 @@ func New(ctx context.Context, cfg config.Config, log *slog.Logger) (*App, error)
 		db.Close()
 		return nil, err
 	}
-	deps := &api.Deps{DB: db, Auth: auth.New(db, secret), Log: log, Now: time.Now,
+	deps := &api.Deps{Env: domain.Env{DB: db, Now: time.Now}, Auth: auth.New(db, secret), Log: log,
 		FilesURL: "http://" + publicAddr(cfg.FilesAddr, cfg.PublicHost)}
 	fsvc, err := newFileServer(ctx, cfg, log, deps.Auth, deps.FilesURL)
 	if err != nil {
@@ -63,6 +64,7 @@ func New(ctx context.Context, cfg config.Config, log *slog.Logger) (*App, error)
 		return nil, err
 	}
 	deps.Files = fsvc
+	deps.FileServer = fsvc
 	reg := NewRegistry(deps)
 	a := &App{Cfg: cfg, Log: log, DB: db, Deps: deps, Generated: gen, FilesHandler: fsvc, Registry: reg}
 	srv := &rpc.Server{Registry: reg, Auth: deps.Auth, Log: log, MaxBody: int64(cfg.MaxBodyMB) << 20}
@@ -76,7 +78,7 @@ func New(ctx context.Context, cfg config.Config, log *slog.Logger) (*App, error)
 
 // Close releases the file storage and the store.
 func (a *App) Close() error {
-	_ = a.Deps.Files.Close()
+	_ = a.Deps.FileServer.Close()
 	return a.DB.Close()
 }
 

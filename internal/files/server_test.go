@@ -293,7 +293,7 @@ func TestDeleteURLs(t *testing.T) {
 			base + "/e2e%20proj/%2E%2E/%2E%2E/etc/passwd",
 			"",
 		}
-		res, err := e.App.Deps.Files.DeleteURLs(context.Background(), auth.DefaultCompanyID, urls)
+		res, err := e.App.Deps.FileServer.DeleteURLs(context.Background(), auth.DefaultCompanyID, urls)
 		if err != nil {
 			t.Fatal(err)
 		}

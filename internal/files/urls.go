@@ -137,3 +137,21 @@ func splitURL(raw string) (scheme, host, rest string, ok bool) {
 	}
 	return scheme, host, rest, true
 }
+
+// RemoveStoredFiles deletes the files stored under urls for the company
+// (domain.FileRemover: cascades call it after their transaction
+// committed). Failures are logged, not returned: the records are gone
+// either way.
+func (s *Service) RemoveStoredFiles(ctx context.Context, company string, urls []string) {
+	res, err := s.DeleteURLs(ctx, company, urls)
+	if err != nil {
+		s.log.Warn("deleting stored files interrupted", "error", err.Error())
+		return
+	}
+	for u, why := range res.Failed {
+		s.log.Warn("stored file not deleted", "url", u, "error", why)
+	}
+	if len(res.Deleted) > 0 {
+		s.log.Info("stored files deleted", "count", len(res.Deleted))
+	}
+}

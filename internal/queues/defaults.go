@@ -4,8 +4,8 @@ import (
 	"context"
 	"errors"
 
+	"github.com/trove-ml/trove/internal/ids"
 	"github.com/trove-ml/trove/internal/jsonx"
-	"github.com/trove-ml/trove/internal/rpc"
 	"github.com/trove-ml/trove/internal/store"
 )
 
@@ -20,7 +20,7 @@ func EnsureDefaultQueues(ctx context.Context, db *store.DB, now jsonx.Time) erro
 		return err
 	}
 	for _, company := range companies {
-		qu := &store.Queue{ID: rpc.NewID(), Company: company, Name: DefaultName, Created: now, LastUpdate: now,
+		qu := &store.Queue{ID: ids.New(), Company: company, Name: DefaultName, Created: now, LastUpdate: now,
 			Tags: []string{}, SystemTags: []string{DefaultTag}, Metadata: map[string]*store.MetadataItem{}}
 		err := db.Tx(ctx, func(q store.Querier) error { return db.Queues().Insert(ctx, q, qu) })
 		if err != nil && !errors.Is(err, store.ErrDuplicate) {

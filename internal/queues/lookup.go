@@ -7,8 +7,8 @@ package queues
 import (
 	"context"
 
-	"github.com/trove-ml/trove/internal/api"
 	"github.com/trove-ml/trove/internal/apierr"
+	"github.com/trove-ml/trove/internal/domain"
 	"github.com/trove-ml/trove/internal/store"
 )
 
@@ -23,7 +23,7 @@ const DefaultName = "default"
 func Get(ctx context.Context, db *store.DB, q store.Querier, company, id string) (*store.Queue, error) {
 	qu, err := db.Queues().Get(ctx, q, id, company)
 	if err != nil {
-		return nil, api.NotFound(err, apierr.InvalidQueueID(id))
+		return nil, domain.NotFound(err, apierr.InvalidQueueID(id))
 	}
 	Normalize(qu)
 	return qu, nil
@@ -33,7 +33,7 @@ func Get(ctx context.Context, db *store.DB, q store.Querier, company, id string)
 func GetForUpdate(ctx context.Context, db *store.DB, q store.Querier, company, id string) (*store.Queue, error) {
 	qu, err := db.Queues().GetForUpdate(ctx, q, id, company)
 	if err != nil {
-		return nil, api.NotFound(err, apierr.InvalidQueueID(id))
+		return nil, domain.NotFound(err, apierr.InvalidQueueID(id))
 	}
 	Normalize(qu)
 	return qu, nil

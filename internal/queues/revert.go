@@ -4,8 +4,8 @@ import (
 	"context"
 	"errors"
 
-	"github.com/trove-ml/trove/internal/api"
 	"github.com/trove-ml/trove/internal/apierr"
+	"github.com/trove-ml/trove/internal/domain"
 	"github.com/trove-ml/trove/internal/store"
 	"github.com/trove-ml/trove/internal/taskops"
 )
@@ -16,7 +16,7 @@ import (
 // execution queue. Only tasks of the company whose execution queue is this
 // queue change; the ids of those are returned. Call it in the transaction
 // that removed the entries.
-func Revert(ctx context.Context, d *api.Deps, q store.Querier, company, user, queueID string, taskIDs []string, reason string) ([]string, error) {
+func Revert(ctx context.Context, d *domain.Env, q store.Querier, company, user, queueID string, taskIDs []string, reason string) ([]string, error) {
 	changed := []string{}
 	for _, id := range taskIDs {
 		t, err := d.DB.Tasks().GetForUpdate(ctx, q, id, company)

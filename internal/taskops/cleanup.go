@@ -3,8 +3,8 @@ package taskops
 import (
 	"context"
 
-	"github.com/trove-ml/trove/internal/api"
 	"github.com/trove-ml/trove/internal/apierr"
+	"github.com/trove-ml/trove/internal/domain"
 	"github.com/trove-ml/trove/internal/store"
 )
 
@@ -35,7 +35,7 @@ type cleanupOptions struct {
 // cleanup checks and removes the outputs of a task before a reset or a
 // delete: children, output models (draft ones deleted unless another
 // task uses them as input), output artifact URLs and events.
-func cleanup(ctx context.Context, d *api.Deps, q store.Querier, user string, t *store.Task, o cleanupOptions) (*CleanupResult, error) {
+func cleanup(ctx context.Context, d *domain.Env, q store.Querier, user string, t *store.Task, o cleanupOptions) (*CleanupResult, error) {
 	res := &CleanupResult{URLs: store.NewFileURLs()}
 	children, err := d.DB.Tasks().Select(ctx, q, "parent = ?", t.ID)
 	if err != nil {
@@ -118,7 +118,7 @@ func cleanup(ctx context.Context, d *api.Deps, q store.Querier, user string, t *
 
 // outputModels returns the ready and draft models created by the task or
 // listed among its output models.
-func outputModels(ctx context.Context, d *api.Deps, q store.Querier, t *store.Task) (ready, draft []*store.Model, err error) {
+func outputModels(ctx context.Context, d *domain.Env, q store.Querier, t *store.Task) (ready, draft []*store.Model, err error) {
 	ms, err := d.DB.Models().Select(ctx, q, "task = ?", t.ID)
 	if err != nil {
 		return nil, nil, err
@@ -149,12 +149,12 @@ func outputModels(ctx context.Context, d *api.Deps, q store.Querier, t *store.Ta
 }
 
 // usedAsInput reports whether a task other than except uses the model as input.
-func usedAsInput(ctx context.Context, d *api.Deps, q store.Querier, model, except string) (bool, error) {
+func usedAsInput(ctx context.Context, d *domain.Env, q store.Querier, model, except string) (bool, error) {
 	ids, err := d.DB.TaskIDsUsingModel(ctx, q, model, except)
 	return len(ids) > 0, err
 }
 
-func saveModel(ctx context.Context, d *api.Deps, q store.Querier, m *store.Model, user string) error {
+func saveModel(ctx context.Context, d *domain.Env, q store.Querier, m *store.Model, user string) error {
 	now := d.Time()
 	m.LastChange, m.LastChangedBy = now, user
 	return d.DB.Models().Update(ctx, q, m)

@@ -3,8 +3,8 @@ package taskops
 import (
 	"context"
 
-	"github.com/trove-ml/trove/internal/api"
 	"github.com/trove-ml/trove/internal/apierr"
+	"github.com/trove-ml/trove/internal/domain"
 	"github.com/trove-ml/trove/internal/store"
 )
 
@@ -17,7 +17,7 @@ type ResetRequest struct {
 
 // ResetResult is what a reset did.
 type ResetResult struct {
-	*api.UpdateResult
+	*domain.Update
 	// Dequeued is the number of queue entries removed (nil when the task
 	// was not queued).
 	Dequeued *int
@@ -26,7 +26,7 @@ type ResetResult struct {
 
 // Reset brings a task back to created: out of every queue, outputs and
 // events removed, run state cleared (status reason and message "reset").
-func Reset(ctx context.Context, d *api.Deps, q store.Querier, r ResetRequest) (*ResetResult, error) {
+func Reset(ctx context.Context, d *domain.Env, q store.Querier, r ResetRequest) (*ResetResult, error) {
 	t, err := LoadWritable(ctx, d, q, r.Company, r.Task)
 	if err != nil {
 		return nil, err
@@ -45,7 +45,7 @@ func Reset(ctx context.Context, d *api.Deps, q store.Querier, r ResetRequest) (*
 	if out.Cleanup, err = cleanup(ctx, d, q, r.User, t, cleanupOptions{force: r.Force, deleteOutputModels: r.DeleteOutputModels}); err != nil {
 		return nil, err
 	}
-	out.UpdateResult, err = SetStatus(ctx, d, q, r.User, t, Change{To: Created, Force: true, StatusReason: "reset", StatusMessage: "reset",
+	out.Update, err = SetStatus(ctx, d, q, r.User, t, Change{To: Created, Force: true, StatusReason: "reset", StatusMessage: "reset",
 		Apply: func(t *store.Task, fields map[string]any) { clearRun(t, r.ClearAll, fields) }})
 	if err != nil {
 		return nil, err
@@ -93,7 +93,7 @@ type DeleteRequest struct {
 // Delete removes a task: refused while in progress or with children
 // unless forced; out of every queue, outputs and events removed, children
 // and kept models pointed at "__DELETED__<id>".
-func Delete(ctx context.Context, d *api.Deps, q store.Querier, r DeleteRequest) (*CleanupResult, error) {
+func Delete(ctx context.Context, d *domain.Env, q store.Querier, r DeleteRequest) (*CleanupResult, error) {
 	t, err := LoadWritable(ctx, d, q, r.Company, r.Task)
 	if err != nil {
 		return nil, err
@@ -120,7 +120,7 @@ func Delete(ctx context.Context, d *api.Deps, q store.Querier, r DeleteRequest) 
 // Archive hides a task under the system tag archived. It leaves every
 // queue first: a queued task goes back to its status before the enqueue
 // (or created), a running one becomes stopped.
-func Archive(ctx context.Context, d *api.Deps, q store.Querier, r StatusRequest) error {
+func Archive(ctx context.Context, d *domain.Env, q store.Querier, r StatusRequest) error {
 	t, err := LoadWritable(ctx, d, q, r.Company, r.Task)
 	if err != nil {
 		return err
@@ -145,7 +145,7 @@ func Archive(ctx context.Context, d *api.Deps, q store.Querier, r StatusRequest)
 }
 
 // Unarchive removes the archived system tag.
-func Unarchive(ctx context.Context, d *api.Deps, q store.Querier, r StatusRequest) error {
+func Unarchive(ctx context.Context, d *domain.Env, q store.Querier, r StatusRequest) error {
 	t, err := LoadWritable(ctx, d, q, r.Company, r.Task)
 	if err != nil {
 		return err
@@ -153,13 +153,13 @@ func Unarchive(ctx context.Context, d *api.Deps, q store.Querier, r StatusReques
 	return setArchived(ctx, d, q, r, t, false)
 }
 
-func setArchived(ctx context.Context, d *api.Deps, q store.Querier, r StatusRequest, t *store.Task, archived bool) error {
+func setArchived(ctx context.Context, d *domain.Env, q store.Querier, r StatusRequest, t *store.Task, archived bool) error {
 	now := d.Time()
 	reason, message := r.StatusReason, r.StatusMessage
 	t.StatusReason, t.StatusMessage = &reason, &message
 	t.SystemTags = without(t.SystemTags, TagArchived)
 	if archived {
-		t.SystemTags = api.SortedTags(append(t.SystemTags, TagArchived))
+		t.SystemTags = domain.SortedTags(append(t.SystemTags, TagArchived))
 	}
 	t.LastChange, t.LastChangedBy = now, r.User
 	return d.DB.Tasks().Update(ctx, q, t)

@@ -4,7 +4,7 @@ import (
 	"context"
 	"errors"
 
-	"github.com/trove-ml/trove/internal/api"
+	"github.com/trove-ml/trove/internal/domain"
 	"github.com/trove-ml/trove/internal/store"
 )
 
@@ -15,7 +15,7 @@ var PublishFrom = []string{Stopped, Completed}
 // published and published = now. Unless publishModel is false, the last
 // output model of the task is made ready first (models.set_ready calls
 // this with publishModel=false, having readied its own model).
-func Publish(ctx context.Context, d *api.Deps, q store.Querier, company, user, taskID string, force, publishModel bool, statusReason, statusMessage string) (*api.UpdateResult, error) {
+func Publish(ctx context.Context, d *domain.Env, q store.Querier, company, user, taskID string, force, publishModel bool, statusReason, statusMessage string) (*domain.Update, error) {
 	t, err := LoadWritable(ctx, d, q, company, taskID)
 	if err != nil {
 		return nil, err
@@ -38,7 +38,7 @@ func Publish(ctx context.Context, d *api.Deps, q store.Querier, company, user, t
 
 // readyModel sets a company model ready; a model that no longer exists
 // is skipped, as the reference does.
-func readyModel(ctx context.Context, d *api.Deps, q store.Querier, company, user, id string) error {
+func readyModel(ctx context.Context, d *domain.Env, q store.Querier, company, user, id string) error {
 	m, err := d.DB.Models().GetForUpdate(ctx, q, id, company)
 	if errors.Is(err, store.ErrNotFound) {
 		return nil

@@ -5,9 +5,9 @@ import (
 	"errors"
 	"strings"
 
-	"github.com/trove-ml/trove/internal/api"
 	"github.com/trove-ml/trove/internal/apierr"
-	"github.com/trove-ml/trove/internal/rpc"
+	"github.com/trove-ml/trove/internal/domain"
+	"github.com/trove-ml/trove/internal/ids"
 	"github.com/trove-ml/trove/internal/store"
 )
 
@@ -27,7 +27,7 @@ const DefaultQueueTag = "default"
 // remembers the status before), execution.queue = the queue, and the task
 // leaves every other queue. The task needs an entry point and either a
 // repository or inline code (script.diff).
-func Enqueue(ctx context.Context, d *api.Deps, q store.Querier, r EnqueueRequest) (*api.UpdateResult, error) {
+func Enqueue(ctx context.Context, d *domain.Env, q store.Querier, r EnqueueRequest) (*domain.Update, error) {
 	if r.Queue != "" && r.QueueName != "" {
 		return nil, apierr.ValidationMsg("either queue id or queue name should be provided")
 	}
@@ -73,13 +73,13 @@ func Enqueue(ctx context.Context, d *api.Deps, q store.Querier, r EnqueueRequest
 }
 
 // resolveQueue finds the queue of an enqueue request in the company.
-func resolveQueue(ctx context.Context, d *api.Deps, q store.Querier, r EnqueueRequest) (string, error) {
+func resolveQueue(ctx context.Context, d *domain.Env, q store.Querier, r EnqueueRequest) (string, error) {
 	queues := d.DB.Queues()
 	switch {
 	case r.Queue != "":
 		qu, err := queues.Get(ctx, q, r.Queue, r.Company)
 		if err != nil {
-			return "", api.NotFound(err, apierr.InvalidQueueID(r.Queue))
+			return "", domain.NotFound(err, apierr.InvalidQueueID(r.Queue))
 		}
 		return qu.ID, nil
 	case r.QueueName != "":
@@ -91,7 +91,7 @@ func resolveQueue(ctx context.Context, d *api.Deps, q store.Querier, r EnqueueRe
 			return list[0].ID, nil
 		}
 		now := d.Time()
-		qu := &store.Queue{ID: rpc.NewID(), Company: r.Company, User: r.User, Name: r.QueueName, Created: now, LastUpdate: now,
+		qu := &store.Queue{ID: ids.New(), Company: r.Company, User: r.User, Name: r.QueueName, Created: now, LastUpdate: now,
 			Tags: []string{}, SystemTags: []string{}, Metadata: map[string]*store.MetadataItem{}}
 		if err := queues.Insert(ctx, q, qu); err != nil {
 			return "", err
@@ -123,7 +123,7 @@ type DequeueRequest struct {
 // Dequeue takes a queued task out of its queue (all queues with
 // RemoveFromAllQueues) and gives it back its status before the enqueue.
 // execution.queue is kept.
-func Dequeue(ctx context.Context, d *api.Deps, q store.Querier, r DequeueRequest) (*api.UpdateResult, error) {
+func Dequeue(ctx context.Context, d *domain.Env, q store.Querier, r DequeueRequest) (*domain.Update, error) {
 	if r.NewStatus != "" && !ValidStatus(r.NewStatus) {
 		return nil, apierr.Validation("new_status", "invalid task status %s", r.NewStatus)
 	}
@@ -149,7 +149,7 @@ func Dequeue(ctx context.Context, d *api.Deps, q store.Querier, r DequeueRequest
 }
 
 // leaveQueues removes the task from its execution queue, or from all.
-func leaveQueues(ctx context.Context, d *api.Deps, q store.Querier, t *store.Task, all bool) error {
+func leaveQueues(ctx context.Context, d *domain.Env, q store.Querier, t *store.Task, all bool) error {
 	if all || t.Execution.Queue == "" {
 		_, err := d.DB.RemoveTaskFromQueues(ctx, q, t.ID, "")
 		return err

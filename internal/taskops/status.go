@@ -8,8 +8,8 @@ import (
 	"context"
 	"strings"
 
-	"github.com/trove-ml/trove/internal/api"
 	"github.com/trove-ml/trove/internal/apierr"
+	"github.com/trove-ml/trove/internal/domain"
 	"github.com/trove-ml/trove/internal/store"
 )
 
@@ -70,7 +70,7 @@ func CheckFrom(t *store.Task, to string, from []string, force bool) error {
 // another change won meanwhile, the call fails with 400/121 and nothing is
 // written. On success t holds the new state. The answer lists the written
 // fields as the reference does.
-func SetStatus(ctx context.Context, d *api.Deps, q store.Querier, user string, t *store.Task, ch Change) (*api.UpdateResult, error) {
+func SetStatus(ctx context.Context, d *domain.Env, q store.Querier, user string, t *store.Task, ch Change) (*domain.Update, error) {
 	if !ValidStatus(ch.To) {
 		return nil, apierr.Validation("status", "invalid task status %s", ch.To)
 	}
@@ -105,16 +105,16 @@ func SetStatus(ctx context.Context, d *api.Deps, q store.Querier, user string, t
 	if err := d.DB.TouchProject(ctx, q, t.Project, now); err != nil {
 		return nil, err
 	}
-	return &api.UpdateResult{Updated: 1, Fields: fields}, nil
+	return &domain.Update{Updated: 1, Fields: fields}, nil
 }
 
 // LoadWritable loads a task of the company for writing inside a
 // transaction: unknown (or another company's) ids are 400/101, public
 // tasks 403/21.
-func LoadWritable(ctx context.Context, d *api.Deps, q store.Querier, company, id string) (*store.Task, error) {
-	t, err := d.DB.Tasks().GetForUpdate(ctx, q, id, api.Visible(company)...)
+func LoadWritable(ctx context.Context, d *domain.Env, q store.Querier, company, id string) (*store.Task, error) {
+	t, err := d.DB.Tasks().GetForUpdate(ctx, q, id, domain.Visible(company)...)
 	if err != nil {
-		return nil, api.NotFound(err, apierr.InvalidTaskID(id))
+		return nil, domain.NotFound(err, apierr.InvalidTaskID(id))
 	}
 	if t.Company == "" {
 		return nil, apierr.NoWritePermission("cannot modify public task: id=%s", id)

@@ -4,7 +4,7 @@ import (
 	"context"
 	"time"
 
-	"github.com/trove-ml/trove/internal/api"
+	"github.com/trove-ml/trove/internal/domain"
 	"github.com/trove-ml/trove/internal/store"
 )
 
@@ -41,7 +41,7 @@ func (r StatusRequest) change(to string, from []string) Change {
 }
 
 // Started moves a task to in_progress; started is set only when unset.
-func Started(ctx context.Context, d *api.Deps, q store.Querier, r StatusRequest) (*api.UpdateResult, error) {
+func Started(ctx context.Context, d *domain.Env, q store.Querier, r StatusRequest) (*domain.Update, error) {
 	t, err := LoadWritable(ctx, d, q, r.Company, r.Task)
 	if err != nil {
 		return nil, err
@@ -58,34 +58,34 @@ func Started(ctx context.Context, d *api.Deps, q store.Querier, r StatusRequest)
 }
 
 // MarkStopped records that a task stopped; completed = now.
-func MarkStopped(ctx context.Context, d *api.Deps, q store.Querier, r StatusRequest) (*api.UpdateResult, error) {
+func MarkStopped(ctx context.Context, d *domain.Env, q store.Querier, r StatusRequest) (*domain.Update, error) {
 	return simple(ctx, d, q, r, Stopped, StoppedFrom, true)
 }
 
 // MarkFailed records a failure.
-func MarkFailed(ctx context.Context, d *api.Deps, q store.Querier, r StatusRequest) (*api.UpdateResult, error) {
+func MarkFailed(ctx context.Context, d *domain.Env, q store.Querier, r StatusRequest) (*domain.Update, error) {
 	return simple(ctx, d, q, r, Failed, FailedFrom, false)
 }
 
 // Close closes a task.
-func Close(ctx context.Context, d *api.Deps, q store.Querier, r StatusRequest) (*api.UpdateResult, error) {
+func Close(ctx context.Context, d *domain.Env, q store.Querier, r StatusRequest) (*domain.Update, error) {
 	return simple(ctx, d, q, r, Closed, CloseFrom, false)
 }
 
 // MarkCompleted records completion; completed = now. A task already
 // completed is left as it is (updated 0) unless force rewrites it.
-func MarkCompleted(ctx context.Context, d *api.Deps, q store.Querier, r StatusRequest) (*api.UpdateResult, error) {
+func MarkCompleted(ctx context.Context, d *domain.Env, q store.Querier, r StatusRequest) (*domain.Update, error) {
 	t, err := LoadWritable(ctx, d, q, r.Company, r.Task)
 	if err != nil {
 		return nil, err
 	}
 	if t.Status == Completed && !r.Force {
-		return &api.UpdateResult{Updated: 0, Fields: map[string]any{}}, nil
+		return &domain.Update{Updated: 0, Fields: map[string]any{}}, nil
 	}
 	return SetStatus(ctx, d, q, r.User, t, withCompleted(d, r.change(Completed, CompletedFrom)))
 }
 
-func simple(ctx context.Context, d *api.Deps, q store.Querier, r StatusRequest, to string, from []string, setCompleted bool) (*api.UpdateResult, error) {
+func simple(ctx context.Context, d *domain.Env, q store.Querier, r StatusRequest, to string, from []string, setCompleted bool) (*domain.Update, error) {
 	t, err := LoadWritable(ctx, d, q, r.Company, r.Task)
 	if err != nil {
 		return nil, err
@@ -97,7 +97,7 @@ func simple(ctx context.Context, d *api.Deps, q store.Querier, r StatusRequest, 
 	return SetStatus(ctx, d, q, r.User, t, ch)
 }
 
-func withCompleted(d *api.Deps, ch Change) Change {
+func withCompleted(d *domain.Env, ch Change) Change {
 	now := d.Time()
 	ch.Apply = func(t *store.Task, fields map[string]any) {
 		t.Completed = &now
@@ -119,7 +119,7 @@ const StoppingMessage = "stopping"
 // other task is stopped at once (a queued one, with force, leaves its
 // queue first). The request's status_message is replaced, as the reference
 // does.
-func Stop(ctx context.Context, d *api.Deps, q store.Querier, r StatusRequest) (*api.UpdateResult, error) {
+func Stop(ctx context.Context, d *domain.Env, q store.Querier, r StatusRequest) (*domain.Update, error) {
 	t, err := LoadWritable(ctx, d, q, r.Company, r.Task)
 	if err != nil {
 		return nil, err

@@ -5,8 +5,8 @@ import (
 	"errors"
 	"time"
 
-	"github.com/trove-ml/trove/internal/api"
 	"github.com/trove-ml/trove/internal/apierr"
+	"github.com/trove-ml/trove/internal/domain"
 	"github.com/trove-ml/trove/internal/store"
 )
 
@@ -23,7 +23,7 @@ const (
 // than threshold and returns how many it stopped. Each task is changed in
 // its own transaction, conditional on its status, so a task that reports
 // meanwhile is left alone.
-func StopSilentTasks(ctx context.Context, d *api.Deps, threshold time.Duration) (int, error) {
+func StopSilentTasks(ctx context.Context, d *domain.Env, threshold time.Duration) (int, error) {
 	cutoff := d.Now().Add(-threshold).UnixMilli()
 	ids, err := store.IDs(ctx, d.DB.Read(), "SELECT id FROM tasks WHERE status = ? AND last_update < ?", InProgress, cutoff)
 	if err != nil {

@@ -23,8 +23,8 @@ import (
 	"github.com/trove-ml/trove/internal/app"
 	"github.com/trove-ml/trove/internal/auth"
 	"github.com/trove-ml/trove/internal/config"
+	"github.com/trove-ml/trove/internal/ids"
 	"github.com/trove-ml/trove/internal/jsonx"
-	"github.com/trove-ml/trove/internal/rpc"
 )
 
 // Admin credentials of every test environment.
@@ -112,7 +112,7 @@ func NewPostgresDB(t testing.TB) string {
 		t.Fatalf("postgres: %v", err)
 	}
 	defer admin.Close()
-	name := fmt.Sprintf("trove_test_%d_%s", time.Now().UnixNano(), rpc.NewID()[:8])
+	name := fmt.Sprintf("trove_test_%d_%s", time.Now().UnixNano(), ids.New()[:8])
 	if _, err := admin.Exec("CREATE DATABASE " + name); err != nil {
 		t.Fatalf("create database: %v", err)
 	}

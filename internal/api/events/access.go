@@ -4,8 +4,8 @@ import (
 	"context"
 	"sort"
 
-	"github.com/trove-ml/trove/internal/api"
 	"github.com/trove-ml/trove/internal/apierr"
+	"github.com/trove-ml/trove/internal/domain"
 	"github.com/trove-ml/trove/internal/rpc"
 	"github.com/trove-ml/trove/internal/store"
 )
@@ -52,7 +52,7 @@ func (s *service) readableMany(ctx context.Context, c *rpc.Call, ids []string, m
 	if len(uniq) == 0 {
 		return nil, apierr.Validation("tasks", "at least one id is required")
 	}
-	companies := api.Visible(c.Company())
+	companies := domain.Visible(c.Company())
 	where := "id IN (" + store.Placeholders(len(uniq)) + ") AND company IN (?, ?)"
 	args := append(store.Args(uniq), companies[0], companies[1])
 	found := map[string]*target{}
@@ -96,7 +96,7 @@ func (s *service) writable(ctx context.Context, q store.Querier, c *rpc.Call, id
 	if model {
 		m, err := s.d.DB.Models().Get(ctx, q, id, c.Company())
 		if err != nil {
-			return nil, api.NotFound(err, apierr.InvalidModelID(id))
+			return nil, domain.NotFound(err, apierr.InvalidModelID(id))
 		}
 		if m.Ready && !allowLocked {
 			return nil, (&apierr.Error{Code: 400, Subcode: 201, Msg: "Invalid model id (Cannot update events for a published model)"}).With("id", id)
@@ -105,7 +105,7 @@ func (s *service) writable(ctx context.Context, q store.Querier, c *rpc.Call, id
 	}
 	t, err := s.d.DB.Tasks().Get(ctx, q, id, c.Company())
 	if err != nil {
-		return nil, api.NotFound(err, apierr.InvalidTaskID(id))
+		return nil, domain.NotFound(err, apierr.InvalidTaskID(id))
 	}
 	if (t.Status == "published" || t.Status == "publishing") && !allowLocked {
 		return nil, (&apierr.Error{Code: 400, Subcode: 101, Msg: "Invalid task id (Cannot update events for a published task)"}).With("id", id)

@@ -10,6 +10,7 @@ import (
 
 	"github.com/trove-ml/trove/internal/api"
 	"github.com/trove-ml/trove/internal/api/events"
+	"github.com/trove-ml/trove/internal/domain"
 	"github.com/trove-ml/trove/internal/rpc"
 	"github.com/trove-ml/trove/internal/testenv"
 )
@@ -29,7 +30,7 @@ func TestEveryOperationTested(t *testing.T) {
 	}
 	n := 0
 	r := rpc.NewRegistry()
-	events.Register(r, &api.Deps{DB: e.App.DB, Log: slog.Default(), Now: time.Now})
+	events.Register(r, &api.Deps{Env: domain.Env{DB: e.App.DB, Now: time.Now}, Log: slog.Default()})
 	for _, name := range r.Names() {
 		if !strings.HasPrefix(name, "events.") {
 			continue

@@ -8,8 +8,8 @@ import (
 	"testing"
 
 	"github.com/trove-ml/trove/internal/auth"
+	"github.com/trove-ml/trove/internal/ids"
 	"github.com/trove-ml/trove/internal/jsonx"
-	"github.com/trove-ml/trove/internal/rpc"
 	"github.com/trove-ml/trove/internal/store"
 	"github.com/trove-ml/trove/internal/testenv"
 )
@@ -19,7 +19,7 @@ import (
 func newTask(t *testing.T, e *testenv.Env, name string, mods ...func(*store.Task)) string {
 	t.Helper()
 	now := jsonx.Now()
-	task := &store.Task{ID: rpc.NewID(), Company: auth.DefaultCompanyID, User: auth.AdminUserID, Name: name,
+	task := &store.Task{ID: ids.New(), Company: auth.DefaultCompanyID, User: auth.AdminUserID, Name: name,
 		Type: "training", Status: "created", Created: now, LastUpdate: now, LastChange: now}
 	task.Normalize()
 	for _, m := range mods {
@@ -35,7 +35,7 @@ func newTask(t *testing.T, e *testenv.Env, name string, mods ...func(*store.Task
 func newModel(t *testing.T, e *testenv.Env, name string, ready bool) string {
 	t.Helper()
 	now := jsonx.Now()
-	m := &store.Model{ID: rpc.NewID(), Company: auth.DefaultCompanyID, User: auth.AdminUserID, Name: name,
+	m := &store.Model{ID: ids.New(), Company: auth.DefaultCompanyID, User: auth.AdminUserID, Name: name,
 		Created: now, LastUpdate: now, LastChange: now, Ready: ready, Tags: []string{}, SystemTags: []string{}}
 	if err := e.App.DB.Models().Insert(context.Background(), e.App.DB.Write(), m); err != nil {
 		t.Fatalf("insert model: %v", err)

@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"github.com/trove-ml/trove/internal/api"
+	"github.com/trove-ml/trove/internal/domain"
 	"github.com/trove-ml/trove/internal/rpc"
 	"github.com/trove-ml/trove/internal/store"
 )
@@ -45,7 +46,7 @@ func (s *service) setArchived(ctx context.Context, c *rpc.Call, ids []string, ar
 			if archived {
 				tags = append(tags, archivedTag)
 			}
-			m.SystemTags = api.SortedTags(tags)
+			m.SystemTags = domain.SortedTags(tags)
 			s.touch(m, c.User(), false)
 			return s.d.DB.Models().Update(ctx, q, m)
 		})

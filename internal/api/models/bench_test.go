@@ -6,8 +6,8 @@ import (
 	"testing"
 
 	"github.com/trove-ml/trove/internal/auth"
+	idgen "github.com/trove-ml/trove/internal/ids"
 	"github.com/trove-ml/trove/internal/jsonx"
-	"github.com/trove-ml/trove/internal/rpc"
 	"github.com/trove-ml/trove/internal/store"
 	"github.com/trove-ml/trove/internal/testenv"
 )
@@ -40,13 +40,13 @@ func seed(b *testing.B, backend string) *benchEnv {
 	models := make([]string, benchModels)
 	err := db.Tx(ctx, func(q store.Querier) error {
 		for i := range benchTasks {
-			tk := &store.Task{ID: rpc.NewID(), Company: auth.DefaultCompanyID, User: auth.AdminUserID, Name: fmt.Sprintf("task %d", i),
+			tk := &store.Task{ID: idgen.New(), Company: auth.DefaultCompanyID, User: auth.AdminUserID, Name: fmt.Sprintf("task %d", i),
 				Type: "training", Status: "completed", Project: projects[i%len(projects)], Created: now, LastUpdate: now, LastChange: now}
 			tk.Normalize()
 			if i == 0 {
 				be.task = tk.ID
 			}
-			m := &store.Model{ID: rpc.NewID(), Company: auth.DefaultCompanyID, User: auth.AdminUserID, Name: fmt.Sprintf("model %d", i),
+			m := &store.Model{ID: idgen.New(), Company: auth.DefaultCompanyID, User: auth.AdminUserID, Name: fmt.Sprintf("model %d", i),
 				URI: fmt.Sprintf("file:///models/%d.pt", i), Project: tk.Project, Task: tk.ID, Created: now, LastUpdate: now, LastChange: now,
 				Labels: map[string]int64{"a": 1}, Metadata: map[string]*store.MetadataItem{"epochs": {Key: "epochs", Type: "int", Value: fmt.Sprint(i % 100)}}}
 			m.Normalize()

@@ -6,6 +6,8 @@ import (
 
 	"github.com/trove-ml/trove/internal/api"
 	"github.com/trove-ml/trove/internal/apierr"
+	"github.com/trove-ml/trove/internal/domain"
+	"github.com/trove-ml/trove/internal/ids"
 	"github.com/trove-ml/trove/internal/rpc"
 	"github.com/trove-ml/trove/internal/store"
 )
@@ -53,11 +55,11 @@ func (s *service) create(ctx context.Context, c *rpc.Call, req *createRequest) (
 		return nil, apierr.DataValidation("model name must be at least %d characters: name=%s", minNameLen, name)
 	}
 	now := s.d.Time()
-	m := &store.Model{ID: rpc.NewID(), Company: c.Company(), User: c.User(), Name: name, Created: now,
+	m := &store.Model{ID: ids.New(), Company: c.Company(), User: c.User(), Name: name, Created: now,
 		LastUpdate: now, LastChange: now, LastChangedBy: c.User(), URI: req.URI, Comment: req.Comment,
 		Design: req.Design, Framework: req.Framework, Labels: req.Labels, Parent: req.Parent, Project: req.Project,
 		Ready: req.Ready, Task: req.Task, UICache: req.UICache, Metadata: req.Metadata.Items,
-		Tags: api.SortedTags(req.Tags), SystemTags: api.SortedTags(req.SystemTags)}
+		Tags: domain.SortedTags(req.Tags), SystemTags: domain.SortedTags(req.SystemTags)}
 	if req.Public {
 		// Public from birth; the origin lets its company make it private.
 		m.Company, m.CompanyOrigin = "", c.Company()

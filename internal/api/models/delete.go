@@ -35,7 +35,7 @@ func (s *service) delete(ctx context.Context, c *rpc.Call, req *deleteRequest) (
 		return nil, err
 	}
 	if api.DeleteFiles(req.DeleteExternalArtifacts) {
-		s.d.DeleteStoredFiles(ctx, c.Company(), []string{url})
+		s.d.RemoveFiles(ctx, c.Company(), []string{url})
 	}
 	return &deleteResponse{Deleted: true, URL: url}, nil
 }
@@ -58,7 +58,7 @@ func (s *service) deleteMany(ctx context.Context, c *rpc.Call, req *deleteManyRe
 			return nil, err
 		}
 		if api.DeleteFiles(req.DeleteExternalArtifacts) {
-			s.d.DeleteStoredFiles(ctx, c.Company(), []string{url})
+			s.d.RemoveFiles(ctx, c.Company(), []string{url})
 		}
 		return map[string]any{"deleted": true, "url": url}, nil
 	})

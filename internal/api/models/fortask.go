@@ -7,6 +7,8 @@ import (
 
 	"github.com/trove-ml/trove/internal/api"
 	"github.com/trove-ml/trove/internal/apierr"
+	"github.com/trove-ml/trove/internal/domain"
+	"github.com/trove-ml/trove/internal/ids"
 	"github.com/trove-ml/trove/internal/rpc"
 	"github.com/trove-ml/trove/internal/store"
 	"github.com/trove-ml/trove/internal/taskops"
@@ -57,7 +59,7 @@ type updateForTaskResponse struct {
 func (s *service) updateForTask(ctx context.Context, c *rpc.Call, req *updateForTaskRequest) (*updateForTaskResponse, error) {
 	var resp *updateForTaskResponse
 	err := s.d.DB.Tx(ctx, func(q store.Querier) error {
-		t, err := taskops.LoadWritable(ctx, s.d, q, c.Company(), req.Task)
+		t, err := taskops.LoadWritable(ctx, &s.d.Env, q, c.Company(), req.Task)
 		if err != nil {
 			return err
 		}
@@ -132,7 +134,7 @@ func (s *service) modelFromTask(ctx context.Context, q store.Querier, c *rpc.Cal
 		return nil, apierr.Validation("name", "must not be empty")
 	}
 	now := s.d.Time()
-	m := &store.Model{ID: rpc.NewID(), Company: c.Company(), User: c.User(), Name: name, Created: now,
+	m := &store.Model{ID: ids.New(), Company: c.Company(), User: c.User(), Name: name, Created: now,
 		LastUpdate: now, LastChange: now, LastChangedBy: c.User(), URI: r.URI, Comment: &comment,
 		Project: t.Project, Task: t.ID, Framework: t.Execution.Framework, Design: t.Execution.ModelDesc,
 		Labels: t.Execution.ModelLabels, Ready: t.Status == taskops.Published}
@@ -140,10 +142,10 @@ func (s *service) modelFromTask(ctx context.Context, q store.Querier, c *rpc.Cal
 		m.Parent = t.Models.Input[0].Model
 	}
 	if r.Tags != nil {
-		m.Tags = api.SortedTags(*r.Tags)
+		m.Tags = domain.SortedTags(*r.Tags)
 	}
 	if r.SystemTags != nil {
-		m.SystemTags = api.SortedTags(*r.SystemTags)
+		m.SystemTags = domain.SortedTags(*r.SystemTags)
 	}
 	m.Normalize()
 	return m, s.d.DB.Models().Insert(ctx, q, m)

@@ -6,8 +6,8 @@ import (
 	"testing"
 
 	"github.com/trove-ml/trove/internal/auth"
+	idgen "github.com/trove-ml/trove/internal/ids"
 	"github.com/trove-ml/trove/internal/jsonx"
-	"github.com/trove-ml/trove/internal/rpc"
 	"github.com/trove-ml/trove/internal/store"
 	"github.com/trove-ml/trove/internal/testenv"
 )
@@ -61,7 +61,7 @@ func putTask(t *testing.T, e *testenv.Env, f taskFixture) string {
 	if f.status == "" {
 		f.status = "created"
 	}
-	tk := &store.Task{ID: rpc.NewID(), Company: auth.DefaultCompanyID, User: auth.AdminUserID, Name: f.name, Type: "training",
+	tk := &store.Task{ID: idgen.New(), Company: auth.DefaultCompanyID, User: auth.AdminUserID, Name: f.name, Type: "training",
 		Status: f.status, Project: f.project, Created: now, LastUpdate: now, LastChange: now}
 	for i, m := range f.inputs {
 		tk.Models.Input = append(tk.Models.Input, &store.TaskModelItem{Name: "in" + string(rune('a'+i)), Model: m})

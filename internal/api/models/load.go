@@ -5,8 +5,8 @@ import (
 	"errors"
 	"strings"
 
-	"github.com/trove-ml/trove/internal/api"
 	"github.com/trove-ml/trove/internal/apierr"
+	"github.com/trove-ml/trove/internal/domain"
 	"github.com/trove-ml/trove/internal/store"
 	"github.com/trove-ml/trove/internal/taskops"
 )
@@ -18,7 +18,7 @@ import (
 func (s *service) loadWritable(ctx context.Context, q store.Querier, company, id string) (*store.Model, error) {
 	m, err := s.d.DB.Models().GetForUpdate(ctx, q, id, company)
 	if err != nil {
-		return nil, api.NotFound(err, apierr.InvalidModelID(id))
+		return nil, domain.NotFound(err, apierr.InvalidModelID(id))
 	}
 	m.Normalize()
 	return m, nil
@@ -26,7 +26,7 @@ func (s *service) loadWritable(ctx context.Context, q store.Querier, company, id
 
 // checkTask refuses a task the caller may not write (400/101, public 403/21).
 func (s *service) checkTask(ctx context.Context, q store.Querier, company, id string) error {
-	_, err := taskops.LoadWritable(ctx, s.d, q, company, id)
+	_, err := taskops.LoadWritable(ctx, &s.d.Env, q, company, id)
 	return err
 }
 
@@ -43,7 +43,7 @@ func (s *service) checkProject(ctx context.Context, q store.Querier, id string, 
 
 // checkParent refuses a parent id that is not a model the caller can read.
 func (s *service) checkParent(ctx context.Context, q store.Querier, company, id string) error {
-	if _, err := s.d.DB.Models().Get(ctx, q, id, api.Visible(company)...); err != nil {
+	if _, err := s.d.DB.Models().Get(ctx, q, id, domain.Visible(company)...); err != nil {
 		if errors.Is(err, store.ErrNotFound) {
 			return apierr.ValidationMsg("Invalid model ids: parent=%s", id)
 		}

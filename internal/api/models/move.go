@@ -4,9 +4,9 @@ import (
 	"context"
 	"encoding/json"
 
-	"github.com/trove-ml/trove/internal/api"
 	"github.com/trove-ml/trove/internal/api/projects"
 	"github.com/trove-ml/trove/internal/apierr"
+	"github.com/trove-ml/trove/internal/domain"
 	"github.com/trove-ml/trove/internal/rpc"
 	"github.com/trove-ml/trove/internal/store"
 )
@@ -52,7 +52,7 @@ func (s *service) move(ctx context.Context, c *rpc.Call, req *moveRequest) (*mov
 		case project != nil && *project != "":
 			p, err := s.d.DB.Projects().Get(ctx, q, *project, c.Company())
 			if err != nil {
-				return api.NotFound(err, apierr.InvalidProjectID(*project))
+				return domain.NotFound(err, apierr.InvalidProjectID(*project))
 			}
 			dest = p.ID
 		case req.ProjectName != "":

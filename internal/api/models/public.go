@@ -4,8 +4,8 @@ import (
 	"context"
 	"errors"
 
-	"github.com/trove-ml/trove/internal/api"
 	"github.com/trove-ml/trove/internal/apierr"
+	"github.com/trove-ml/trove/internal/domain"
 	"github.com/trove-ml/trove/internal/rpc"
 	"github.com/trove-ml/trove/internal/store"
 )
@@ -32,7 +32,7 @@ func (s *service) setPublic(ctx context.Context, c *rpc.Call, ids []string, publ
 		var missing []string
 		var recs []*store.Model
 		for _, id := range ids {
-			m, err := s.d.DB.Models().GetForUpdate(ctx, q, id, api.Visible(c.Company())...)
+			m, err := s.d.DB.Models().GetForUpdate(ctx, q, id, domain.Visible(c.Company())...)
 			switch {
 			case err != nil && !errors.Is(err, store.ErrNotFound):
 				return err

@@ -96,11 +96,11 @@ func (s *service) publish(ctx context.Context, q store.Querier, c *rpc.Call, id 
 		case err != nil:
 			return nil, err
 		case t.Status != taskops.Published:
-			res, err := taskops.Publish(ctx, s.d, q, c.Company(), c.User(), m.Task, forceTask, false, "", "")
+			res, err := taskops.Publish(ctx, &s.d.Env, q, c.Company(), c.User(), m.Task, forceTask, false, "", "")
 			if err != nil {
 				return nil, err
 			}
-			pt = &publishedTask{ID: m.Task, Data: res}
+			pt = &publishedTask{ID: m.Task, Data: api.Updated(res)}
 		}
 	}
 	m.Ready = true

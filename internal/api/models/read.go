@@ -9,6 +9,7 @@ import (
 
 	"github.com/trove-ml/trove/internal/api"
 	"github.com/trove-ml/trove/internal/apierr"
+	"github.com/trove-ml/trove/internal/domain"
 	"github.com/trove-ml/trove/internal/query"
 	"github.com/trove-ml/trove/internal/rpc"
 	"github.com/trove-ml/trove/internal/store"
@@ -51,7 +52,7 @@ func (s *service) list(ctx context.Context, c *rpc.Call, req *listRequest, o lis
 	}
 	companies := []string{c.Company()}
 	if o.allowPublic {
-		companies = api.Visible(c.Company())
+		companies = domain.Visible(c.Company())
 	}
 	plan.WhereIn("company", companies)
 	res, err := plan.Run(ctx, s.d.DB, "models", c.Company(), refTables)
@@ -86,7 +87,7 @@ func (s *service) withSubprojects(ctx context.Context, c *rpc.Call, body []byte)
 		}
 		items = []*string{&one}
 	}
-	tree, err := s.d.DB.LoadProjectTree(ctx, s.d.DB.Read(), api.Visible(c.Company())...)
+	tree, err := s.d.DB.LoadProjectTree(ctx, s.d.DB.Read(), domain.Visible(c.Company())...)
 	if err != nil {
 		return nil, err
 	}
@@ -194,7 +195,7 @@ func (s *service) readOne(ctx context.Context, c *rpc.Call, id string, onlyField
 	if err != nil {
 		return nil, err
 	}
-	plan.WhereIn("company", api.Visible(c.Company()))
+	plan.WhereIn("company", domain.Visible(c.Company()))
 	res, err := plan.Run(ctx, s.d.DB, "models", c.Company(), nil)
 	if err != nil {
 		return nil, err
@@ -216,7 +217,7 @@ type getByTaskIDRequest struct {
 func (s *service) getByTaskID(ctx context.Context, c *rpc.Call, req *getByTaskIDRequest) (*getByIDResponse, error) {
 	t, err := s.d.DB.Tasks().Get(ctx, s.d.DB.Read(), req.Task, c.Company())
 	if err != nil {
-		return nil, api.NotFound(err, apierr.InvalidTaskID(req.Task))
+		return nil, domain.NotFound(err, apierr.InvalidTaskID(req.Task))
 	}
 	if len(t.Models.Output) == 0 || t.Models.Output[len(t.Models.Output)-1] == nil {
 		return nil, apierr.New(400, 122, "Task is missing expected fields").With("field", "models.output")
@@ -239,7 +240,7 @@ func (s *service) getFrameworks(ctx context.Context, c *rpc.Call, req *framework
 	where := "company IN (?, ?) AND framework IS NOT NULL AND framework <> ''"
 	args := []any{c.Company(), ""}
 	if len(req.Projects) > 0 {
-		tree, err := s.d.DB.LoadProjectTree(ctx, q, api.Visible(c.Company())...)
+		tree, err := s.d.DB.LoadProjectTree(ctx, q, domain.Visible(c.Company())...)
 		if err != nil {
 			return nil, err
 		}

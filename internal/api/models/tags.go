@@ -5,6 +5,7 @@ import (
 
 	"github.com/trove-ml/trove/internal/api"
 	"github.com/trove-ml/trove/internal/apierr"
+	"github.com/trove-ml/trove/internal/domain"
 	"github.com/trove-ml/trove/internal/rpc"
 	"github.com/trove-ml/trove/internal/store"
 )
@@ -46,7 +47,7 @@ func (s *service) updateTags(ctx context.Context, c *rpc.Call, req *updateTagsRe
 					tags = append(tags, t)
 				}
 			}
-			m.Tags = api.SortedTags(tags)
+			m.Tags = domain.SortedTags(tags)
 			s.touch(m, c.User(), false)
 			if err := s.d.DB.Models().Update(ctx, q, m); err != nil {
 				return err

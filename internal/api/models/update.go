@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/trove-ml/trove/internal/api"
+	"github.com/trove-ml/trove/internal/domain"
 	"github.com/trove-ml/trove/internal/jsonx"
 	"github.com/trove-ml/trove/internal/rpc"
 	"github.com/trove-ml/trove/internal/store"
@@ -112,7 +113,7 @@ func (s *service) applyPatch(ctx context.Context, q store.Querier, c *rpc.Call, 
 	}
 	if p.Project != nil {
 		if *p.Project != "" {
-			if err := s.checkProject(ctx, q, *p.Project, api.Visible(c.Company())...); err != nil {
+			if err := s.checkProject(ctx, q, *p.Project, domain.Visible(c.Company())...); err != nil {
 				return nil, err
 			}
 		}
@@ -160,11 +161,11 @@ func (s *service) applyPatch(ctx context.Context, q store.Querier, c *rpc.Call, 
 		m.Ready, fields["ready"], data = *p.Ready, *p.Ready, true
 	}
 	if p.Tags != nil {
-		m.Tags = api.SortedTags(*p.Tags)
+		m.Tags = domain.SortedTags(*p.Tags)
 		fields["tags"], data = m.Tags, true
 	}
 	if p.SystemTags != nil {
-		m.SystemTags = api.SortedTags(*p.SystemTags)
+		m.SystemTags = domain.SortedTags(*p.SystemTags)
 		fields["system_tags"], data = m.SystemTags, true
 	}
 	if p.Metadata.Set {

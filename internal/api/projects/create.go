@@ -8,6 +8,8 @@ import (
 
 	"github.com/trove-ml/trove/internal/api"
 	"github.com/trove-ml/trove/internal/apierr"
+	"github.com/trove-ml/trove/internal/domain"
+	"github.com/trove-ml/trove/internal/ids"
 	"github.com/trove-ml/trove/internal/rpc"
 	"github.com/trove-ml/trove/internal/store"
 )
@@ -56,7 +58,7 @@ func (s *service) create(ctx context.Context, c *rpc.Call, req *createRequest) (
 		}
 		p := s.newProject(c, segs, parent)
 		p.Description = req.Description
-		p.Tags, p.SystemTags = api.SortedTags(req.Tags), api.SortedTags(req.SystemTags)
+		p.Tags, p.SystemTags = domain.SortedTags(req.Tags), domain.SortedTags(req.SystemTags)
 		p.DefaultOutputDestination = req.DefaultOutputDestination
 		if err := s.d.DB.Projects().Insert(ctx, q, p); err != nil {
 			if errors.Is(err, store.ErrDuplicate) {
@@ -75,7 +77,7 @@ func (s *service) create(ctx context.Context, c *rpc.Call, req *createRequest) (
 
 func (s *service) newProject(c *rpc.Call, segs []string, parent *store.Project) *store.Project {
 	now := s.d.Time()
-	p := &store.Project{ID: rpc.NewID(), Company: c.Company(), User: c.User(), Name: strings.Join(segs, "/"),
+	p := &store.Project{ID: ids.New(), Company: c.Company(), User: c.User(), Name: strings.Join(segs, "/"),
 		Basename: segs[len(segs)-1], Created: now, LastUpdate: now, Featured: 9999, Tags: []string{}, SystemTags: []string{}, Path: []string{}}
 	if parent != nil {
 		p.Parent = parent.ID
@@ -110,7 +112,7 @@ func EnsurePath(ctx context.Context, d *api.Deps, q store.Querier, company, user
 		full := strings.Join(segs[:i+1], "/")
 		p, err := d.DB.ProjectByName(ctx, q, full, company)
 		if errors.Is(err, store.ErrNotFound) {
-			p = &store.Project{ID: rpc.NewID(), Company: company, User: user, Name: full, Basename: segs[i],
+			p = &store.Project{ID: ids.New(), Company: company, User: user, Name: full, Basename: segs[i],
 				Created: now, LastUpdate: now, Featured: 9999, Tags: []string{}, SystemTags: []string{}, Path: []string{}}
 			if parent != nil {
 				p.Parent = parent.ID

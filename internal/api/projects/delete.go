@@ -109,7 +109,7 @@ func (s *service) delete(ctx context.Context, c *rpc.Call, req *deleteRequest) (
 		return nil, err
 	}
 	if resp.Urls != nil && api.DeleteFiles(req.DeleteExternalArtifacts) {
-		s.d.DeleteStoredFiles(ctx, c.Company(), resp.Urls.ArtifactURLs, resp.Urls.ModelURLs, resp.Urls.EventURLs)
+		s.d.RemoveFiles(ctx, c.Company(), resp.Urls.ArtifactURLs, resp.Urls.ModelURLs, resp.Urls.EventURLs)
 	}
 	return resp, nil
 }

@@ -3,8 +3,8 @@ package projects
 import (
 	"context"
 
-	"github.com/trove-ml/trove/internal/api"
 	"github.com/trove-ml/trove/internal/apierr"
+	"github.com/trove-ml/trove/internal/domain"
 	"github.com/trove-ml/trove/internal/rpc"
 	"github.com/trove-ml/trove/internal/store"
 )
@@ -17,7 +17,9 @@ type updatedResponse struct {
 	Updated int `json:"updated"`
 }
 
-func apiNotFound(err error, id string) error { return api.NotFound(err, apierr.InvalidProjectID(id)) }
+func apiNotFound(err error, id string) error {
+	return domain.NotFound(err, apierr.InvalidProjectID(id))
+}
 
 func (s *service) makePublic(ctx context.Context, c *rpc.Call, req *idsRequest) (*updatedResponse, error) {
 	return s.setPublic(ctx, c, req.IDs, true)
@@ -35,7 +37,7 @@ func (s *service) setPublic(ctx context.Context, c *rpc.Call, ids []string, publ
 		var missing []string
 		var recs []*store.Project
 		for _, id := range ids {
-			p, err := s.d.DB.Projects().GetForUpdate(ctx, q, id, api.Visible(c.Company())...)
+			p, err := s.d.DB.Projects().GetForUpdate(ctx, q, id, domain.Visible(c.Company())...)
 			switch {
 			case err != nil:
 				missing = append(missing, id)

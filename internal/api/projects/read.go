@@ -4,8 +4,8 @@ import (
 	"context"
 	"encoding/json"
 
-	"github.com/trove-ml/trove/internal/api"
 	"github.com/trove-ml/trove/internal/apierr"
+	"github.com/trove-ml/trove/internal/domain"
 	"github.com/trove-ml/trove/internal/query"
 	"github.com/trove-ml/trove/internal/rpc"
 	"github.com/trove-ml/trove/internal/store"
@@ -21,9 +21,9 @@ type getByIDResponse struct {
 }
 
 func (s *service) getByID(ctx context.Context, c *rpc.Call, req *getByIDRequest) (*getByIDResponse, error) {
-	p, err := s.d.DB.Projects().GetRaw(ctx, s.d.DB.Read(), req.Project, api.Visible(c.Company())...)
+	p, err := s.d.DB.Projects().GetRaw(ctx, s.d.DB.Read(), req.Project, domain.Visible(c.Company())...)
 	if err != nil {
-		return nil, api.NotFound(err, apierr.InvalidProjectID(req.Project))
+		return nil, domain.NotFound(err, apierr.InvalidProjectID(req.Project))
 	}
 	return &getByIDResponse{Project: p}, nil
 }
@@ -113,7 +113,7 @@ func (s *service) plan(ctx context.Context, c *rpc.Call, req *getAllRequest, all
 	}
 	companies := []string{c.Company()}
 	if allowPublic {
-		companies = api.Visible(c.Company())
+		companies = domain.Visible(c.Company())
 	}
 	plan.WhereIn("company", companies)
 	if !req.SearchHidden && len(req.ID) == 0 {
@@ -167,9 +167,9 @@ func (s *service) activeUserProjects(ctx context.Context, company string, users 
 
 // loadWritable loads a project of the caller's company for writing.
 func (s *service) loadWritable(ctx context.Context, q store.Querier, c *rpc.Call, id string) (*store.Project, error) {
-	p, err := s.d.DB.Projects().GetForUpdate(ctx, q, id, api.Visible(c.Company())...)
+	p, err := s.d.DB.Projects().GetForUpdate(ctx, q, id, domain.Visible(c.Company())...)
 	if err != nil {
-		return nil, api.NotFound(err, apierr.InvalidProjectID(id))
+		return nil, domain.NotFound(err, apierr.InvalidProjectID(id))
 	}
 	if p.Company == "" {
 		return nil, apierr.NoWritePermission("public project: id=%s", id)

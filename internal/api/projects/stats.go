@@ -7,8 +7,8 @@ import (
 	"sort"
 	"time"
 
-	"github.com/trove-ml/trove/internal/api"
 	"github.com/trove-ml/trove/internal/apierr"
+	"github.com/trove-ml/trove/internal/domain"
 	"github.com/trove-ml/trove/internal/jsonx"
 	"github.com/trove-ml/trove/internal/rpc"
 	"github.com/trove-ml/trove/internal/store"
@@ -61,7 +61,7 @@ func (s *service) addStats(ctx context.Context, c *rpc.Call, items []map[string]
 		return nil
 	}
 	db := s.d.DB
-	tree, err := db.LoadProjectTree(ctx, db.Read(), api.Visible(c.Company())...)
+	tree, err := db.LoadProjectTree(ctx, db.Read(), domain.Visible(c.Company())...)
 	if err != nil {
 		return err
 	}

@@ -10,8 +10,8 @@ import (
 	"sort"
 	"strconv"
 
-	"github.com/trove-ml/trove/internal/api"
 	"github.com/trove-ml/trove/internal/apierr"
+	"github.com/trove-ml/trove/internal/domain"
 	"github.com/trove-ml/trove/internal/rpc"
 	"github.com/trove-ml/trove/internal/store"
 )
@@ -40,7 +40,7 @@ func (s *service) scope(ctx context.Context, c *rpc.Call, ids []string, subproje
 	if !subprojects {
 		return projectScope{ids: ids}, nil
 	}
-	tree, err := s.d.DB.LoadProjectTree(ctx, s.d.DB.Read(), api.Visible(c.Company())...)
+	tree, err := s.d.DB.LoadProjectTree(ctx, s.d.DB.Read(), domain.Visible(c.Company())...)
 	if err != nil {
 		return projectScope{}, err
 	}
@@ -64,7 +64,7 @@ func (s *service) loadDocs(ctx context.Context, company, table string, public bo
 	where, args := p.where()
 	companies := []string{company}
 	if public {
-		companies = api.Visible(company)
+		companies = domain.Visible(company)
 	}
 	q := "SELECT doc FROM " + table + " WHERE company IN (" + store.Placeholders(len(companies)) + ") AND " + where + extra
 	rows, err := s.d.DB.Read().QueryContext(ctx, q, append(append(store.Args(companies), args...), extraArgs...)...)
@@ -162,7 +162,7 @@ func (s *service) getTaskParents(ctx context.Context, c *rpc.Call, req *taskPare
 	if err != nil {
 		return nil, err
 	}
-	tree, err := s.d.DB.LoadProjectTree(ctx, s.d.DB.Read(), api.Visible(c.Company())...)
+	tree, err := s.d.DB.LoadProjectTree(ctx, s.d.DB.Read(), domain.Visible(c.Company())...)
 	if err != nil {
 		return nil, err
 	}

@@ -7,6 +7,7 @@ import (
 
 	"github.com/trove-ml/trove/internal/api"
 	"github.com/trove-ml/trove/internal/apierr"
+	"github.com/trove-ml/trove/internal/domain"
 	"github.com/trove-ml/trove/internal/rpc"
 	"github.com/trove-ml/trove/internal/store"
 )
@@ -61,11 +62,11 @@ func (s *service) update(ctx context.Context, c *rpc.Call, req *updateRequest) (
 			fields["description"] = p.Description
 		}
 		if req.Tags != nil {
-			p.Tags = api.SortedTags(*req.Tags)
+			p.Tags = domain.SortedTags(*req.Tags)
 			fields["tags"] = p.Tags
 		}
 		if req.SystemTags != nil {
-			p.SystemTags = api.SortedTags(*req.SystemTags)
+			p.SystemTags = domain.SortedTags(*req.SystemTags)
 			fields["system_tags"] = p.SystemTags
 		}
 		if req.DefaultOutputDestination != nil {

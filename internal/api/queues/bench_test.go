@@ -9,7 +9,7 @@ import (
 	"runtime"
 	"testing"
 
-	"github.com/trove-ml/trove/internal/rpc"
+	idgen "github.com/trove-ml/trove/internal/ids"
 	"github.com/trove-ml/trove/internal/store"
 	"github.com/trove-ml/trove/internal/testenv"
 )
@@ -52,7 +52,7 @@ func createdTasks(b *testing.B, e *testenv.Env, n int) []string {
 	err := d.DB.Tx(context.Background(), func(q store.Querier) error {
 		for i := range ids {
 			now := d.Time()
-			t := &store.Task{ID: rpc.NewID(), Company: me.Str("user.company.id"), User: me.Str("user.id"),
+			t := &store.Task{ID: idgen.New(), Company: me.Str("user.company.id"), User: me.Str("user.id"),
 				Name: fmt.Sprintf("bench-%d", i), Type: "training", Status: "created", Created: now, LastUpdate: now, LastChange: now}
 			t.Normalize()
 			t.Script.EntryPoint, t.Script.Repository = "train.py", "https://example.com/r.git"

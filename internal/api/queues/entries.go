@@ -4,8 +4,8 @@ import (
 	"context"
 	"errors"
 
-	"github.com/trove-ml/trove/internal/api"
 	"github.com/trove-ml/trove/internal/apierr"
+	"github.com/trove-ml/trove/internal/domain"
 	"github.com/trove-ml/trove/internal/jsonx"
 	"github.com/trove-ml/trove/internal/queues"
 	"github.com/trove-ml/trove/internal/rpc"
@@ -39,7 +39,7 @@ func (s *service) addTask(ctx context.Context, c *rpc.Call, req *addTaskRequest)
 		// Lock the task before the queue, the lock order of tasks.enqueue.
 		t, err := s.d.DB.Tasks().GetForUpdate(ctx, q, req.Task, c.Company())
 		if err != nil {
-			return api.NotFound(err, apierr.InvalidTaskID(req.Task))
+			return domain.NotFound(err, apierr.InvalidTaskID(req.Task))
 		}
 		if err := s.d.DB.AddQueueEntry(ctx, q, req.Queue, t.ID, s.d.Now().UnixMilli()); err != nil {
 			if errors.Is(err, store.ErrAlreadyQueued) {
@@ -84,7 +84,7 @@ func (s *service) removeTask(ctx context.Context, c *rpc.Call, req *removeTaskRe
 			return apierr.TaskNotQueued(req.Queue, req.Task)
 		}
 		if req.UpdateTaskStatus {
-			_, err = queues.Revert(ctx, s.d, q, c.Company(), c.User(), req.Queue, []string{req.Task},
+			_, err = queues.Revert(ctx, &s.d.Env, q, c.Company(), c.User(), req.Queue, []string{req.Task},
 				"Task was removed from the queue "+req.Queue)
 		}
 		return err
@@ -114,7 +114,7 @@ func (s *service) clearQueue(ctx context.Context, c *rpc.Call, req *queueRequest
 		if err != nil {
 			return err
 		}
-		removed, err = queues.Revert(ctx, s.d, q, c.Company(), c.User(), req.Queue, tasks, "Queue "+req.Queue+" was cleared")
+		removed, err = queues.Revert(ctx, &s.d.Env, q, c.Company(), c.User(), req.Queue, tasks, "Queue "+req.Queue+" was cleared")
 		return err
 	})
 	if err != nil {

@@ -10,7 +10,7 @@ import (
 	"testing"
 
 	"github.com/trove-ml/trove/internal/config"
-	"github.com/trove-ml/trove/internal/rpc"
+	idgen "github.com/trove-ml/trove/internal/ids"
 	"github.com/trove-ml/trove/internal/store"
 	"github.com/trove-ml/trove/internal/testenv"
 )
@@ -37,7 +37,7 @@ func fillQueue(t testing.TB, e *testenv.Env, queue string, n int) []string {
 	err := d.DB.Tx(context.Background(), func(q store.Querier) error {
 		for i := range ids {
 			now := d.Time()
-			task := &store.Task{ID: rpc.NewID(), Company: company, User: user, Name: fmt.Sprintf("load-%d", i), Type: "training",
+			task := &store.Task{ID: idgen.New(), Company: company, User: user, Name: fmt.Sprintf("load-%d", i), Type: "training",
 				Status: "queued", Created: now, LastUpdate: now, LastChange: now}
 			task.Normalize()
 			task.Execution.Queue = queue

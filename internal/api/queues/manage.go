@@ -7,6 +7,8 @@ import (
 
 	"github.com/trove-ml/trove/internal/api"
 	"github.com/trove-ml/trove/internal/apierr"
+	"github.com/trove-ml/trove/internal/domain"
+	"github.com/trove-ml/trove/internal/ids"
 	"github.com/trove-ml/trove/internal/queues"
 	"github.com/trove-ml/trove/internal/rpc"
 	"github.com/trove-ml/trove/internal/store"
@@ -55,8 +57,8 @@ func (s *service) create(ctx context.Context, c *rpc.Call, req *createRequest) (
 		return nil, err
 	}
 	now := s.d.Time()
-	qu := &store.Queue{ID: rpc.NewID(), Company: c.Company(), Name: name, Created: now, LastUpdate: now,
-		Tags: api.SortedTags(req.Tags), SystemTags: api.SortedTags(req.SystemTags), Metadata: req.Metadata.Items}
+	qu := &store.Queue{ID: ids.New(), Company: c.Company(), Name: name, Created: now, LastUpdate: now,
+		Tags: domain.SortedTags(req.Tags), SystemTags: domain.SortedTags(req.SystemTags), Metadata: req.Metadata.Items}
 	if req.DisplayName != nil {
 		qu.DisplayName = *req.DisplayName
 	}
@@ -108,11 +110,11 @@ func (s *service) update(ctx context.Context, c *rpc.Call, req *updateRequest) (
 			fields["display_name"] = qu.DisplayName
 		}
 		if req.Tags != nil {
-			qu.Tags = api.SortedTags(*req.Tags)
+			qu.Tags = domain.SortedTags(*req.Tags)
 			fields["tags"] = qu.Tags
 		}
 		if req.SystemTags != nil {
-			qu.SystemTags = api.SortedTags(*req.SystemTags)
+			qu.SystemTags = domain.SortedTags(*req.SystemTags)
 			fields["system_tags"] = qu.SystemTags
 		}
 		if req.Metadata.Set {
@@ -165,7 +167,7 @@ func (s *service) delete(ctx context.Context, c *rpc.Call, req *deleteRequest) (
 			if err != nil {
 				return err
 			}
-			if _, err := queues.Revert(ctx, s.d, q, c.Company(), c.User(), qu.ID, tasks, "Queue "+qu.ID+" was deleted"); err != nil {
+			if _, err := queues.Revert(ctx, &s.d.Env, q, c.Company(), c.User(), qu.ID, tasks, "Queue "+qu.ID+" was deleted"); err != nil {
 				return err
 			}
 		}

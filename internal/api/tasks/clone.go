@@ -4,8 +4,9 @@ import (
 	"context"
 	"strings"
 
-	"github.com/trove-ml/trove/internal/api"
 	"github.com/trove-ml/trove/internal/api/projects"
+	"github.com/trove-ml/trove/internal/domain"
+	"github.com/trove-ml/trove/internal/ids"
 	"github.com/trove-ml/trove/internal/rpc"
 	"github.com/trove-ml/trove/internal/store"
 	"github.com/trove-ml/trove/internal/taskops"
@@ -98,7 +99,7 @@ func (s *service) clone(ctx context.Context, c *rpc.Call, req *cloneRequest) (*c
 // replacements, and none of its run state.
 func (s *service) cloneOf(c *rpc.Call, src *store.Task, req *cloneRequest) *store.Task {
 	now := s.d.Time()
-	t := &store.Task{ID: rpc.NewID(), Company: c.Company(), User: c.User(), Status: taskops.Created,
+	t := &store.Task{ID: ids.New(), Company: c.Company(), User: c.User(), Status: taskops.Created,
 		Created: now, LastUpdate: now, LastChange: now, LastChangedBy: c.User(),
 		Name: src.Name, Comment: src.Comment, Type: src.Type, Project: src.Project,
 		Tags: src.Tags, Script: src.Script, Container: src.Container, Hyperparams: src.Hyperparams,
@@ -110,10 +111,10 @@ func (s *service) cloneOf(c *rpc.Call, src *store.Task, req *cloneRequest) *stor
 		t.Comment = &req.NewTaskComment
 	}
 	if len(req.NewTaskTags) > 0 {
-		t.Tags = api.SortedTags(req.NewTaskTags)
+		t.Tags = domain.SortedTags(req.NewTaskTags)
 	}
 	if len(req.NewTaskSystemTags) > 0 {
-		t.SystemTags = api.SortedTags(req.NewTaskSystemTags)
+		t.SystemTags = domain.SortedTags(req.NewTaskSystemTags)
 	} else {
 		for _, tag := range src.SystemTags {
 			if tag != taskops.TagDevelopment && tag != taskops.TagArchived {

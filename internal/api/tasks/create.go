@@ -4,7 +4,8 @@ import (
 	"context"
 	"strings"
 
-	"github.com/trove-ml/trove/internal/api"
+	"github.com/trove-ml/trove/internal/domain"
+	"github.com/trove-ml/trove/internal/ids"
 	"github.com/trove-ml/trove/internal/rpc"
 	"github.com/trove-ml/trove/internal/store"
 	"github.com/trove-ml/trove/internal/taskops"
@@ -23,7 +24,7 @@ type idResponse struct {
 // newTask builds a task of the caller from the request fields.
 func (s *service) newTask(c *rpc.Call, f *taskFields) *store.Task {
 	now := s.d.Time()
-	t := &store.Task{ID: rpc.NewID(), Company: c.Company(), User: c.User(), Status: taskops.Created,
+	t := &store.Task{ID: ids.New(), Company: c.Company(), User: c.User(), Status: taskops.Created,
 		Created: now, LastUpdate: now, LastChange: now, LastChangedBy: c.User()}
 	t.Normalize()
 	f.apply(t, now)
@@ -64,7 +65,7 @@ func (s *service) validate(ctx context.Context, c *rpc.Call, req *createRequest)
 
 // visibleTask loads a task the caller may read (own company or public).
 func (s *service) visibleTask(ctx context.Context, q store.Querier, c *rpc.Call, id string) (*store.Task, error) {
-	t, err := s.d.DB.Tasks().Get(ctx, q, id, api.Visible(c.Company())...)
+	t, err := s.d.DB.Tasks().Get(ctx, q, id, domain.Visible(c.Company())...)
 	if err != nil {
 		return nil, notFound(err, id)
 	}

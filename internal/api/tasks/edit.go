@@ -9,6 +9,7 @@ import (
 	"github.com/trove-ml/trove/internal/api"
 	"github.com/trove-ml/trove/internal/api/projects"
 	"github.com/trove-ml/trove/internal/apierr"
+	"github.com/trove-ml/trove/internal/domain"
 	"github.com/trove-ml/trove/internal/jsonx"
 	"github.com/trove-ml/trove/internal/rpc"
 	"github.com/trove-ml/trove/internal/store"
@@ -36,7 +37,7 @@ var userFields = map[string]bool{"name": true, "comment": true, "tags": true, "s
 func (s *service) edit(ctx context.Context, c *rpc.Call, req *editRequest) (*api.UpdateResult, error) {
 	var res *api.UpdateResult
 	err := s.d.DB.Tx(ctx, func(q store.Querier) error {
-		t, err := taskops.LoadWritable(ctx, s.d, q, c.Company(), req.Task)
+		t, err := taskops.LoadWritable(ctx, &s.d.Env, q, c.Company(), req.Task)
 		if err != nil {
 			return err
 		}
@@ -145,7 +146,7 @@ func (s *service) applyUpdate(ctx context.Context, q store.Querier, c *rpc.Call,
 func (s *service) update(ctx context.Context, c *rpc.Call, req *updateRequest) (*api.UpdateResult, error) {
 	res := &api.UpdateResult{Fields: map[string]any{}}
 	err := s.d.DB.Tx(ctx, func(q store.Querier) error {
-		t, err := taskops.LoadWritable(ctx, s.d, q, c.Company(), req.Task)
+		t, err := taskops.LoadWritable(ctx, &s.d.Env, q, c.Company(), req.Task)
 		if err != nil {
 			return err
 		}
@@ -192,7 +193,7 @@ func (s *service) updateBatch(ctx context.Context, c *rpc.Call) (any, error) {
 			if loaded[r.Task] != nil {
 				continue
 			}
-			t, err := taskops.LoadWritable(ctx, s.d, q, c.Company(), r.Task)
+			t, err := taskops.LoadWritable(ctx, &s.d.Env, q, c.Company(), r.Task)
 			if err != nil {
 				if !apierr.Is(err, 400, 101) {
 					return err
@@ -239,7 +240,7 @@ func (s *service) setRequirements(ctx context.Context, c *rpc.Call, req *setRequ
 func (s *service) write(ctx context.Context, c *rpc.Call, id string, fn func(t *store.Task) (map[string]any, error)) (*api.UpdateResult, error) {
 	var res *api.UpdateResult
 	err := s.d.DB.Tx(ctx, func(q store.Querier) error {
-		t, err := taskops.LoadWritable(ctx, s.d, q, c.Company(), id)
+		t, err := taskops.LoadWritable(ctx, &s.d.Env, q, c.Company(), id)
 		if err != nil {
 			return err
 		}
@@ -300,7 +301,7 @@ func (s *service) move(ctx context.Context, c *rpc.Call, req *moveRequest) (*mov
 		var missing []string
 		var list []*store.Task
 		for _, id := range req.IDs {
-			t, err := taskops.LoadWritable(ctx, s.d, q, c.Company(), id)
+			t, err := taskops.LoadWritable(ctx, &s.d.Env, q, c.Company(), id)
 			if err != nil {
 				if !apierr.Is(err, 400, 101) {
 					return err
@@ -317,7 +318,7 @@ func (s *service) move(ctx context.Context, c *rpc.Call, req *moveRequest) (*mov
 		case projectID != "":
 			p, err := s.d.DB.Projects().Get(ctx, q, projectID, c.Company())
 			if err != nil {
-				return api.NotFound(err, apierr.InvalidProjectID(projectID))
+				return domain.NotFound(err, apierr.InvalidProjectID(projectID))
 			}
 			projectID = p.ID
 		case !hasProject:
@@ -371,7 +372,7 @@ func (s *service) setPublic(ctx context.Context, c *rpc.Call, ids []string, publ
 		var missing []string
 		var recs []*store.Task
 		for _, id := range ids {
-			t, err := s.d.DB.Tasks().GetForUpdate(ctx, q, id, api.Visible(c.Company())...)
+			t, err := s.d.DB.Tasks().GetForUpdate(ctx, q, id, domain.Visible(c.Company())...)
 			switch {
 			case errors.Is(err, store.ErrNotFound):
 				missing = append(missing, id)

@@ -64,7 +64,7 @@ func Register(r *rpc.Registry, d *api.Deps) {
 		rpc.Endpoint{Name: "tasks.unarchive_many", MinVersion: "2.13", Handler: rpc.Typed(s.unarchiveMany)},
 	)
 	d.Hooks.Every("tasks.silent_watchdog", taskops.WatchdogPeriod, func(ctx context.Context) error {
-		n, err := taskops.StopSilentTasks(ctx, d, taskops.SilentThreshold)
+		n, err := taskops.StopSilentTasks(ctx, &d.Env, taskops.SilentThreshold)
 		if n > 0 {
 			d.Log.Info("stopped silent tasks", "count", n)
 		}

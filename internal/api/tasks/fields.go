@@ -7,6 +7,7 @@ import (
 
 	"github.com/trove-ml/trove/internal/api"
 	"github.com/trove-ml/trove/internal/apierr"
+	"github.com/trove-ml/trove/internal/domain"
 	"github.com/trove-ml/trove/internal/jsonx"
 	"github.com/trove-ml/trove/internal/store"
 )
@@ -220,11 +221,11 @@ func (f *taskFields) apply(t *store.Task, now jsonx.Time) map[string]any {
 		out["output"] = t.Output
 	}
 	if f.Tags != nil {
-		t.Tags = api.SortedTags(*f.Tags)
+		t.Tags = domain.SortedTags(*f.Tags)
 		out["tags"] = t.Tags
 	}
 	if f.SystemTags != nil {
-		t.SystemTags = api.SortedTags(*f.SystemTags)
+		t.SystemTags = domain.SortedTags(*f.SystemTags)
 		out["system_tags"] = t.SystemTags
 	}
 	if f.Hyperparams != nil {

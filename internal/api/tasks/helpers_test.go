@@ -7,8 +7,8 @@ import (
 	"testing"
 
 	"github.com/trove-ml/trove/internal/apierr"
+	idgen "github.com/trove-ml/trove/internal/ids"
 	"github.com/trove-ml/trove/internal/jsonx"
-	"github.com/trove-ml/trove/internal/rpc"
 	"github.com/trove-ml/trove/internal/store"
 
 	"github.com/trove-ml/trove/internal/testenv"
@@ -53,7 +53,7 @@ func mkQueue(t *testing.T, e *testenv.Env, name string, systemTags ...string) st
 	if systemTags == nil {
 		systemTags = []string{}
 	}
-	q := &store.Queue{ID: rpc.NewID(), Company: companyOf(t, e), Name: name, Created: now, LastUpdate: now,
+	q := &store.Queue{ID: idgen.New(), Company: companyOf(t, e), Name: name, Created: now, LastUpdate: now,
 		Tags: []string{}, SystemTags: systemTags, Metadata: map[string]*store.MetadataItem{}}
 	if err := e.App.DB.Queues().Insert(context.Background(), e.App.DB.Write(), q); err != nil {
 		t.Fatalf("create queue: %v", err)

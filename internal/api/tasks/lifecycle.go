@@ -5,6 +5,7 @@ import (
 
 	"github.com/trove-ml/trove/internal/api"
 	"github.com/trove-ml/trove/internal/apierr"
+	"github.com/trove-ml/trove/internal/domain"
 	"github.com/trove-ml/trove/internal/rpc"
 	"github.com/trove-ml/trove/internal/store"
 	"github.com/trove-ml/trove/internal/taskops"
@@ -41,16 +42,16 @@ func (s *service) doReset(ctx context.Context, r taskops.ResetRequest, urls, del
 		if eventURLs, err = s.d.DB.EventFileURLs(ctx, q, []string{r.Task}); err != nil {
 			return err
 		}
-		res, err = taskops.Reset(ctx, s.d, q, r)
+		res, err = taskops.Reset(ctx, &s.d.Env, q, r)
 		return err
 	})
 	if err != nil {
 		return nil, err
 	}
 	if deleteFiles {
-		s.d.DeleteStoredFiles(ctx, r.Company, res.Cleanup.URLs.ArtifactURLs, res.Cleanup.URLs.ModelURLs, eventURLs)
+		s.d.RemoveFiles(ctx, r.Company, res.Cleanup.URLs.ArtifactURLs, res.Cleanup.URLs.ModelURLs, eventURLs)
 	}
-	out := &resetResponse{UpdateResult: *res.UpdateResult, DeletedModels: res.Cleanup.DeletedModels, Events: eventsResult{res.Cleanup.Events}}
+	out := &resetResponse{UpdateResult: *api.Updated(res.Update), DeletedModels: res.Cleanup.DeletedModels, Events: eventsResult{res.Cleanup.Events}}
 	if res.Dequeued != nil {
 		out.Dequeued = map[string]int{"removed": *res.Dequeued}
 	}
@@ -114,14 +115,14 @@ func (s *service) doDelete(ctx context.Context, r taskops.DeleteRequest, urls, d
 		if eventURLs, err = s.d.DB.EventFileURLs(ctx, q, []string{r.Task}); err != nil {
 			return err
 		}
-		res, err = taskops.Delete(ctx, s.d, q, r)
+		res, err = taskops.Delete(ctx, &s.d.Env, q, r)
 		return err
 	})
 	if err != nil {
 		return nil, err
 	}
 	if deleteFiles {
-		s.d.DeleteStoredFiles(ctx, r.Company, res.URLs.ArtifactURLs, res.URLs.ModelURLs, eventURLs)
+		s.d.RemoveFiles(ctx, r.Company, res.URLs.ArtifactURLs, res.URLs.ModelURLs, eventURLs)
 	}
 	out := &deleteResponse{Deleted: true, UpdatedChildren: res.UpdatedChildren, UpdatedModels: res.UpdatedModels,
 		DeletedModels: res.DeletedModels, Events: eventsResult{res.Events}}
@@ -173,7 +174,7 @@ func (s *service) archive(ctx context.Context, c *rpc.Call, req *archiveRequest)
 	err := s.d.DB.Tx(ctx, func(q store.Querier) error {
 		var missing []string
 		for _, id := range req.Tasks {
-			if _, err := taskops.LoadWritable(ctx, s.d, q, c.Company(), id); err != nil {
+			if _, err := taskops.LoadWritable(ctx, &s.d.Env, q, c.Company(), id); err != nil {
 				if !apierr.Is(err, 400, 101) {
 					return err
 				}
@@ -185,7 +186,7 @@ func (s *service) archive(ctx context.Context, c *rpc.Call, req *archiveRequest)
 		}
 		for _, id := range req.Tasks {
 			r := taskops.StatusRequest{Company: c.Company(), User: c.User(), Task: id, StatusReason: req.StatusReason, StatusMessage: req.StatusMessage}
-			if err := taskops.Archive(ctx, s.d, q, r); err != nil {
+			if err := taskops.Archive(ctx, &s.d.Env, q, r); err != nil {
 				return err
 			}
 			n++
@@ -207,9 +208,9 @@ func (s *service) unarchiveMany(ctx context.Context, c *rpc.Call, req *batchRequ
 }
 
 func (s *service) visibility(ctx context.Context, c *rpc.Call, req *batchRequest,
-	op func(context.Context, *api.Deps, store.Querier, taskops.StatusRequest) error, key string) (*api.BatchResult, error) {
+	op func(context.Context, *domain.Env, store.Querier, taskops.StatusRequest) error, key string) (*api.BatchResult, error) {
 	return api.RunBatch(ctx, req.IDs, func(ctx context.Context, id string) (map[string]any, error) {
-		err := s.d.DB.Tx(ctx, func(q store.Querier) error { return op(ctx, s.d, q, req.op(c, id)) })
+		err := s.d.DB.Tx(ctx, func(q store.Querier) error { return op(ctx, &s.d.Env, q, req.op(c, id)) })
 		if err != nil {
 			return nil, err
 		}

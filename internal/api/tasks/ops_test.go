@@ -5,8 +5,8 @@ import (
 	"testing"
 	"time"
 
+	idgen "github.com/trove-ml/trove/internal/ids"
 	"github.com/trove-ml/trove/internal/jsonx"
-	"github.com/trove-ml/trove/internal/rpc"
 	"github.com/trove-ml/trove/internal/store"
 	"github.com/trove-ml/trove/internal/taskops"
 	"github.com/trove-ml/trove/internal/testenv"
@@ -16,7 +16,7 @@ import (
 func mkModel(t *testing.T, e *testenv.Env, company, task, uri string, ready bool) string {
 	t.Helper()
 	now := jsonx.Now()
-	m := &store.Model{ID: rpc.NewID(), Company: company, Name: "model " + uri, Created: now, LastUpdate: now, LastChange: now,
+	m := &store.Model{ID: idgen.New(), Company: company, Name: "model " + uri, Created: now, LastUpdate: now, LastChange: now,
 		Tags: []string{}, SystemTags: []string{}, URI: uri, Design: map[string]any{}, Labels: map[string]int64{}, Ready: ready,
 		Metadata: map[string]*store.MetadataItem{}, LastMetrics: map[string]map[string]*store.MetricSummary{}, Task: task}
 	if err := e.App.DB.Models().Insert(context.Background(), e.App.DB.Write(), m); err != nil {
@@ -522,7 +522,7 @@ func TestSilentTaskWatchdog(t *testing.T) {
 			e.Call(t, "tasks.started", obj{"task": id}).OK(t)
 		}
 		patchTask(t, e, silent, func(tk *store.Task) { tk.LastUpdate = jsonx.Time{Time: time.Now().Add(-3 * time.Hour).UTC()} })
-		n, err := taskops.StopSilentTasks(context.Background(), e.App.Deps, taskops.SilentThreshold)
+		n, err := taskops.StopSilentTasks(context.Background(), &e.App.Deps.Env, taskops.SilentThreshold)
 		if err != nil || n != 1 {
 			t.Fatalf("stopped %d, %v", n, err)
 		}

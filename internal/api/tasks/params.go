@@ -27,7 +27,7 @@ func checkEditable(t *store.Task, force bool) error {
 // sets last_update.
 func (s *service) editLocked(ctx context.Context, c *rpc.Call, id string, force, anyStatus, touch bool, fn func(t *store.Task) error) error {
 	return s.d.DB.Tx(ctx, func(q store.Querier) error {
-		t, err := taskops.LoadWritable(ctx, s.d, q, c.Company(), id)
+		t, err := taskops.LoadWritable(ctx, &s.d.Env, q, c.Company(), id)
 		if err != nil {
 			return err
 		}

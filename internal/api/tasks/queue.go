@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"github.com/trove-ml/trove/internal/api"
+	"github.com/trove-ml/trove/internal/domain"
 	"github.com/trove-ml/trove/internal/rpc"
 	"github.com/trove-ml/trove/internal/store"
 	"github.com/trove-ml/trove/internal/taskops"
@@ -21,16 +22,16 @@ type enqueueResponse struct {
 }
 
 func (s *service) enqueue(ctx context.Context, c *rpc.Call, req *enqueueRequest) (*enqueueResponse, error) {
-	var res *api.UpdateResult
+	var res *domain.Update
 	err := s.d.DB.Tx(ctx, func(q store.Querier) error {
 		var err error
-		res, err = taskops.Enqueue(ctx, s.d, q, taskops.EnqueueRequest{StatusRequest: req.op(c), Queue: req.Queue, QueueName: req.QueueName})
+		res, err = taskops.Enqueue(ctx, &s.d.Env, q, taskops.EnqueueRequest{StatusRequest: req.op(c), Queue: req.Queue, QueueName: req.QueueName})
 		return err
 	})
 	if err != nil {
 		return nil, err
 	}
-	return &enqueueResponse{UpdateResult: *res, Queued: 1}, nil
+	return &enqueueResponse{UpdateResult: *api.Updated(res), Queued: 1}, nil
 }
 
 type enqueueManyRequest struct {
@@ -42,10 +43,10 @@ type enqueueManyRequest struct {
 
 func (s *service) enqueueMany(ctx context.Context, c *rpc.Call, req *enqueueManyRequest) (*api.BatchResult, error) {
 	return api.RunBatch(ctx, req.IDs, func(ctx context.Context, id string) (map[string]any, error) {
-		var res *api.UpdateResult
+		var res *domain.Update
 		err := s.d.DB.Tx(ctx, func(q store.Querier) error {
 			if req.ValidateTasks {
-				t, err := taskops.LoadWritable(ctx, s.d, q, c.Company(), id)
+				t, err := taskops.LoadWritable(ctx, &s.d.Env, q, c.Company(), id)
 				if err != nil {
 					return err
 				}
@@ -54,7 +55,7 @@ func (s *service) enqueueMany(ctx context.Context, c *rpc.Call, req *enqueueMany
 				}
 			}
 			var err error
-			res, err = taskops.Enqueue(ctx, s.d, q, taskops.EnqueueRequest{StatusRequest: req.op(c, id), Queue: req.Queue, QueueName: req.QueueName})
+			res, err = taskops.Enqueue(ctx, &s.d.Env, q, taskops.EnqueueRequest{StatusRequest: req.op(c, id), Queue: req.Queue, QueueName: req.QueueName})
 			return err
 		})
 		if err != nil {
@@ -76,16 +77,16 @@ type dequeueResponse struct {
 }
 
 func (s *service) dequeue(ctx context.Context, c *rpc.Call, req *dequeueRequest) (*dequeueResponse, error) {
-	var res *api.UpdateResult
+	var res *domain.Update
 	err := s.d.DB.Tx(ctx, func(q store.Querier) error {
 		var err error
-		res, err = taskops.Dequeue(ctx, s.d, q, taskops.DequeueRequest{StatusRequest: req.op(c), NewStatus: req.NewStatus, RemoveFromAllQueues: req.RemoveFromAllQueues})
+		res, err = taskops.Dequeue(ctx, &s.d.Env, q, taskops.DequeueRequest{StatusRequest: req.op(c), NewStatus: req.NewStatus, RemoveFromAllQueues: req.RemoveFromAllQueues})
 		return err
 	})
 	if err != nil {
 		return nil, err
 	}
-	return &dequeueResponse{UpdateResult: *res, Dequeued: 1}, nil
+	return &dequeueResponse{UpdateResult: *api.Updated(res), Dequeued: 1}, nil
 }
 
 type dequeueManyRequest struct {
@@ -96,10 +97,10 @@ type dequeueManyRequest struct {
 
 func (s *service) dequeueMany(ctx context.Context, c *rpc.Call, req *dequeueManyRequest) (*api.BatchResult, error) {
 	return api.RunBatch(ctx, req.IDs, func(ctx context.Context, id string) (map[string]any, error) {
-		var res *api.UpdateResult
+		var res *domain.Update
 		err := s.d.DB.Tx(ctx, func(q store.Querier) error {
 			var err error
-			res, err = taskops.Dequeue(ctx, s.d, q, taskops.DequeueRequest{StatusRequest: req.op(c, id), NewStatus: req.NewStatus, RemoveFromAllQueues: req.RemoveFromAllQueues})
+			res, err = taskops.Dequeue(ctx, &s.d.Env, q, taskops.DequeueRequest{StatusRequest: req.op(c, id), NewStatus: req.NewStatus, RemoveFromAllQueues: req.RemoveFromAllQueues})
 			return err
 		})
 		if err != nil {

@@ -5,15 +5,15 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/trove-ml/trove/internal/api"
 	"github.com/trove-ml/trove/internal/apierr"
+	"github.com/trove-ml/trove/internal/domain"
 	"github.com/trove-ml/trove/internal/query"
 	"github.com/trove-ml/trove/internal/rpc"
 	"github.com/trove-ml/trove/internal/store"
 	"github.com/trove-ml/trove/internal/taskops"
 )
 
-func notFound(err error, id string) error { return api.NotFound(err, apierr.InvalidTaskID(id)) }
+func notFound(err error, id string) error { return domain.NotFound(err, apierr.InvalidTaskID(id)) }
 
 type taskRequest struct {
 	Task string `json:"task" required:"true"`
@@ -103,14 +103,14 @@ func (s *service) list(ctx context.Context, c *rpc.Call, req *getAllRequest, all
 	}
 	companies := []string{c.Company()}
 	if allowPublic {
-		companies = api.Visible(c.Company())
+		companies = domain.Visible(c.Company())
 	}
 	plan.WhereIn("company", companies)
 	if !req.SearchHidden && len(req.ID) == 0 {
 		plan.Where("NOT "+s.d.DB.D.ArrayHas("system_tags"), taskops.TagHidden)
 	}
 	if len(opts.Skip) > 0 {
-		tree, err := s.d.DB.LoadProjectTree(ctx, s.d.DB.Read(), api.Visible(c.Company())...)
+		tree, err := s.d.DB.LoadProjectTree(ctx, s.d.DB.Read(), domain.Visible(c.Company())...)
 		if err != nil {
 			return nil, err
 		}

@@ -5,8 +5,8 @@ import (
 	"errors"
 	"strings"
 
-	"github.com/trove-ml/trove/internal/api"
 	"github.com/trove-ml/trove/internal/apierr"
+	"github.com/trove-ml/trove/internal/domain"
 	"github.com/trove-ml/trove/internal/store"
 	"github.com/trove-ml/trove/internal/taskops"
 )
@@ -22,23 +22,23 @@ type refChecks struct {
 // writability when set.
 func (s *service) checkRefs(ctx context.Context, q store.Querier, company string, t *store.Task, c refChecks) error {
 	if c.parent && t.Parent != "" && !strings.HasPrefix(t.Parent, taskops.DeletedPrefix) {
-		if _, err := s.d.DB.Tasks().Get(ctx, q, t.Parent, api.Visible(company)...); err != nil {
-			return api.NotFound(err, apierr.New(400, 101, "Invalid task id (invalid parent)").With("parent", t.Parent))
+		if _, err := s.d.DB.Tasks().Get(ctx, q, t.Parent, domain.Visible(company)...); err != nil {
+			return domain.NotFound(err, apierr.New(400, 101, "Invalid task id (invalid parent)").With("parent", t.Parent))
 		}
 	}
 	if t.Project != "" {
-		p, err := s.d.DB.Projects().Get(ctx, q, t.Project, api.Visible(company)...)
+		p, err := s.d.DB.Projects().Get(ctx, q, t.Project, domain.Visible(company)...)
 		switch {
 		case err == nil && p.Company == "":
 			return apierr.NoWritePermission("public project: id=%s", t.Project)
 		case err != nil && (c.project || !errors.Is(err, store.ErrNotFound)):
-			return api.NotFound(err, apierr.InvalidProjectID(t.Project))
+			return domain.NotFound(err, apierr.InvalidProjectID(t.Project))
 		}
 	}
 	if c.models {
 		var missing []string
 		for _, m := range t.Models.Input {
-			if _, err := s.d.DB.Models().Get(ctx, q, m.Model, api.Visible(company)...); err != nil {
+			if _, err := s.d.DB.Models().Get(ctx, q, m.Model, domain.Visible(company)...); err != nil {
 				missing = append(missing, m.Model)
 			}
 		}

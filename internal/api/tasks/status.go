@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"github.com/trove-ml/trove/internal/api"
+	"github.com/trove-ml/trove/internal/domain"
 	"github.com/trove-ml/trove/internal/rpc"
 	"github.com/trove-ml/trove/internal/store"
 	"github.com/trove-ml/trove/internal/taskops"
@@ -43,17 +44,20 @@ func userNameOf(c *rpc.Call) string {
 }
 
 // statusOp is a state operation of taskops.
-type statusOp func(ctx context.Context, d *api.Deps, q store.Querier, r taskops.StatusRequest) (*api.UpdateResult, error)
+type statusOp func(ctx context.Context, d *domain.Env, q store.Querier, r taskops.StatusRequest) (*domain.Update, error)
 
 // runStatus runs op in one transaction.
 func (s *service) runStatus(ctx context.Context, op statusOp, r taskops.StatusRequest) (*api.UpdateResult, error) {
-	var res *api.UpdateResult
+	var res *domain.Update
 	err := s.d.DB.Tx(ctx, func(q store.Querier) error {
 		var err error
-		res, err = op(ctx, s.d, q, r)
+		res, err = op(ctx, &s.d.Env, q, r)
 		return err
 	})
-	return res, err
+	if err != nil {
+		return nil, err
+	}
+	return api.Updated(res), nil
 }
 
 // single adapts a state operation to a single-task endpoint.
@@ -105,13 +109,13 @@ func (s *service) completed(ctx context.Context, c *rpc.Call, req *completedRequ
 	out := &completedResponse{}
 	err := s.d.DB.Tx(ctx, func(q store.Querier) error {
 		r := req.op(c)
-		res, err := taskops.MarkCompleted(ctx, s.d, q, r)
+		res, err := taskops.MarkCompleted(ctx, &s.d.Env, q, r)
 		if err != nil {
 			return err
 		}
-		out.UpdateResult = *res
+		out.UpdateResult = *api.Updated(res)
 		if req.Publish && res.Updated > 0 {
-			pub, err := taskops.Publish(ctx, s.d, q, r.Company, r.User, r.Task, r.Force, true, r.StatusReason, r.StatusMessage)
+			pub, err := taskops.Publish(ctx, &s.d.Env, q, r.Company, r.User, r.Task, r.Force, true, r.StatusReason, r.StatusMessage)
 			if err != nil {
 				return err
 			}
@@ -134,7 +138,7 @@ type publishRequest struct {
 
 func (s *service) publish(ctx context.Context, c *rpc.Call, req *publishRequest) (*api.UpdateResult, error) {
 	publishModel := req.PublishModel == nil || *req.PublishModel
-	return s.runStatus(ctx, func(ctx context.Context, d *api.Deps, q store.Querier, r taskops.StatusRequest) (*api.UpdateResult, error) {
+	return s.runStatus(ctx, func(ctx context.Context, d *domain.Env, q store.Querier, r taskops.StatusRequest) (*domain.Update, error) {
 		return taskops.Publish(ctx, d, q, r.Company, r.User, r.Task, r.Force, publishModel, r.StatusReason, r.StatusMessage)
 	}, req.op(c))
 }
@@ -146,7 +150,7 @@ type publishManyRequest struct {
 
 func (s *service) publishMany(ctx context.Context, c *rpc.Call, req *publishManyRequest) (*api.BatchResult, error) {
 	publishModel := req.PublishModel == nil || *req.PublishModel
-	return s.many(func(ctx context.Context, d *api.Deps, q store.Querier, r taskops.StatusRequest) (*api.UpdateResult, error) {
+	return s.many(func(ctx context.Context, d *domain.Env, q store.Querier, r taskops.StatusRequest) (*domain.Update, error) {
 		return taskops.Publish(ctx, d, q, r.Company, r.User, r.Task, r.Force, publishModel, r.StatusReason, r.StatusMessage)
 	})(ctx, c, &req.batchRequest)
 }

@@ -6,8 +6,8 @@ import (
 	"net"
 	"strings"
 
-	"github.com/trove-ml/trove/internal/api"
 	"github.com/trove-ml/trove/internal/apierr"
+	"github.com/trove-ml/trove/internal/domain"
 	"github.com/trove-ml/trove/internal/jsonx"
 	"github.com/trove-ml/trove/internal/rpc"
 	"github.com/trove-ml/trove/internal/store"
@@ -220,7 +220,7 @@ func (s *service) statusReport(ctx context.Context, c *rpc.Call, req *statusRepo
 func (s *service) markTask(ctx context.Context, q store.Querier, c *rpc.Call, w *store.Worker, taskID string, now jsonx.Time) error {
 	t, err := s.d.DB.Tasks().GetForUpdate(ctx, q, taskID, c.Company())
 	if err != nil {
-		return api.NotFound(err, apierr.InvalidTaskID(taskID))
+		return domain.NotFound(err, apierr.InvalidTaskID(taskID))
 	}
 	t.Normalize()
 	t.LastWorker, t.LastWorkerReport = w.ID, &now

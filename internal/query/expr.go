@@ -76,7 +76,7 @@ func (e exprs) json(field string) frag {
 // has: the field equals v, or contains v when it is an array.
 func (e exprs) has(field, v string) frag {
 	if oa, ok := e.s.ObjectArrays[field]; ok {
-		return frag{store.ArrayObjHas(e.d, "doc"), []any{
+		return frag{e.d.ArrayObjHas("doc"), []any{
 			e.d.JSONPathArg(splitPath(oa[0])), e.d.JSONPathArg(splitPath(oa[1])), v}}
 	}
 	if e.s.isArray(field) {

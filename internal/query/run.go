@@ -47,7 +47,7 @@ func (p *Plan) Run(ctx context.Context, db *store.DB, table, company string, ref
 	where, args := p.whereSQL()
 	order, oargs := p.order.sql, p.order.args
 	if order == "__insert_order__" {
-		order = db.InsertOrder()
+		order = db.D.InsertOrder()
 	}
 	q := fmt.Sprintf("SELECT doc FROM %s WHERE %s ORDER BY %s LIMIT ? OFFSET ?", table, where, order)
 	args = append(append(args, oargs...), limit, offset)

@@ -1,6 +1,7 @@
 package store
 
 import (
+	"context"
 	"errors"
 	"strconv"
 	"strings"
@@ -51,6 +52,30 @@ type Dialect interface {
 	IsForeignKeyViolation(err error) bool
 	// Retryable reports transient transaction failures.
 	Retryable(err error) bool
+
+	// InsertOrder is the expression that orders the rows of a document
+	// table by insertion.
+	InsertOrder() string
+	// ArrayObjHas is a condition: the JSON array at the first placeholder
+	// path of col holds an object whose member at the second placeholder
+	// path equals the third placeholder.
+	ArrayObjHas(col string) string
+	// JSONSetText is col with the text of the second placeholder stored at
+	// the first placeholder path (JSONPathArg).
+	JSONSetText(col string) string
+	// JSONRemove is col without the member at the placeholder path.
+	JSONRemove(col string) string
+	// InputModelCond is the condition "the task lists modelID among its
+	// input models" on the tasks table, answered from the dialect's index
+	// of input models (see dialect_indexes.go).
+	InputModelCond(modelID string) (string, []any)
+	// MigrationLock is the statement that serializes concurrent migration
+	// runs inside their transaction ("" when transactions already do).
+	MigrationLock() string
+	// UseIncrementalVacuum and ReclaimFreePages manage the space of
+	// deleted rows (see dialect_space.go).
+	UseIncrementalVacuum(ctx context.Context, q Querier, maxBytes int64) (bool, error)
+	ReclaimFreePages(ctx context.Context, q Querier, maxPages int) (int64, error)
 }
 
 type sqliteDialect struct{}
@@ -179,25 +204,4 @@ func (postgresDialect) IsForeignKeyViolation(err error) bool {
 func (postgresDialect) Retryable(err error) bool {
 	var pe *pgconn.PgError
 	return errors.As(err, &pe) && (pe.Code == "40001" || pe.Code == "40P01")
-}
-
-// insertOrder is the expression that orders rows by insertion.
-func insertOrder(d Dialect) string {
-	if d.Name() == "postgres" {
-		return "seq"
-	}
-	return "rowid"
-}
-
-// InsertOrder is the expression that orders rows of a document table by insertion.
-func (db *DB) InsertOrder() string { return insertOrder(db.D) }
-
-// ArrayObjHas is a condition: the JSON array at the first placeholder path
-// holds an object whose member at the second placeholder path equals the
-// third placeholder.
-func ArrayObjHas(d Dialect, col string) string {
-	if d.Name() == "postgres" {
-		return "EXISTS (SELECT 1 FROM jsonb_array_elements(trove_arr(" + col + " #> ?::text[])) AS e(v) WHERE e.v #>> ?::text[] = ?)"
-	}
-	return "EXISTS (SELECT 1 FROM json_each(" + col + ", ?) AS e WHERE json_extract(e.value, ?) = ?)"
 }

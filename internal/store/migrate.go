@@ -65,8 +65,8 @@ func (db *DB) migrate(ctx context.Context) error {
 	for _, m := range ms {
 		// Migrations hold several statements: run them unprepared.
 		err := db.txWith(ctx, false, func(q Querier) error {
-			if db.IsPostgres() {
-				if _, err := q.ExecContext(ctx, `SELECT pg_advisory_xact_lock(774411)`); err != nil {
+			if lock := db.D.MigrationLock(); lock != "" {
+				if _, err := q.ExecContext(ctx, lock); err != nil {
 					return err
 				}
 			}

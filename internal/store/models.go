@@ -89,7 +89,7 @@ func (m *Model) Normalize() {
 // TasksUsingModel returns the tasks (of any company) that list the model
 // among their input models, locked for update inside a transaction.
 func (db *DB) TasksUsingModel(ctx context.Context, q Querier, modelID string) ([]*Task, error) {
-	cond, args := db.inputModelCond(modelID)
+	cond, args := db.D.InputModelCond(modelID)
 	return db.Tasks().Select(ctx, q, cond+db.D.ForUpdate(), args...)
 }
 
@@ -97,18 +97,6 @@ func (db *DB) TasksUsingModel(ctx context.Context, q Querier, modelID string) ([
 // the model as an input model, except the task except ("" for none). It
 // reads through the same index as TasksUsingModel and locks nothing.
 func (db *DB) TaskIDsUsingModel(ctx context.Context, q Querier, modelID, except string) ([]string, error) {
-	cond, args := db.inputModelCond(modelID)
+	cond, args := db.D.InputModelCond(modelID)
 	return IDs(ctx, q, "SELECT id FROM tasks WHERE id <> ? AND "+cond, append([]any{except}, args...)...)
-}
-
-// inputModelCond is the condition "the task lists modelID among its input
-// models", answered from an index: on PostgreSQL the GIN index of
-// migration 0022, on SQLite the trigger-kept task_input_models table of
-// its migration 0022 (the JSON test then confirms each candidate).
-func (db *DB) inputModelCond(modelID string) (string, []any) {
-	if db.IsPostgres() {
-		return "(doc -> 'models' -> 'input') @> jsonb_build_array(jsonb_build_object('model', ?::text))", []any{modelID}
-	}
-	return "id IN (SELECT task FROM task_input_models WHERE model = ?) AND " + ArrayObjHas(db.D, "doc"),
-		[]any{modelID, db.D.JSONPathArg([]string{"models", "input"}), db.D.JSONPathArg([]string{"model"}), modelID}
 }

@@ -227,10 +227,7 @@ func (db *DB) TouchProject(ctx context.Context, q Querier, id string, at jsonx.T
 	if id == "" {
 		return nil
 	}
-	set := "json_set(doc, '$.last_update', ?)"
-	if db.IsPostgres() {
-		set = "jsonb_set(doc, '{last_update}', to_jsonb(?::text))"
-	}
-	_, err := q.ExecContext(ctx, "UPDATE projects SET last_update = ?, doc = "+set+" WHERE id = ?", at.Millis(), at.Format(), id)
+	_, err := q.ExecContext(ctx, "UPDATE projects SET last_update = ?, doc = "+db.D.JSONSetText("doc")+" WHERE id = ?",
+		at.Millis(), db.D.JSONPathArg([]string{"last_update"}), at.Format(), id)
 	return err
 }

@@ -6,7 +6,6 @@ package testenv
 import (
 	"bytes"
 	"context"
-	"database/sql"
 	"encoding/base64"
 	"encoding/json"
 	"fmt"
@@ -14,17 +13,15 @@ import (
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
-	"net/url"
 	"os"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/trove-ml/trove/internal/app"
 	"github.com/trove-ml/trove/internal/auth"
 	"github.com/trove-ml/trove/internal/config"
-	"github.com/trove-ml/trove/internal/ids"
 	"github.com/trove-ml/trove/internal/jsonx"
+	"github.com/trove-ml/trove/internal/store/storetest"
 )
 
 // Admin credentials of every test environment.
@@ -43,13 +40,7 @@ type Env struct {
 }
 
 // Backends lists the backends to test on.
-func Backends() []string {
-	b := []string{"sqlite"}
-	if os.Getenv("TROVE_TEST_POSTGRES") != "" {
-		b = append(b, "postgres")
-	}
-	return b
-}
+func Backends() []string { return storetest.Backends() }
 
 // Option changes the configuration or dependencies of an environment.
 type Option func(*config.Config)
@@ -101,36 +92,7 @@ func New(t testing.TB, backend string, opts ...Option) *Env {
 }
 
 // NewPostgresDB creates a throwaway database and returns its URL.
-func NewPostgresDB(t testing.TB) string {
-	t.Helper()
-	base := os.Getenv("TROVE_TEST_POSTGRES")
-	if base == "" {
-		t.Fatal("TROVE_TEST_POSTGRES is not set")
-	}
-	admin, err := sql.Open("pgx", base)
-	if err != nil {
-		t.Fatalf("postgres: %v", err)
-	}
-	defer admin.Close()
-	name := fmt.Sprintf("trove_test_%d_%s", time.Now().UnixNano(), ids.New()[:8])
-	if _, err := admin.Exec("CREATE DATABASE " + name); err != nil {
-		t.Fatalf("create database: %v", err)
-	}
-	t.Cleanup(func() {
-		a, err := sql.Open("pgx", base)
-		if err != nil {
-			return
-		}
-		defer a.Close()
-		_, _ = a.Exec("DROP DATABASE IF EXISTS " + name + " WITH (FORCE)")
-	})
-	u, err := url.Parse(base)
-	if err != nil {
-		t.Fatalf("bad TROVE_TEST_POSTGRES: %v", err)
-	}
-	u.Path = "/" + name
-	return u.String()
-}
+func NewPostgresDB(t testing.TB) string { return storetest.NewPostgresDB(t) }
 
 // Login returns a token for a key pair.
 func (e *Env) Login(t testing.TB, key, secret string) string {

@@ -1,0 +1,33 @@
+package store
+
+// Document writes and orders that differ between the dialects.
+
+func (sqliteDialect) InsertOrder() string { return "rowid" }
+
+// InsertOrder is seq: PostgreSQL rows have no stable row id, so the
+// document tables take a number from trove_seq (migration 0001).
+func (postgresDialect) InsertOrder() string { return "seq" }
+
+func (sqliteDialect) ArrayObjHas(col string) string {
+	return "EXISTS (SELECT 1 FROM json_each(" + col + ", ?) AS e WHERE json_extract(e.value, ?) = ?)"
+}
+
+func (postgresDialect) ArrayObjHas(col string) string {
+	return "EXISTS (SELECT 1 FROM jsonb_array_elements(trove_arr(" + col + " #> ?::text[])) AS e(v) WHERE e.v #>> ?::text[] = ?)"
+}
+
+func (sqliteDialect) JSONSetText(col string) string { return "json_set(" + col + ", ?, ?)" }
+
+func (postgresDialect) JSONSetText(col string) string {
+	return "jsonb_set(" + col + ", ?::text[], to_jsonb(?::text))"
+}
+
+func (sqliteDialect) JSONRemove(col string) string { return "json_remove(" + col + ", ?)" }
+
+func (postgresDialect) JSONRemove(col string) string { return "(" + col + " #- ?::text[])" }
+
+func (sqliteDialect) MigrationLock() string { return "" }
+
+// MigrationLock takes a transaction-scoped advisory lock: two processes
+// starting at once must not both apply a migration.
+func (postgresDialect) MigrationLock() string { return "SELECT pg_advisory_xact_lock(774411)" }

@@ -36,7 +36,7 @@ var typeFamily = map[string]string{
 	"integer": "integer", "bigint": "integer", "smallint": "integer",
 	"real": "real", "double precision": "real",
 	"boolean": "boolean",
-	"blob": "bytes", "bytea": "bytes",
+	"blob":    "bytes", "bytea": "bytes",
 }
 
 func TestMigrationFoldersGiveTheSameSchema(t *testing.T) {

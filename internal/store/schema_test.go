@@ -32,11 +32,16 @@ type fact struct {
 // typeFamily maps the declared column types of both dialects to one
 // family each. An unknown type fails the test: add it here knowingly.
 var typeFamily = map[string]string{
-	"text": "text", "jsonb": "text", // documents are JSONB on PostgreSQL, text on SQLite
-	"integer": "integer", "bigint": "integer", "smallint": "integer",
-	"real": "real", "double precision": "real",
-	"boolean": "boolean",
-	"blob":    "bytes", "bytea": "bytes",
+	"text":             "text",
+	"jsonb":            "text", // documents: JSONB on PostgreSQL, text on SQLite
+	"integer":          "integer",
+	"bigint":           "integer",
+	"smallint":         "integer",
+	"real":             "real",
+	"double precision": "real",
+	"boolean":          "boolean",
+	"blob":             "bytes",
+	"bytea":            "bytes",
 }
 
 func TestMigrationFoldersGiveTheSameSchema(t *testing.T) {

@@ -3,12 +3,9 @@ package auth
 import (
 	"context"
 	"crypto/rand"
-	"encoding/base64"
 	"encoding/hex"
 	"errors"
 	"fmt"
-	"net/http"
-	"strings"
 	"time"
 
 	"github.com/golang-jwt/jwt/v5"
@@ -17,9 +14,6 @@ import (
 	"github.com/trove-ml/trove/internal/apierr"
 	"github.com/trove-ml/trove/internal/store"
 )
-
-// CookieName is the session cookie the web clients use.
-const CookieName = "clearml_token_basic"
 
 // DefaultExpiry and MaxExpiry bound token lifetimes.
 const (
@@ -33,7 +27,7 @@ const (
 	ServerVersion = "2.0.0"
 )
 
-// Service authenticates requests and issues tokens.
+// Service checks credentials and tokens and issues tokens.
 type Service struct {
 	db      *store.DB
 	secret  []byte
@@ -68,34 +62,6 @@ type tokenIdentity struct {
 	CompanyName string `json:"company_name,omitempty"`
 }
 
-// Authenticate implements rpc.Authenticator: Basic key:secret, a Bearer
-// token, or the session cookie when no Authorization header is sent.
-func (s *Service) Authenticate(ctx context.Context, r *http.Request) (*Identity, error) {
-	h := r.Header.Get("Authorization")
-	if h == "" {
-		if ck, err := r.Cookie(CookieName); err == nil && ck.Value != "" {
-			return s.verifyToken(ctx, ck.Value)
-		}
-		return nil, apierr.NoCredentials()
-	}
-	scheme, value, _ := strings.Cut(h, " ")
-	switch scheme {
-	case "Basic":
-		raw, err := base64.StdEncoding.DecodeString(strings.TrimSpace(value))
-		if err != nil {
-			return nil, apierr.BadCredentials()
-		}
-		key, secret, ok := strings.Cut(string(raw), ":")
-		if !ok {
-			return nil, apierr.BadCredentials()
-		}
-		return s.CheckKey(ctx, key, secret)
-	case "Bearer":
-		return s.verifyToken(ctx, strings.TrimSpace(value))
-	}
-	return nil, apierr.BadAuthType()
-}
-
 // CheckKey verifies an access key and secret.
 func (s *Service) CheckKey(ctx context.Context, key, secret string) (*Identity, error) {
 	cred, err := s.db.GetCredential(ctx, key)
@@ -123,7 +89,9 @@ func (s *Service) identityFor(ctx context.Context, userID string) (*Identity, er
 	return &Identity{UserID: u.ID, UserName: u.Name, CompanyID: c.ID, CompanyName: c.Name, Role: u.Role}, nil
 }
 
-func (s *Service) verifyToken(ctx context.Context, token string) (*Identity, error) {
+// VerifyToken checks a session token's signature, expiry and revocation
+// and returns the identity it carries.
+func (s *Service) VerifyToken(ctx context.Context, token string) (*Identity, error) {
 	if e, ok := s.tokens.get(token); ok {
 		if !e.expires.IsZero() && !s.now().Before(e.expires) {
 			return nil, apierr.InvalidToken("token has invalid claims: token is expired")

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/trove-ml/trove/internal/apierr"
+	"github.com/trove-ml/trove/internal/auth"
 	"github.com/trove-ml/trove/internal/store"
 	"github.com/trove-ml/trove/internal/testenv"
 )
@@ -36,6 +37,13 @@ type clock struct{ t time.Time }
 func newClock() *clock                   { return &clock{t: time.Unix(1_800_000_000, 0)} }
 func (c *clock) now() time.Time          { return c.t }
 func (c *clock) advance(d time.Duration) { c.t = c.t.Add(d) }
+
+// clockedService is a service signing with "k" that reads the time from c.
+func clockedService(db *store.DB, c *clock) *auth.Service {
+	s := auth.New(db, []byte("k"))
+	auth.SetClock(s, c.now)
+	return s
+}
 
 // wantAPIErr fails unless err is the catalogue error code/subcode with
 // the given message.

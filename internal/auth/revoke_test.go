@@ -16,9 +16,7 @@ func TestRevoke(t *testing.T) {
 		ctx := context.Background()
 		c := newClock()
 		// Two services on one database stand for two Trove processes.
-		here, there := auth.New(db, []byte("k")), auth.New(db, []byte("k"))
-		auth.SetClock(here, c.now)
-		auth.SetClock(there, c.now)
+		here, there := clockedService(db, c), clockedService(db, c)
 		tok, _ := here.IssueToken(alice, time.Hour)
 		keep, _ := here.IssueToken(alice, time.Hour)
 		id, err := here.VerifyToken(ctx, tok)
@@ -48,8 +46,7 @@ func TestRevoke(t *testing.T) {
 		wantAPIErr(t, err, 401, 30, revoked)
 
 		// A process started after the logout refuses at once.
-		late := auth.New(db, []byte("k"))
-		auth.SetClock(late, c.now)
+		late := clockedService(db, c)
 		_, err = late.VerifyToken(ctx, tok)
 		wantAPIErr(t, err, 401, 30, revoked)
 	})

@@ -18,15 +18,13 @@ const expired = "Invalid token (invalid jwt token): reason=token has invalid cla
 
 func TestTokenRoundTrip(t *testing.T) {
 	eachBackend(t, func(t *testing.T, db *store.DB) {
-		ctx := context.Background()
 		c := newClock()
-		s := auth.New(db, []byte("secret-one"))
-		auth.SetClock(s, c.now)
-
+		s := clockedService(db, c)
 		tok, err := s.IssueToken(alice, time.Hour)
 		if err != nil {
 			t.Fatal(err)
 		}
+		ctx := context.Background()
 		id, err := s.VerifyToken(ctx, tok)
 		if err != nil {
 			t.Fatal(err)
@@ -76,8 +74,7 @@ func TestTokenExpiry(t *testing.T) {
 	eachBackend(t, func(t *testing.T, db *store.DB) {
 		ctx := context.Background()
 		c := newClock()
-		s := auth.New(db, []byte("k"))
-		auth.SetClock(s, c.now)
+		s := clockedService(db, c)
 		tok, _ := s.IssueToken(alice, time.Hour)
 		forever, _ := s.IssueToken(alice, 0)
 
@@ -90,8 +87,7 @@ func TestTokenExpiry(t *testing.T) {
 		_, err := s.VerifyToken(ctx, tok)
 		wantAPIErr(t, err, 401, 30, expired)
 		// A process that never saw the token parses it and agrees.
-		fresh := auth.New(db, []byte("k"))
-		auth.SetClock(fresh, c.now)
+		fresh := clockedService(db, c)
 		_, err = fresh.VerifyToken(ctx, tok)
 		wantAPIErr(t, err, 401, 30, expired)
 

@@ -46,18 +46,19 @@ func New(ctx context.Context, cfg config.Config, log *slog.Logger) (*App, error)
 	if err != nil {
 		return nil, err
 	}
-	secret, err := auth.TokenSecret(ctx, db, cfg.TokenSecret)
+	env := domain.Env{DB: db, Now: time.Now}
+	secret, err := auth.TokenSecret(ctx, &env, cfg.TokenSecret)
 	if err != nil {
 		db.Close()
 		return nil, err
 	}
-	gen, err := auth.Bootstrap(ctx, db, cfg.AdminKey, cfg.AdminSecret, cfg.Users)
+	gen, err := auth.Bootstrap(ctx, &env, cfg.AdminKey, cfg.AdminSecret, cfg.Users)
 	if err != nil {
 		db.Close()
 		return nil, err
 	}
-	deps := &api.Deps{Env: domain.Env{DB: db, Now: time.Now}, Auth: auth.New(db, secret), Log: log,
-		FilesURL: "http://" + publicAddr(cfg.FilesAddr, cfg.PublicHost)}
+	deps := &api.Deps{Env: env, Log: log, FilesURL: "http://" + publicAddr(cfg.FilesAddr, cfg.PublicHost)}
+	deps.Auth = auth.New(&deps.Env, secret)
 	authn := rpc.RequestAuth{Credentials: deps.Auth}
 	fsvc, err := newFileServer(ctx, cfg, log, authn, deps.FilesURL)
 	if err != nil {

@@ -7,20 +7,20 @@ import (
 	"testing"
 
 	"github.com/trove-ml/trove/internal/auth"
-	"github.com/trove-ml/trove/internal/store"
+	"github.com/trove-ml/trove/internal/domain"
 )
 
 func TestBootstrapGeneratesAdminOnce(t *testing.T) {
-	eachBackend(t, func(t *testing.T, db *store.DB) {
+	eachBackend(t, func(t *testing.T, env *domain.Env) {
 		ctx := context.Background()
-		gen, err := auth.Bootstrap(ctx, db, "", "", nil)
+		gen, err := auth.Bootstrap(ctx, env, "", "", nil)
 		if err != nil {
 			t.Fatal(err)
 		}
 		if gen == nil || !regexp.MustCompile(`^[A-Z0-9]{30}$`).MatchString(gen.AccessKey) || len(gen.SecretKey) != 50 {
 			t.Fatalf("first start generates a key pair: %+v", gen)
 		}
-		s := auth.New(db, []byte("k"))
+		s := auth.New(env, []byte("k"))
 		id, err := s.CheckKey(ctx, gen.AccessKey, gen.SecretKey)
 		if err != nil {
 			t.Fatal(err)
@@ -31,7 +31,7 @@ func TestBootstrapGeneratesAdminOnce(t *testing.T) {
 			t.Fatalf("generated admin is %+v, want %+v", *id, want)
 		}
 
-		again, err := auth.Bootstrap(ctx, db, "", "", nil)
+		again, err := auth.Bootstrap(ctx, env, "", "", nil)
 		if err != nil || again != nil {
 			t.Fatalf("second start generates nothing: %+v, %v", again, err)
 		}
@@ -42,10 +42,10 @@ func TestBootstrapGeneratesAdminOnce(t *testing.T) {
 }
 
 func TestBootstrapAdminFromEnvironment(t *testing.T) {
-	eachBackend(t, func(t *testing.T, db *store.DB) {
+	eachBackend(t, func(t *testing.T, env *domain.Env) {
 		ctx := context.Background()
-		s := auth.New(db, []byte("k"))
-		gen, err := auth.Bootstrap(ctx, db, "ENVADMIN", "first-secret", nil)
+		s := auth.New(env, []byte("k"))
+		gen, err := auth.Bootstrap(ctx, env, "ENVADMIN", "first-secret", nil)
 		if err != nil || gen != nil {
 			t.Fatalf("configured admin: no generated pair: %+v, %v", gen, err)
 		}
@@ -55,7 +55,7 @@ func TestBootstrapAdminFromEnvironment(t *testing.T) {
 		}
 
 		// A restart with a changed secret replaces the old one.
-		if _, err := auth.Bootstrap(ctx, db, "ENVADMIN", "second-secret", nil); err != nil {
+		if _, err := auth.Bootstrap(ctx, env, "ENVADMIN", "second-secret", nil); err != nil {
 			t.Fatal(err)
 		}
 		if _, err := s.CheckKey(ctx, "ENVADMIN", "second-secret"); err != nil {
@@ -65,7 +65,7 @@ func TestBootstrapAdminFromEnvironment(t *testing.T) {
 		wantAPIErr(t, err, 401, 22, invalidCredentials)
 
 		for _, kv := range [][2]string{{"ENVADMIN", ""}, {"", "second-secret"}} {
-			if _, err := auth.Bootstrap(ctx, db, kv[0], kv[1], nil); err == nil || !strings.Contains(err.Error(), "together") {
+			if _, err := auth.Bootstrap(ctx, env, kv[0], kv[1], nil); err == nil || !strings.Contains(err.Error(), "together") {
 				t.Fatalf("key %q secret %q: want an error asking for both, got %v", kv[0], kv[1], err)
 			}
 		}
@@ -73,17 +73,17 @@ func TestBootstrapAdminFromEnvironment(t *testing.T) {
 }
 
 func TestBootstrapFixedUsers(t *testing.T) {
-	eachBackend(t, func(t *testing.T, db *store.DB) {
+	eachBackend(t, func(t *testing.T, env *domain.Env) {
 		ctx := context.Background()
 		users := []auth.FixedUser{
 			{AccessKey: "PLAINKEY", SecretKey: "plain-secret"},
 			{ID: "bob", Name: "Bob", AccessKey: "BOBKEY", SecretKey: "bob-secret", Role: auth.RoleGuest, Company: "acme"},
 		}
-		gen, err := auth.Bootstrap(ctx, db, "", "", users)
+		gen, err := auth.Bootstrap(ctx, env, "", "", users)
 		if err != nil || gen != nil {
 			t.Fatalf("fixed users are credentials: no generated admin: %+v, %v", gen, err)
 		}
-		s := auth.New(db, []byte("k"))
+		s := auth.New(env, []byte("k"))
 
 		plain, err := s.CheckKey(ctx, "PLAINKEY", "plain-secret")
 		if err != nil {
@@ -106,7 +106,7 @@ func TestBootstrapFixedUsers(t *testing.T) {
 }
 
 func TestBootstrapRefusesBadUsers(t *testing.T) {
-	eachBackend(t, func(t *testing.T, db *store.DB) {
+	eachBackend(t, func(t *testing.T, env *domain.Env) {
 		ctx := context.Background()
 		for _, c := range []struct {
 			user auth.FixedUser
@@ -116,29 +116,29 @@ func TestBootstrapRefusesBadUsers(t *testing.T) {
 			{auth.FixedUser{Name: "nosecret", AccessKey: "K1"}, `user "nosecret": access_key and secret_key are required`},
 			{auth.FixedUser{Name: "wizard", AccessKey: "K2", SecretKey: "s", Role: "wizard"}, `user "wizard": unknown role "wizard"`},
 		} {
-			_, err := auth.Bootstrap(ctx, db, "", "", []auth.FixedUser{c.user})
+			_, err := auth.Bootstrap(ctx, env, "", "", []auth.FixedUser{c.user})
 			if err == nil || err.Error() != c.want {
 				t.Fatalf("%s: want %q, got %v", c.user.Name, c.want, err)
 			}
 		}
-		if n, err := db.CountCredentials(ctx); err != nil || n != 0 {
+		if n, err := env.DB.CountCredentials(ctx); err != nil || n != 0 {
 			t.Fatalf("refused users left %d credentials (%v)", n, err)
 		}
 	})
 }
 
 func TestTokenSecret(t *testing.T) {
-	eachBackend(t, func(t *testing.T, db *store.DB) {
+	eachBackend(t, func(t *testing.T, env *domain.Env) {
 		ctx := context.Background()
-		got, err := auth.TokenSecret(ctx, db, "configured")
+		got, err := auth.TokenSecret(ctx, env, "configured")
 		if err != nil || string(got) != "configured" {
 			t.Fatalf("configured secret: %q, %v", got, err)
 		}
-		first, err := auth.TokenSecret(ctx, db, "")
+		first, err := auth.TokenSecret(ctx, env, "")
 		if err != nil || !regexp.MustCompile(`^[0-9a-f]{64}$`).Match(first) {
 			t.Fatalf("generated secret %q, %v", first, err)
 		}
-		second, err := auth.TokenSecret(ctx, db, "")
+		second, err := auth.TokenSecret(ctx, env, "")
 		if err != nil || string(second) != string(first) {
 			t.Fatalf("the stored secret survives restarts: %q then %q (%v)", first, second, err)
 		}

@@ -6,14 +6,15 @@ import (
 	"time"
 
 	"github.com/trove-ml/trove/internal/apierr"
-	"github.com/trove-ml/trove/internal/auth"
+	"github.com/trove-ml/trove/internal/domain"
 	"github.com/trove-ml/trove/internal/store"
 	"github.com/trove-ml/trove/internal/testenv"
 )
 
 // eachBackend runs fn on a fresh, migrated store of every test backend
-// (SQLite always, PostgreSQL when TROVE_TEST_POSTGRES is set).
-func eachBackend(t *testing.T, fn func(t *testing.T, db *store.DB)) {
+// (SQLite always, PostgreSQL when TROVE_TEST_POSTGRES is set), in an
+// environment on the real clock.
+func eachBackend(t *testing.T, fn func(t *testing.T, env *domain.Env)) {
 	for _, b := range testenv.Backends() {
 		t.Run(b, func(t *testing.T) {
 			dsn := ""
@@ -25,7 +26,7 @@ func eachBackend(t *testing.T, fn func(t *testing.T, db *store.DB)) {
 				t.Fatalf("open %s store: %v", b, err)
 			}
 			t.Cleanup(func() { _ = db.Close() })
-			fn(t, db)
+			fn(t, &domain.Env{DB: db, Now: time.Now})
 		})
 	}
 }
@@ -34,15 +35,14 @@ func eachBackend(t *testing.T, fn func(t *testing.T, db *store.DB)) {
 // starts on one.
 type clock struct{ t time.Time }
 
-func newClock() *clock                   { return &clock{t: time.Unix(1_800_000_000, 0)} }
 func (c *clock) now() time.Time          { return c.t }
 func (c *clock) advance(d time.Duration) { c.t = c.t.Add(d) }
 
-// clockedService is a service signing with "k" that reads the time from c.
-func clockedService(db *store.DB, c *clock) *auth.Service {
-	s := auth.New(db, []byte("k"))
-	auth.SetClock(s, c.now)
-	return s
+// onClock moves env to a test clock and returns the clock.
+func onClock(env *domain.Env) *clock {
+	c := &clock{t: time.Unix(1_800_000_000, 0)}
+	env.Now = c.now
+	return c
 }
 
 // wantAPIErr fails unless err is the catalogue error code/subcode with

@@ -8,6 +8,7 @@ import (
 	"golang.org/x/crypto/bcrypt"
 
 	"github.com/trove-ml/trove/internal/auth"
+	"github.com/trove-ml/trove/internal/domain"
 	"github.com/trove-ml/trove/internal/store"
 )
 
@@ -34,11 +35,11 @@ func TestHashSecret(t *testing.T) {
 }
 
 func TestCheckKey(t *testing.T) {
-	eachBackend(t, func(t *testing.T, db *store.DB) {
+	eachBackend(t, func(t *testing.T, env *domain.Env) {
 		ctx := context.Background()
-		putKey(t, db, store.Company{ID: "acme-id", Name: "Acme"},
+		putKey(t, env.DB, store.Company{ID: "acme-id", Name: "Acme"},
 			store.User{ID: "u1", Company: "acme-id", Name: "alice", Role: auth.RoleUser}, "ALICEKEY", "alice-secret")
-		s := auth.New(db, []byte("k"))
+		s := auth.New(env, []byte("k"))
 
 		id, err := s.CheckKey(ctx, "ALICEKEY", "alice-secret")
 		if err != nil {

@@ -6,17 +6,17 @@ import (
 	"time"
 
 	"github.com/trove-ml/trove/internal/auth"
-	"github.com/trove-ml/trove/internal/store"
+	"github.com/trove-ml/trove/internal/domain"
 )
 
 const revoked = "Invalid token (revoked token)"
 
 func TestRevoke(t *testing.T) {
-	eachBackend(t, func(t *testing.T, db *store.DB) {
+	eachBackend(t, func(t *testing.T, env *domain.Env) {
 		ctx := context.Background()
-		c := newClock()
+		c := onClock(env)
 		// Two services on one database stand for two Trove processes.
-		here, there := clockedService(db, c), clockedService(db, c)
+		here, there := auth.New(env, []byte("k")), auth.New(env, []byte("k"))
 		tok, _ := here.IssueToken(alice, time.Hour)
 		keep, _ := here.IssueToken(alice, time.Hour)
 		id, err := here.VerifyToken(ctx, tok)
@@ -46,16 +46,16 @@ func TestRevoke(t *testing.T) {
 		wantAPIErr(t, err, 401, 30, revoked)
 
 		// A process started after the logout refuses at once.
-		late := clockedService(db, c)
+		late := auth.New(env, []byte("k"))
 		_, err = late.VerifyToken(ctx, tok)
 		wantAPIErr(t, err, 401, 30, revoked)
 	})
 }
 
 func TestRevokeWithoutSession(t *testing.T) {
-	eachBackend(t, func(t *testing.T, db *store.DB) {
+	eachBackend(t, func(t *testing.T, env *domain.Env) {
 		// Key-authenticated calls have no session: logout is a no-op.
-		s := auth.New(db, []byte("k"))
+		s := auth.New(env, []byte("k"))
 		if err := s.Revoke(context.Background(), nil); err != nil {
 			t.Fatal(err)
 		}
@@ -66,9 +66,9 @@ func TestRevokeWithoutSession(t *testing.T) {
 }
 
 func TestRevokeTwice(t *testing.T) {
-	eachBackend(t, func(t *testing.T, db *store.DB) {
+	eachBackend(t, func(t *testing.T, env *domain.Env) {
 		ctx := context.Background()
-		s := auth.New(db, []byte("k"))
+		s := auth.New(env, []byte("k"))
 		tok, _ := s.IssueToken(alice, 0)
 		id, err := s.VerifyToken(ctx, tok)
 		if err != nil {

@@ -12,6 +12,7 @@ import (
 	"golang.org/x/crypto/bcrypt"
 
 	"github.com/trove-ml/trove/internal/apierr"
+	"github.com/trove-ml/trove/internal/domain"
 	"github.com/trove-ml/trove/internal/store"
 )
 
@@ -29,16 +30,16 @@ const (
 
 // Service checks credentials and tokens and issues tokens.
 type Service struct {
-	db      *store.DB
+	env     *domain.Env
 	secret  []byte
-	now     func() time.Time
 	revoked revocations
 	tokens  tokenCache
 }
 
-// New makes the service with its token signing secret.
-func New(db *store.DB, secret []byte) *Service {
-	return &Service{db: db, secret: secret, now: time.Now}
+// New makes the service on env (its store and clock) with its token
+// signing secret.
+func New(env *domain.Env, secret []byte) *Service {
+	return &Service{env: env, secret: secret}
 }
 
 // Claims are the token's JWT claims, shaped as the reference's.
@@ -64,7 +65,7 @@ type tokenIdentity struct {
 
 // CheckKey verifies an access key and secret.
 func (s *Service) CheckKey(ctx context.Context, key, secret string) (*Identity, error) {
-	cred, err := s.db.GetCredential(ctx, key)
+	cred, err := s.env.DB.GetCredential(ctx, key)
 	if errors.Is(err, store.ErrNotFound) {
 		return nil, apierr.InvalidCredentials()
 	}
@@ -78,11 +79,11 @@ func (s *Service) CheckKey(ctx context.Context, key, secret string) (*Identity, 
 }
 
 func (s *Service) identityFor(ctx context.Context, userID string) (*Identity, error) {
-	u, err := s.db.GetUser(ctx, userID)
+	u, err := s.env.DB.GetUser(ctx, userID)
 	if err != nil {
 		return nil, apierr.InvalidCredentials()
 	}
-	c, err := s.db.GetCompany(ctx, u.Company)
+	c, err := s.env.DB.GetCompany(ctx, u.Company)
 	if err != nil {
 		return nil, apierr.InvalidCredentials()
 	}
@@ -93,7 +94,7 @@ func (s *Service) identityFor(ctx context.Context, userID string) (*Identity, er
 // and returns the identity it carries.
 func (s *Service) VerifyToken(ctx context.Context, token string) (*Identity, error) {
 	if e, ok := s.tokens.get(token); ok {
-		if !e.expires.IsZero() && !s.now().Before(e.expires) {
+		if !e.expires.IsZero() && !s.env.Now().Before(e.expires) {
 			return nil, apierr.InvalidToken("token has invalid claims: token is expired")
 		}
 		if e.id.SessionID != "" {
@@ -111,7 +112,7 @@ func (s *Service) VerifyToken(ctx context.Context, token string) (*Identity, err
 	claims := &Claims{}
 	_, err := jwt.ParseWithClaims(token, claims, func(t *jwt.Token) (any, error) {
 		return s.secret, nil
-	}, jwt.WithValidMethods([]string{"HS256"}), jwt.WithTimeFunc(s.now))
+	}, jwt.WithValidMethods([]string{"HS256"}), jwt.WithTimeFunc(s.env.Now))
 	if err != nil {
 		return nil, apierr.InvalidToken(err.Error())
 	}
@@ -140,7 +141,7 @@ func (s *Service) VerifyToken(ctx context.Context, token string) (*Identity, err
 
 // IssueToken signs a token for id valid for ttl (0 = no expiry).
 func (s *Service) IssueToken(id *Identity, ttl time.Duration) (string, error) {
-	now := s.now()
+	now := s.env.Now()
 	claims := Claims{
 		AuthType: "Bearer",
 		Identity: tokenIdentity{User: id.UserID, Company: id.CompanyID, Role: id.Role,
@@ -167,12 +168,12 @@ func (s *Service) Revoke(ctx context.Context, id *Identity) error {
 	}
 	exp := id.ExpiresAt
 	if exp == 0 {
-		exp = s.now().Add(MaxExpiry).Unix()
+		exp = s.env.Now().Add(MaxExpiry).Unix()
 	}
-	if err := s.db.RevokeSession(ctx, id.SessionID, exp*1000); err != nil {
+	if err := s.env.DB.RevokeSession(ctx, id.SessionID, exp*1000); err != nil {
 		return err
 	}
-	s.revoked.put(id.SessionID, true, s.now())
+	s.revoked.put(id.SessionID, true, s.env.Now())
 	return nil
 }
 

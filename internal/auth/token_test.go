@@ -9,7 +9,7 @@ import (
 	"github.com/golang-jwt/jwt/v5"
 
 	"github.com/trove-ml/trove/internal/auth"
-	"github.com/trove-ml/trove/internal/store"
+	"github.com/trove-ml/trove/internal/domain"
 )
 
 var alice = &auth.Identity{UserID: "u1", UserName: "alice", CompanyID: "c1", CompanyName: "Acme", Role: auth.RoleUser}
@@ -17,9 +17,9 @@ var alice = &auth.Identity{UserID: "u1", UserName: "alice", CompanyID: "c1", Com
 const expired = "Invalid token (invalid jwt token): reason=token has invalid claims: token is expired"
 
 func TestTokenRoundTrip(t *testing.T) {
-	eachBackend(t, func(t *testing.T, db *store.DB) {
-		c := newClock()
-		s := clockedService(db, c)
+	eachBackend(t, func(t *testing.T, env *domain.Env) {
+		c := onClock(env)
+		s := auth.New(env, []byte("k"))
 		tok, err := s.IssueToken(alice, time.Hour)
 		if err != nil {
 			t.Fatal(err)
@@ -52,7 +52,7 @@ func TestTokenRoundTrip(t *testing.T) {
 
 func TestTokenClaims(t *testing.T) {
 	// The SDK reads these claims to pick its request shapes.
-	s := auth.New(nil, []byte("k"))
+	s := auth.New(&domain.Env{Now: time.Now}, []byte("k"))
 	tok, err := s.IssueToken(alice, 0)
 	if err != nil {
 		t.Fatal(err)
@@ -71,10 +71,10 @@ func TestTokenClaims(t *testing.T) {
 }
 
 func TestTokenExpiry(t *testing.T) {
-	eachBackend(t, func(t *testing.T, db *store.DB) {
+	eachBackend(t, func(t *testing.T, env *domain.Env) {
 		ctx := context.Background()
-		c := newClock()
-		s := clockedService(db, c)
+		c := onClock(env)
+		s := auth.New(env, []byte("k"))
 		tok, _ := s.IssueToken(alice, time.Hour)
 		forever, _ := s.IssueToken(alice, 0)
 
@@ -87,7 +87,7 @@ func TestTokenExpiry(t *testing.T) {
 		_, err := s.VerifyToken(ctx, tok)
 		wantAPIErr(t, err, 401, 30, expired)
 		// A process that never saw the token parses it and agrees.
-		fresh := clockedService(db, c)
+		fresh := auth.New(env, []byte("k"))
 		_, err = fresh.VerifyToken(ctx, tok)
 		wantAPIErr(t, err, 401, 30, expired)
 
@@ -99,10 +99,10 @@ func TestTokenExpiry(t *testing.T) {
 }
 
 func TestTokenRefused(t *testing.T) {
-	eachBackend(t, func(t *testing.T, db *store.DB) {
+	eachBackend(t, func(t *testing.T, env *domain.Env) {
 		ctx := context.Background()
-		s := auth.New(db, []byte("k"))
-		other := auth.New(db, []byte("another secret"))
+		s := auth.New(env, []byte("k"))
+		other := auth.New(env, []byte("another secret"))
 		good, _ := s.IssueToken(alice, time.Hour)
 		foreign, _ := other.IssueToken(alice, time.Hour)
 		hs512, _ := jwt.NewWithClaims(jwt.SigningMethodHS512, jwt.MapClaims{"session_id": "x"}).SignedString([]byte("k"))

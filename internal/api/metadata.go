@@ -71,11 +71,11 @@ func (e metadataEntry) item(mapKey string) (*store.MetadataItem, error) {
 	}
 	switch {
 	case key == "":
-		return nil, apierr.Validation("metadata.key", "field is required")
+		return nil, apierr.Required("metadata.key")
 	case e.Type == nil:
-		return nil, apierr.Validation("metadata.type", "field is required (key %s)", key)
+		return nil, apierr.Required("metadata.type").With("key", key)
 	case e.Value == nil:
-		return nil, apierr.Validation("metadata.value", "field is required (key %s)", key)
+		return nil, apierr.Required("metadata.value").With("key", key)
 	}
 	return &store.MetadataItem{Key: key, Type: *e.Type, Value: *e.Value}, nil
 }

@@ -1,12 +1,20 @@
 package apierr
 
-import "fmt"
+import (
+	"fmt"
+	"strings"
+)
 
 // The catalogue. Constructors name the reference's error so call sites read
 // like the condition they report.
 
 // BadRequest is 400/0: malformed body or path.
 func BadRequest(msg string) *Error { return New(400, 0, "%s", msg) }
+
+// BodyTooLarge is 400/0 for a request body over the server's limit.
+func BodyTooLarge(limit int64) *Error {
+	return New(400, 0, "Request body too large (limit %d bytes)", limit)
+}
 
 // MalformedJSON is the generic 400/0 text for an unparsable body.
 func MalformedJSON(detail string) *Error {
@@ -21,6 +29,21 @@ func InvalidVersion(v string) *Error {
 // MissingField is 400/11 for required fields.
 func MissingField(fields ...string) *Error {
 	return (&Error{Code: 400, Subcode: 11, Msg: "Missing required fields"}).With("missing", fields)
+}
+
+// ExactlyOneOf is 400/11 when not exactly one of fields is given.
+func ExactlyOneOf(fields ...string) *Error {
+	return (&Error{Code: 400, Subcode: 11, Msg: "Missing required fields (exactly one field is required)"}).With("fields", fields)
+}
+
+// Required is 400/12 for a missing field. The path's parts are joined
+// with dots: Required("artifacts", 0, "key") names artifacts.0.key.
+func Required(path ...any) *Error {
+	parts := make([]string, len(path))
+	for i, p := range path {
+		parts[i] = fmt.Sprint(p)
+	}
+	return New(400, 12, "Validation error (error for field '%s'. field is required!)", strings.Join(parts, "."))
 }
 
 // Validation is 400/12 naming the field.
@@ -63,6 +86,12 @@ func InvalidTaskID(ids ...string) *Error {
 	return (&Error{Code: 400, Subcode: 101, Msg: "Invalid task id"}).With("id", joinIDs(ids))
 }
 
+// InvalidParentTask is 400/101 for a parent that does not exist or is not
+// visible.
+func InvalidParentTask(parent string) *Error {
+	return (&Error{Code: 400, Subcode: 101, Msg: "Invalid task id (invalid parent)"}).With("parent", parent)
+}
+
 // InvalidTaskStatus is 400/110.
 func InvalidTaskStatus(extra string) *Error {
 	if extra == "" {
@@ -79,6 +108,11 @@ func FailedChangingTaskStatus() *Error {
 // MissingTaskFields is 400/122.
 func MissingTaskFields(extra string) *Error {
 	return New(400, 122, "Task is missing expected fields (%s)", extra)
+}
+
+// MissingTaskField is 400/122 naming the one field the task lacks.
+func MissingTaskField(field string) *Error {
+	return (&Error{Code: 400, Subcode: 122, Msg: "Task is missing expected fields"}).With("field", field)
 }
 
 // TaskCannotBeDeleted is 400/123.
@@ -208,16 +242,6 @@ func NotUnique(format string, args ...any) *Error {
 	return New(400, 801, "Value combination already exists (unique field) (%s)", fmt.Sprintf(format, args...))
 }
 
-// Worker errors (400/1001..1005).
-func InvalidWorkerID(id string) *Error {
-	return (&Error{Code: 400, Subcode: 1001, Msg: "Invalid worker id"}).With("worker", id)
-}
-
-// WorkerNotRegistered is 400/1004.
-func WorkerNotRegistered(id string) *Error {
-	return (&Error{Code: 400, Subcode: 1004, Msg: "Worker is not registered"}).With("worker", id)
-}
-
 // InvalidScrollID is 400/1104.
 func InvalidScrollID() *Error { return New(400, 1104, "Invalid scroll id") }
 
@@ -259,9 +283,6 @@ func NoWritePermission(format string, args ...any) *Error {
 func UnknownEndpoint(name, version string) *Error {
 	return New(404, 0, "Unable to find endpoint for name %s and version %s", name, version)
 }
-
-// NotSupported is 301/1.
-func NotSupported(extra string) *Error { return New(301, 1, "Not supported (%s)", extra) }
 
 // Internal is 500/0 with a generic message; details go to the log.
 func Internal(cause error) *Error {

@@ -46,19 +46,21 @@ func New(ctx context.Context, cfg config.Config, log *slog.Logger) (*App, error)
 	if err != nil {
 		return nil, err
 	}
-	secret, err := auth.TokenSecret(ctx, db, cfg.TokenSecret)
+	env := domain.Env{DB: db, Now: time.Now}
+	secret, err := auth.TokenSecret(ctx, &env, cfg.TokenSecret)
 	if err != nil {
 		db.Close()
 		return nil, err
 	}
-	gen, err := auth.Bootstrap(ctx, db, cfg.AdminKey, cfg.AdminSecret, cfg.Users)
+	gen, err := auth.Bootstrap(ctx, &env, cfg.AdminKey, cfg.AdminSecret, cfg.Users)
 	if err != nil {
 		db.Close()
 		return nil, err
 	}
-	deps := &api.Deps{Env: domain.Env{DB: db, Now: time.Now}, Auth: auth.New(db, secret), Log: log,
-		FilesURL: "http://" + publicAddr(cfg.FilesAddr, cfg.PublicHost)}
-	fsvc, err := newFileServer(ctx, cfg, log, deps.Auth, deps.FilesURL)
+	deps := &api.Deps{Env: env, Log: log, FilesURL: "http://" + publicAddr(cfg.FilesAddr, cfg.PublicHost)}
+	deps.Auth = auth.New(&deps.Env, secret)
+	authn := rpc.RequestAuth{Credentials: deps.Auth}
+	fsvc, err := newFileServer(ctx, cfg, log, authn, deps.FilesURL)
 	if err != nil {
 		db.Close()
 		return nil, err
@@ -67,7 +69,7 @@ func New(ctx context.Context, cfg config.Config, log *slog.Logger) (*App, error)
 	deps.FileServer = fsvc
 	reg := NewRegistry(deps)
 	a := &App{Cfg: cfg, Log: log, DB: db, Deps: deps, Generated: gen, FilesHandler: fsvc, Registry: reg}
-	srv := &rpc.Server{Registry: reg, Auth: deps.Auth, Log: log, MaxBody: int64(cfg.MaxBodyMB) << 20}
+	srv := &rpc.Server{Registry: reg, Auth: authn, Log: log, MaxBody: int64(cfg.MaxBodyMB) << 20}
 	if err := deps.RunStart(ctx); err != nil {
 		db.Close()
 		return nil, err

@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"fmt"
 
+	"github.com/trove-ml/trove/internal/domain"
 	"github.com/trove-ml/trove/internal/store"
 )
 
@@ -36,7 +37,8 @@ type Generated struct {
 // Bootstrap ensures the default company, the admin from the environment
 // and the configured fixed users exist. When no credentials exist at all it
 // generates an admin key pair and returns it.
-func Bootstrap(ctx context.Context, db *store.DB, adminKey, adminSecret string, users []FixedUser) (*Generated, error) {
+func Bootstrap(ctx context.Context, env *domain.Env, adminKey, adminSecret string, users []FixedUser) (*Generated, error) {
+	db := env.DB
 	if err := db.EnsureCompany(ctx, store.Company{ID: DefaultCompanyID, Name: DefaultCompanyName}); err != nil {
 		return nil, fmt.Errorf("default company: %w", err)
 	}
@@ -102,13 +104,13 @@ func putUser(ctx context.Context, db *store.DB, u FixedUser) error {
 
 // TokenSecret returns the configured secret or the one stored in the
 // database, generating and storing one on first start.
-func TokenSecret(ctx context.Context, db *store.DB, configured string) ([]byte, error) {
+func TokenSecret(ctx context.Context, env *domain.Env, configured string) ([]byte, error) {
 	if configured != "" {
 		return []byte(configured), nil
 	}
 	b := make([]byte, 32)
 	_, _ = rand.Read(b)
-	v, err := db.SetSettingIfAbsent(ctx, "token_secret", hex.EncodeToString(b))
+	v, err := env.DB.SetSettingIfAbsent(ctx, "token_secret", hex.EncodeToString(b))
 	if err != nil {
 		return nil, fmt.Errorf("token secret: %w", err)
 	}

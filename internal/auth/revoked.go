@@ -44,11 +44,11 @@ func (r *revocations) put(id string, revoked bool, now time.Time) {
 
 // sessionRevoked answers from the cache or the store.
 func (s *Service) sessionRevoked(ctx context.Context, id string) (bool, error) {
-	now := s.now()
+	now := s.env.Now()
 	if v, ok := s.revoked.get(id, now); ok {
 		return v, nil
 	}
-	v, err := s.db.SessionRevoked(ctx, id)
+	v, err := s.env.DB.SessionRevoked(ctx, id)
 	if err != nil {
 		return false, err
 	}

@@ -3,23 +3,18 @@ package auth
 import (
 	"context"
 	"crypto/rand"
-	"encoding/base64"
 	"encoding/hex"
 	"errors"
 	"fmt"
-	"net/http"
-	"strings"
 	"time"
 
 	"github.com/golang-jwt/jwt/v5"
 	"golang.org/x/crypto/bcrypt"
 
 	"github.com/trove-ml/trove/internal/apierr"
+	"github.com/trove-ml/trove/internal/domain"
 	"github.com/trove-ml/trove/internal/store"
 )
-
-// CookieName is the session cookie the web clients use.
-const CookieName = "clearml_token_basic"
 
 // DefaultExpiry and MaxExpiry bound token lifetimes.
 const (
@@ -33,18 +28,18 @@ const (
 	ServerVersion = "2.0.0"
 )
 
-// Service authenticates requests and issues tokens.
+// Service checks credentials and tokens and issues tokens.
 type Service struct {
-	db      *store.DB
+	env     *domain.Env
 	secret  []byte
-	now     func() time.Time
 	revoked revocations
 	tokens  tokenCache
 }
 
-// New makes the service with its token signing secret.
-func New(db *store.DB, secret []byte) *Service {
-	return &Service{db: db, secret: secret, now: time.Now}
+// New makes the service on env (its store and clock) with its token
+// signing secret.
+func New(env *domain.Env, secret []byte) *Service {
+	return &Service{env: env, secret: secret}
 }
 
 // Claims are the token's JWT claims, shaped as the reference's.
@@ -68,37 +63,9 @@ type tokenIdentity struct {
 	CompanyName string `json:"company_name,omitempty"`
 }
 
-// Authenticate implements rpc.Authenticator: Basic key:secret, a Bearer
-// token, or the session cookie when no Authorization header is sent.
-func (s *Service) Authenticate(ctx context.Context, r *http.Request) (*Identity, error) {
-	h := r.Header.Get("Authorization")
-	if h == "" {
-		if ck, err := r.Cookie(CookieName); err == nil && ck.Value != "" {
-			return s.verifyToken(ctx, ck.Value)
-		}
-		return nil, apierr.NoCredentials()
-	}
-	scheme, value, _ := strings.Cut(h, " ")
-	switch scheme {
-	case "Basic":
-		raw, err := base64.StdEncoding.DecodeString(strings.TrimSpace(value))
-		if err != nil {
-			return nil, apierr.BadCredentials()
-		}
-		key, secret, ok := strings.Cut(string(raw), ":")
-		if !ok {
-			return nil, apierr.BadCredentials()
-		}
-		return s.CheckKey(ctx, key, secret)
-	case "Bearer":
-		return s.verifyToken(ctx, strings.TrimSpace(value))
-	}
-	return nil, apierr.BadAuthType()
-}
-
 // CheckKey verifies an access key and secret.
 func (s *Service) CheckKey(ctx context.Context, key, secret string) (*Identity, error) {
-	cred, err := s.db.GetCredential(ctx, key)
+	cred, err := s.env.DB.GetCredential(ctx, key)
 	if errors.Is(err, store.ErrNotFound) {
 		return nil, apierr.InvalidCredentials()
 	}
@@ -112,20 +79,22 @@ func (s *Service) CheckKey(ctx context.Context, key, secret string) (*Identity, 
 }
 
 func (s *Service) identityFor(ctx context.Context, userID string) (*Identity, error) {
-	u, err := s.db.GetUser(ctx, userID)
+	u, err := s.env.DB.GetUser(ctx, userID)
 	if err != nil {
 		return nil, apierr.InvalidCredentials()
 	}
-	c, err := s.db.GetCompany(ctx, u.Company)
+	c, err := s.env.DB.GetCompany(ctx, u.Company)
 	if err != nil {
 		return nil, apierr.InvalidCredentials()
 	}
 	return &Identity{UserID: u.ID, UserName: u.Name, CompanyID: c.ID, CompanyName: c.Name, Role: u.Role}, nil
 }
 
-func (s *Service) verifyToken(ctx context.Context, token string) (*Identity, error) {
+// VerifyToken checks a session token's signature, expiry and revocation
+// and returns the identity it carries.
+func (s *Service) VerifyToken(ctx context.Context, token string) (*Identity, error) {
 	if e, ok := s.tokens.get(token); ok {
-		if !e.expires.IsZero() && !s.now().Before(e.expires) {
+		if !e.expires.IsZero() && !s.env.Now().Before(e.expires) {
 			return nil, apierr.InvalidToken("token has invalid claims: token is expired")
 		}
 		if e.id.SessionID != "" {
@@ -143,7 +112,7 @@ func (s *Service) verifyToken(ctx context.Context, token string) (*Identity, err
 	claims := &Claims{}
 	_, err := jwt.ParseWithClaims(token, claims, func(t *jwt.Token) (any, error) {
 		return s.secret, nil
-	}, jwt.WithValidMethods([]string{"HS256"}), jwt.WithTimeFunc(s.now))
+	}, jwt.WithValidMethods([]string{"HS256"}), jwt.WithTimeFunc(s.env.Now))
 	if err != nil {
 		return nil, apierr.InvalidToken(err.Error())
 	}
@@ -172,7 +141,7 @@ func (s *Service) verifyToken(ctx context.Context, token string) (*Identity, err
 
 // IssueToken signs a token for id valid for ttl (0 = no expiry).
 func (s *Service) IssueToken(id *Identity, ttl time.Duration) (string, error) {
-	now := s.now()
+	now := s.env.Now()
 	claims := Claims{
 		AuthType: "Bearer",
 		Identity: tokenIdentity{User: id.UserID, Company: id.CompanyID, Role: id.Role,
@@ -199,12 +168,12 @@ func (s *Service) Revoke(ctx context.Context, id *Identity) error {
 	}
 	exp := id.ExpiresAt
 	if exp == 0 {
-		exp = s.now().Add(MaxExpiry).Unix()
+		exp = s.env.Now().Add(MaxExpiry).Unix()
 	}
-	if err := s.db.RevokeSession(ctx, id.SessionID, exp*1000); err != nil {
+	if err := s.env.DB.RevokeSession(ctx, id.SessionID, exp*1000); err != nil {
 		return err
 	}
-	s.revoked.put(id.SessionID, true, s.now())
+	s.revoked.put(id.SessionID, true, s.env.Now())
 	return nil
 }
 

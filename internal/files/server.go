@@ -20,9 +20,10 @@ import (
 
 	"github.com/trove-ml/trove/internal/apierr"
 	"github.com/trove-ml/trove/internal/auth"
+	"github.com/trove-ml/trove/internal/httpx"
 )
 
-// Authenticator resolves a request's credentials (auth.Service: Bearer
+// Authenticator resolves a request's credentials (rpc.RequestAuth: Bearer
 // token, Basic key:secret or the web session cookie).
 type Authenticator interface {
 	Authenticate(ctx context.Context, r *http.Request) (*auth.Identity, error)
@@ -124,7 +125,9 @@ func (s *Service) ServeHTTP(rw http.ResponseWriter, r *http.Request) {
 	// The SDK forks reporting processes that share pooled sockets: never
 	// keep a connection alive (as the reference never does).
 	h.Set("Connection", "close")
-	setCORS(w, r)
+	// The web UI (another origin) shows debug images and downloads
+	// artifacts with its session cookie.
+	httpx.AllowOrigin(w, r, "GET, HEAD, POST, DELETE, OPTIONS")
 	if r.Method == http.MethodOptions {
 		w.WriteHeader(http.StatusOK)
 		return
@@ -186,24 +189,4 @@ func (s *Service) fail(w http.ResponseWriter, r *http.Request, err error) {
 func methodNotAllowed(w http.ResponseWriter, allow string) {
 	w.Header().Set("Allow", allow)
 	http.Error(w, "method not allowed", http.StatusMethodNotAllowed)
-}
-
-// setCORS lets the web UI (another origin) show debug images and download
-// artifacts with its session cookie.
-func setCORS(w http.ResponseWriter, r *http.Request) {
-	origin := r.Header.Get("Origin")
-	if origin == "" {
-		return
-	}
-	h := w.Header()
-	h.Set("Access-Control-Allow-Origin", origin)
-	h.Set("Access-Control-Allow-Credentials", "true")
-	h.Add("Vary", "Origin")
-	if r.Method == http.MethodOptions {
-		h.Set("Access-Control-Allow-Methods", "GET, HEAD, POST, DELETE, OPTIONS")
-		if req := r.Header.Get("Access-Control-Request-Headers"); req != "" {
-			h.Set("Access-Control-Allow-Headers", req)
-		}
-		h.Set("Access-Control-Max-Age", "600")
-	}
 }

@@ -14,6 +14,7 @@ import (
 
 	"github.com/trove-ml/trove/internal/auth"
 	"github.com/trove-ml/trove/internal/config"
+	"github.com/trove-ml/trove/internal/rpc"
 	"github.com/trove-ml/trove/internal/testenv"
 )
 
@@ -54,7 +55,7 @@ func TestRoundTrip(t *testing.T) {
 			{name: "unsatisfiable range", method: "GET", path: sdkURL, token: e.Token, hdr: map[string]string{"Range": "bytes=100-200"}, status: 416},
 			{name: "head", method: "HEAD", path: sdkURL, token: e.Token, status: 200, body: "", header: map[string]string{"Content-Length": "31"}},
 			{name: "basic auth", method: "GET", path: sdkURL, hdr: map[string]string{"Authorization": basicAuth(testenv.AdminKey, testenv.AdminSecret)}, status: 200, body: string(content)},
-			{name: "session cookie", method: "GET", path: sdkURL, hdr: map[string]string{"Cookie": auth.CookieName + "=" + e.Token}, status: 200, body: string(content)},
+			{name: "session cookie", method: "GET", path: sdkURL, hdr: map[string]string{"Cookie": rpc.CookieName + "=" + e.Token}, status: 200, body: string(content)},
 			{name: "as attachment", method: "GET", path: sdkURL + "?download", token: e.Token, status: 200,
 				header: map[string]string{"Content-Disposition": `attachment; filename="e2e dict.json"`}},
 			{name: "ping needs no token", method: "GET", path: "/", status: 200, body: "OK"},

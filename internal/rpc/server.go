@@ -7,8 +7,6 @@ package rpc
 import (
 	"bytes"
 	"context"
-	"crypto/rand"
-	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -21,19 +19,10 @@ import (
 	"time"
 
 	"github.com/trove-ml/trove/internal/apierr"
-	"github.com/trove-ml/trove/internal/auth"
+	"github.com/trove-ml/trove/internal/httpx"
+	"github.com/trove-ml/trove/internal/ids"
 	"github.com/trove-ml/trove/internal/jsonx"
 )
-
-// Authenticator resolves the credentials of a request.
-type Authenticator interface {
-	// Authenticate returns the caller's identity, or an *apierr.Error
-	// (401 family) for missing or bad credentials.
-	Authenticate(ctx context.Context, r *http.Request) (*auth.Identity, error)
-}
-
-// Observer receives one notification per finished call (metrics).
-type Observer func(endpoint string, status int, d time.Duration)
 
 // Server is the http.Handler of the API port.
 type Server struct {
@@ -42,7 +31,6 @@ type Server struct {
 	Log      *slog.Logger
 	// MaxBody is the request body limit in bytes.
 	MaxBody int64
-	Observe Observer
 }
 
 var pathRe = regexp.MustCompile(`^/*(?:v([0-9]+(?:\.[0-9]+)?)/+)?([A-Za-z_]\w+)\.([A-Za-z_]\w+)/*$`)
@@ -50,15 +38,6 @@ var pathRe = regexp.MustCompile(`^/*(?:v([0-9]+(?:\.[0-9]+)?)/+)?([A-Za-z_]\w+)\
 // clientHeaders mark the ClearML SDK and agent, which must not get
 // keep-alive connections (their forked reporters share sockets).
 var clientHeaders = []string{"X-ClearML-Client", "X-Trains-Client", "X-ClearML-Agent", "X-Trains-Agent", "X-ClearML-Worker", "X-Trains-Worker"}
-
-// NewID returns 32 lowercase hex characters of randomness (a uuid4 without dashes).
-func NewID() string {
-	var b [16]byte
-	_, _ = rand.Read(b[:])
-	b[6] = (b[6] & 0x0f) | 0x40
-	b[8] = (b[8] & 0x3f) | 0x80
-	return hex.EncodeToString(b[:])
-}
 
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	start := time.Now()
@@ -68,7 +47,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			break
 		}
 	}
-	setCORS(w, r)
+	httpx.AllowOrigin(w, r, "GET, POST, PUT, OPTIONS")
 	w.Header().Set("Server", "trove")
 	if r.Method == http.MethodOptions {
 		w.WriteHeader(http.StatusOK)
@@ -79,7 +58,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 
-	id := NewID()
+	id := ids.New()
 	trx := r.Header.Get("X-ClearML-Trx")
 	if trx == "" {
 		trx = r.Header.Get("X-Trains-Trx")
@@ -99,9 +78,6 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		}
 		d := time.Since(start)
 		s.Log.Info("call", "endpoint", name, "status", status, "duration_ms", float64(d.Microseconds())/1000, "request_id", id, "remote", r.RemoteAddr)
-		if s.Observe != nil {
-			s.Observe(name, status, d)
-		}
 	}()
 
 	pm := pathRe.FindStringSubmatch(r.URL.Path)
@@ -202,7 +178,7 @@ func (s *Server) run(ctx context.Context, ep *Endpoint, call *Call, w http.Respo
 	if err != nil {
 		var mbe *http.MaxBytesError
 		if errors.As(err, &mbe) {
-			return nil, apierr.New(400, 0, "Request body too large (limit %d bytes)", s.MaxBody)
+			return nil, apierr.BodyTooLarge(s.MaxBody)
 		}
 		return nil, apierr.BadRequest("Failed reading request body")
 	}
@@ -227,7 +203,7 @@ func (s *Server) run(ctx context.Context, ep *Endpoint, call *Call, w http.Respo
 		return nil, apierr.MalformedJSON("invalid JSON body")
 	}
 	if !isObject(trimmed) {
-		return nil, apierr.New(400, 12, "Validation error (request body must be a JSON object)")
+		return nil, apierr.ValidationMsg("request body must be a JSON object")
 	}
 	if len(r.URL.RawQuery) > 0 {
 		merged, err := mergeQuery(trimmed, r.URL.Query())
@@ -304,24 +280,6 @@ func writeJSON(w http.ResponseWriter, status int, body []byte) {
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(status)
 	_, _ = w.Write(body)
-}
-
-func setCORS(w http.ResponseWriter, r *http.Request) {
-	origin := r.Header.Get("Origin")
-	if origin == "" {
-		return
-	}
-	h := w.Header()
-	h.Set("Access-Control-Allow-Origin", origin)
-	h.Set("Access-Control-Allow-Credentials", "true")
-	h.Set("Vary", "Origin")
-	if r.Method == http.MethodOptions {
-		h.Set("Access-Control-Allow-Methods", "GET, POST, PUT, OPTIONS")
-		if req := r.Header.Get("Access-Control-Request-Headers"); req != "" {
-			h.Set("Access-Control-Allow-Headers", req)
-		}
-		h.Set("Access-Control-Max-Age", "600")
-	}
 }
 
 func contains(list []string, s string) bool {

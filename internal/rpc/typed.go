@@ -127,7 +127,7 @@ func checkRequired(v reflect.Value, prefix string) error {
 	for _, f := range requiredFields(v.Type()) {
 		fv := v.FieldByIndex(f.index)
 		if isMissing(fv) {
-			return apierr.New(400, 12, "Validation error (error for field '%s'. field is required!)", prefix+f.name)
+			return apierr.Required(prefix + f.name)
 		}
 	}
 	return nil

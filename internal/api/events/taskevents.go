@@ -22,7 +22,7 @@ type metricVariants struct {
 func validateMetrics(field string, ms []metricVariants) error {
 	for _, m := range ms {
 		if m.Metric == "" {
-			return apierr.Validation(field+".metric", "field is required")
+			return apierr.Required(field, "metric")
 		}
 	}
 	return nil
@@ -241,7 +241,7 @@ func (r *iterRawRequest) Validate() error {
 		return apierr.Validation("batch_size", "should be a non negative number")
 	}
 	if r.Metric.Metric == "" {
-		return apierr.Validation("metric.metric", "field is required")
+		return apierr.Required("metric.metric")
 	}
 	return validKey(r.Key)
 }

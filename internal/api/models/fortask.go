@@ -30,8 +30,7 @@ type updateForTaskRequest struct {
 
 func (r *updateForTaskRequest) Validate() error {
 	if (r.URI == "") == (r.OverrideModelID == "") {
-		return apierr.New(400, 11, "Missing required fields (exactly one field is required)").
-			With("fields", []string{"uri", "override_model_id"})
+		return apierr.ExactlyOneOf("uri", "override_model_id")
 	}
 	if r.Tags != nil {
 		if err := api.ValidateTags("tags", *r.Tags); err != nil {

@@ -220,7 +220,7 @@ func (s *service) getByTaskID(ctx context.Context, c *rpc.Call, req *getByTaskID
 		return nil, domain.NotFound(err, apierr.InvalidTaskID(req.Task))
 	}
 	if len(t.Models.Output) == 0 || t.Models.Output[len(t.Models.Output)-1] == nil {
-		return nil, apierr.New(400, 122, "Task is missing expected fields").With("field", "models.output")
+		return nil, apierr.MissingTaskField("models.output")
 	}
 	return s.readOne(ctx, c, t.Models.Output[len(t.Models.Output)-1].Model, req.OnlyFields)
 }

@@ -35,7 +35,7 @@ func (s *service) login(ctx context.Context, c *rpc.Call, req *loginRequest) (*l
 	if err != nil {
 		return nil, err
 	}
-	c.SetCookie(&http.Cookie{Name: auth.CookieName, Value: tok, Path: "/", HttpOnly: true,
+	c.SetCookie(&http.Cookie{Name: rpc.CookieName, Value: tok, Path: "/", HttpOnly: true,
 		SameSite: http.SameSiteLaxMode, MaxAge: 99999999})
 	return &loginResponse{Token: tok}, nil
 }
@@ -48,7 +48,7 @@ func (s *service) logout(ctx context.Context, c *rpc.Call, _ *empty) (*empty, er
 			return nil, err
 		}
 	}
-	c.SetCookie(&http.Cookie{Name: auth.CookieName, Value: "", Path: "/", MaxAge: -1, Expires: time.Unix(0, 0)})
+	c.SetCookie(&http.Cookie{Name: rpc.CookieName, Value: "", Path: "/", MaxAge: -1, Expires: time.Unix(0, 0)})
 	return &empty{}, nil
 }
 

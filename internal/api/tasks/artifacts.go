@@ -69,7 +69,7 @@ func (r *deleteArtifactsRequest) Validate() error {
 	}
 	for i, a := range r.Artifacts {
 		if a == nil || a.Key == "" {
-			return apierr.New(400, 12, "Validation error (error for field 'artifacts.%d.key'. field is required!)", i)
+			return apierr.Required("artifacts", i, "key")
 		}
 		if a.Mode != "" && a.Mode != "input" && a.Mode != "output" {
 			return apierr.Validation("artifacts.mode", "must be input or output, got %q", a.Mode)
@@ -160,7 +160,7 @@ func (r *deleteModelsRequest) Validate() error {
 	}
 	for i, m := range r.Models {
 		if m == nil || m.Name == "" {
-			return apierr.New(400, 12, "Validation error (error for field 'models.%d.name'. field is required!)", i)
+			return apierr.Required("models", i, "name")
 		}
 		if err := validModelType("models.type", m.Type); err != nil {
 			return err

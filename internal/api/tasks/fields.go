@@ -112,10 +112,10 @@ type modelItemIn struct {
 func (f *taskFields) validate(create bool) error {
 	if create {
 		if f.Name == nil {
-			return apierr.New(400, 12, "Validation error (error for field 'name'. field is required!)")
+			return apierr.Required("name")
 		}
 		if f.Type == nil {
-			return apierr.New(400, 12, "Validation error (error for field 'type'. field is required!)")
+			return apierr.Required("type")
 		}
 	}
 	if f.Name != nil && len([]rune(strings.TrimSpace(*f.Name))) < 3 {
@@ -179,10 +179,10 @@ func (f *taskFields) validate(create bool) error {
 func validateArtifacts(field string, list []*artifactIn) error {
 	for i, a := range list {
 		if a == nil || a.Key == "" {
-			return apierr.New(400, 12, "Validation error (error for field '%s.%d.key'. field is required!)", field, i)
+			return apierr.Required(field, i, "key")
 		}
 		if a.Type == "" {
-			return apierr.New(400, 12, "Validation error (error for field '%s.%d.type'. field is required!)", field, i)
+			return apierr.Required(field, i, "type")
 		}
 		if a.Mode != "" && a.Mode != "input" && a.Mode != "output" {
 			return apierr.Validation(field+".mode", "must be input or output, got %q", a.Mode)

@@ -23,7 +23,7 @@ type refChecks struct {
 func (s *service) checkRefs(ctx context.Context, q store.Querier, company string, t *store.Task, c refChecks) error {
 	if c.parent && t.Parent != "" && !strings.HasPrefix(t.Parent, taskops.DeletedPrefix) {
 		if _, err := s.d.DB.Tasks().Get(ctx, q, t.Parent, domain.Visible(company)...); err != nil {
-			return domain.NotFound(err, apierr.New(400, 101, "Invalid task id (invalid parent)").With("parent", t.Parent))
+			return domain.NotFound(err, apierr.InvalidParentTask(t.Parent))
 		}
 	}
 	if t.Project != "" {

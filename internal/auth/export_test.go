@@ -1,0 +1,4 @@
+package auth
+
+// RevocationTTL exposes how long a "not revoked" answer is trusted.
+const RevocationTTL = revocationTTL

@@ -1,0 +1,59 @@
+package auth_test
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	"github.com/trove-ml/trove/internal/apierr"
+	"github.com/trove-ml/trove/internal/domain"
+	"github.com/trove-ml/trove/internal/store"
+	"github.com/trove-ml/trove/internal/testenv"
+)
+
+// eachBackend runs fn on a fresh, migrated store of every test backend
+// (SQLite always, PostgreSQL when TROVE_TEST_POSTGRES is set), in an
+// environment on the real clock.
+func eachBackend(t *testing.T, fn func(t *testing.T, env *domain.Env)) {
+	for _, b := range testenv.Backends() {
+		t.Run(b, func(t *testing.T) {
+			dsn := ""
+			if b == "postgres" {
+				dsn = testenv.NewPostgresDB(t)
+			}
+			db, err := store.Open(context.Background(), dsn, t.TempDir())
+			if err != nil {
+				t.Fatalf("open %s store: %v", b, err)
+			}
+			t.Cleanup(func() { _ = db.Close() })
+			fn(t, &domain.Env{DB: db, Now: time.Now})
+		})
+	}
+}
+
+// clock is a settable time source; tokens carry whole seconds, so it
+// starts on one.
+type clock struct{ t time.Time }
+
+func (c *clock) now() time.Time          { return c.t }
+func (c *clock) advance(d time.Duration) { c.t = c.t.Add(d) }
+
+// onClock moves env to a test clock and returns the clock.
+func onClock(env *domain.Env) *clock {
+	c := &clock{t: time.Unix(1_800_000_000, 0)}
+	env.Now = c.now
+	return c
+}
+
+// wantAPIErr fails unless err is the catalogue error code/subcode with
+// the given message.
+func wantAPIErr(t *testing.T, err error, code, subcode int, msg string) {
+	t.Helper()
+	ae := apierr.As(err)
+	if ae == nil {
+		t.Fatalf("want %d/%d %q, got %v", code, subcode, msg, err)
+	}
+	if ae.Code != code || ae.Subcode != subcode || ae.Message() != msg {
+		t.Fatalf("want %d/%d %q, got %d/%d %q", code, subcode, msg, ae.Code, ae.Subcode, ae.Message())
+	}
+}

@@ -1,0 +1,71 @@
+package rpc
+
+import (
+	"context"
+	"encoding/base64"
+	"net/http"
+	"strings"
+
+	"github.com/trove-ml/trove/internal/apierr"
+	"github.com/trove-ml/trove/internal/auth"
+)
+
+// CookieName is the session cookie the web clients use.
+const CookieName = "clearml_token_basic"
+
+// Authenticator resolves the credentials of a request.
+type Authenticator interface {
+	// Authenticate returns the caller's identity, or an *apierr.Error
+	// (401 family) for missing or bad credentials.
+	Authenticate(ctx context.Context, r *http.Request) (*auth.Identity, error)
+}
+
+// Credentials is what a request's credentials are checked against
+// (*auth.Service).
+type Credentials interface {
+	CheckKey(ctx context.Context, key, secret string) (*auth.Identity, error)
+	VerifyToken(ctx context.Context, token string) (*auth.Identity, error)
+}
+
+// RequestAuth reads a request's credentials: Basic key:secret, a Bearer
+// token, or the session cookie when no Authorization header is sent. The
+// API port and the files port both use it.
+type RequestAuth struct {
+	Credentials Credentials
+}
+
+// Authenticate implements Authenticator.
+func (a RequestAuth) Authenticate(ctx context.Context, r *http.Request) (*auth.Identity, error) {
+	h := r.Header.Get("Authorization")
+	if h == "" {
+		if ck, err := r.Cookie(CookieName); err == nil && ck.Value != "" {
+			return a.Credentials.VerifyToken(ctx, ck.Value)
+		}
+		return nil, apierr.NoCredentials()
+	}
+	scheme, value, _ := strings.Cut(h, " ")
+	switch scheme {
+	case "Basic":
+		key, secret, err := basicCredentials(value)
+		if err != nil {
+			return nil, err
+		}
+		return a.Credentials.CheckKey(ctx, key, secret)
+	case "Bearer":
+		return a.Credentials.VerifyToken(ctx, strings.TrimSpace(value))
+	}
+	return nil, apierr.BadAuthType()
+}
+
+// basicCredentials decodes the base64 "key:secret" of a Basic header.
+func basicCredentials(value string) (key, secret string, err error) {
+	raw, decErr := base64.StdEncoding.DecodeString(strings.TrimSpace(value))
+	if decErr != nil {
+		return "", "", apierr.BadCredentials()
+	}
+	key, secret, ok := strings.Cut(string(raw), ":")
+	if !ok {
+		return "", "", apierr.BadCredentials()
+	}
+	return key, secret, nil
+}

@@ -108,6 +108,8 @@ class TroveServer:
             str(self.binary), "serve",
             "--api-addr", f"127.0.0.1:{self.api_port}",
             "--files-addr", f"127.0.0.1:{self.files_port}",
+            # the web address is not used by the SDK: any free port
+            "--web-addr", "127.0.0.1:0",
             "--data-dir", str(self.data_dir),
         ]
         if self.db_url:

@@ -4,6 +4,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"io"
 	"log/slog"
 	"os"
 	"os/signal"
@@ -16,8 +17,10 @@ import (
 const usage = `trove: an experiment-management server speaking the ClearML API
 
 Usage:
-  trove serve [flags]    run the server (trove serve -h lists the flags)
-  trove version          print the version
+  trove serve [flags]                run the server (trove serve -h lists the flags)
+  trove credentials create [flags]   print a new key pair and clearml.conf snippet
+                                     (--user NAME; default the admin user)
+  trove version                      print the version
 `
 
 func main() {
@@ -25,12 +28,14 @@ func main() {
 		fmt.Fprint(os.Stderr, usage)
 		os.Exit(2)
 	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	var err error
 	switch os.Args[1] {
 	case "serve":
-		if err := serve(os.Args[2:]); err != nil {
-			fmt.Fprintln(os.Stderr, "trove:", err)
-			os.Exit(1)
-		}
+		err = serve(ctx, os.Args[2:], os.Getenv, os.Stdout, os.Stderr)
+	case "credentials":
+		err = credentials(ctx, os.Args[2:], os.Getenv, os.Stdout)
 	case "version":
 		fmt.Println("trove (ClearML API 2.31)")
 	case "-h", "--help", "help":
@@ -39,27 +44,39 @@ func main() {
 		fmt.Fprintf(os.Stderr, "trove: unknown command %q\n\n%s", os.Args[1], usage)
 		os.Exit(2)
 	}
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "trove:", err)
+		os.Exit(1)
+	}
 }
 
-func serve(args []string) error {
-	cfg, err := config.Load(args, os.Getenv)
+// serve runs the server until ctx ends. The ports are bound first, so a
+// busy port fails before the store or any key is created.
+func serve(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) error {
+	cfg, err := config.Load(args, getenv)
 	if err != nil {
 		return err
 	}
-	level := slog.LevelInfo
-	_ = level.UnmarshalText([]byte(cfg.LogLevel))
-	opts := &slog.HandlerOptions{Level: level}
-	var h slog.Handler = slog.NewTextHandler(os.Stderr, opts)
-	if cfg.LogFormat == "json" {
-		h = slog.NewJSONHandler(os.Stderr, opts)
+	log := newLogger(cfg, stderr)
+	ls, err := app.Listen(cfg)
+	if err != nil {
+		return err
 	}
-	log := slog.New(h)
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
-	a, err := app.New(ctx, cfg, log)
+	defer ls.Close()
+	a, err := app.New(ctx, ls.Resolve(cfg), log)
 	if err != nil {
 		return err
 	}
 	defer a.Close()
-	return a.Run(ctx, os.Stdout)
+	return a.Run(ctx, ls, stdout)
+}
+
+func newLogger(cfg config.Config, w io.Writer) *slog.Logger {
+	level := slog.LevelInfo
+	_ = level.UnmarshalText([]byte(cfg.LogLevel))
+	opts := &slog.HandlerOptions{Level: level}
+	if cfg.LogFormat == "json" {
+		return slog.New(slog.NewJSONHandler(w, opts))
+	}
+	return slog.New(slog.NewTextHandler(w, opts))
 }

@@ -10,7 +10,6 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
-	"strings"
 	"sync"
 	"time"
 
@@ -20,6 +19,7 @@ import (
 	"github.com/trove-ml/trove/internal/auth"
 	"github.com/trove-ml/trove/internal/config"
 	"github.com/trove-ml/trove/internal/domain"
+	"github.com/trove-ml/trove/internal/metrics"
 	"github.com/trove-ml/trove/internal/rpc"
 	"github.com/trove-ml/trove/internal/store"
 )
@@ -38,6 +38,8 @@ type App struct {
 	FilesHandler http.Handler
 	// Generated holds a key pair created on first start (printed once).
 	Generated *auth.Generated
+	// Metrics is the Prometheus instrumentation (nil when switched off).
+	Metrics *metrics.Metrics
 }
 
 // New opens the store, bootstraps and builds the handlers.
@@ -70,11 +72,15 @@ func New(ctx context.Context, cfg config.Config, log *slog.Logger) (*App, error)
 	reg := NewRegistry(deps)
 	a := &App{Cfg: cfg, Log: log, DB: db, Deps: deps, Generated: gen, FilesHandler: fsvc, Registry: reg}
 	srv := &rpc.Server{Registry: reg, Auth: authn, Log: log, MaxBody: int64(cfg.MaxBodyMB) << 20}
+	if cfg.Metrics {
+		a.instrument(srv)
+	}
+	a.scheduleRetention()
 	if err := deps.RunStart(ctx); err != nil {
 		db.Close()
 		return nil, err
 	}
-	a.Handler = gzhttp.GzipHandler(srv)
+	a.Handler = a.withOpsRoutes(gzhttp.GzipHandler(srv))
 	return a, nil
 }
 
@@ -84,20 +90,15 @@ func (a *App) Close() error {
 	return a.DB.Close()
 }
 
-// Run serves until ctx ends, then shuts down gracefully.
-func (a *App) Run(ctx context.Context, out io.Writer) error {
-	apiLn, err := net.Listen("tcp", a.Cfg.APIAddr)
-	if err != nil {
-		return fmt.Errorf("listen api: %w", err)
-	}
+// Run serves on the bound ports until ctx ends, then shuts down
+// gracefully; on a first start it prints the generated key pair to out.
+func (a *App) Run(ctx context.Context, ls *Listeners, out io.Writer) error {
+	errc := make(chan error, 3)
 	apiSrv := &http.Server{Handler: a.Handler, ReadHeaderTimeout: 30 * time.Second, IdleTimeout: 120 * time.Second}
-	errc := make(chan error, 2)
-	go func() { errc <- apiSrv.Serve(apiLn) }()
-	filesSrv, err := a.serveFiles(errc)
-	if err != nil {
-		_ = apiSrv.Close()
-		return err
-	}
+	go serveOn(apiSrv, ls.API, "api", errc)
+	webSrv := &http.Server{Handler: a.webHandler(), ReadHeaderTimeout: 30 * time.Second, IdleTimeout: 120 * time.Second}
+	go serveOn(webSrv, ls.Web, "web", errc)
+	filesSrv := a.serveFiles(ls.Files, errc)
 	jobsCtx, stopJobs := context.WithCancel(ctx)
 	var jobs sync.WaitGroup
 	a.Deps.StartJobs(jobsCtx, &jobs)
@@ -105,63 +106,48 @@ func (a *App) Run(ctx context.Context, out io.Writer) error {
 		stopJobs()
 		jobs.Wait()
 	}()
-	a.Log.Info("trove started", "api_addr", apiLn.Addr().String(), "backend", a.DB.D.Name())
-	if a.Generated != nil {
-		a.printCredentials(out)
-	}
+	a.Log.Info("trove started", "api_addr", ls.API.Addr().String(), "web_addr", ls.Web.Addr().String(),
+		"backend", a.DB.D.Name(), "metrics", a.Metrics != nil)
+	a.offerKey(ctx, out)
+	var err error
 	select {
 	case <-ctx.Done():
-	case err := <-errc:
-		if !errors.Is(err, http.ErrServerClosed) {
-			return err
-		}
+	case err = <-errc:
 	}
 	sctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
-	_ = apiSrv.Shutdown(sctx)
-	if filesSrv != nil {
-		_ = filesSrv.Shutdown(sctx)
+	for _, srv := range []*http.Server{apiSrv, webSrv, filesSrv} {
+		if srv != nil {
+			_ = srv.Shutdown(sctx)
+		}
 	}
 	a.Log.Info("trove stopped")
-	return nil
+	return err
 }
 
-func (a *App) printCredentials(out io.Writer) {
-	g := a.Generated
-	apiHost := publicAddr(a.Cfg.APIAddr, a.Cfg.PublicHost)
-	filesHost := publicAddr(a.Cfg.FilesAddr, a.Cfg.PublicHost)
-	fmt.Fprintf(out, `
-Trove generated admin credentials (shown once; the secret is stored hashed):
-  access key: %s
-  secret key: %s
-
-Paste into ~/clearml.conf:
-api {
-    api_server: http://%s
-    web_server: http://%s
-    files_server: http://%s
-    credentials {
-        "access_key" = "%s"
-        "secret_key" = "%s"
-    }
+// serveOn serves srv on ln and reports an unexpected end on errc.
+func serveOn(srv *http.Server, ln net.Listener, name string, errc chan<- error) {
+	if err := srv.Serve(ln); !errors.Is(err, http.ErrServerClosed) {
+		errc <- fmt.Errorf("%s server: %w", name, err)
+	}
 }
 
-`, g.AccessKey, g.SecretKey, apiHost, apiHost, filesHost, g.AccessKey, g.SecretKey)
-}
-
-// publicAddr turns a listen address into one clients can reach.
-func publicAddr(listen, host string) string {
-	h, port, err := net.SplitHostPort(listen)
-	if err != nil {
-		return listen
+// offerKey prints the key pair generated on this start, or says how to
+// get one when no key has ever been shown (say a first start died before
+// printing it) and none is configured.
+func (a *App) offerKey(ctx context.Context, out io.Writer) {
+	if a.Generated != nil {
+		fmt.Fprint(out, KeyMessage(a.Cfg, "Trove generated admin credentials", a.Generated.AccessKey, a.Generated.SecretKey))
+		if err := auth.MarkShown(ctx, a.DB, a.Deps.Now().UTC().Format(time.RFC3339)); err != nil {
+			a.Log.Warn("could not record that the key was shown", "error", err.Error())
+		}
+		return
 	}
-	if host != "" {
-		h = host
-	} else if h == "" || h == "0.0.0.0" || h == "::" {
-		h = "localhost"
+	if a.Cfg.AdminKey != "" || len(a.Cfg.Users) > 0 {
+		return
 	}
-	if strings.Contains(h, ":") {
-		h = "[" + h + "]"
+	shown, err := auth.KeyEverShown(ctx, a.DB)
+	if err == nil && !shown {
+		a.Log.Warn("no access key has been shown yet: run `trove credentials create` (with this server's --db/--data-dir) to print a new key pair and clearml.conf snippet")
 	}
-	return h + ":" + port
 }

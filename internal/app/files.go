@@ -2,8 +2,6 @@ package app
 
 import (
 	"context"
-	"errors"
-	"fmt"
 	"log/slog"
 	"net"
 	"net/http"
@@ -51,25 +49,17 @@ func filesURLPrefixes(cfg config.Config, publicURL string) []string {
 	return out
 }
 
-// serveFiles starts the files port (nil when no files address is set);
-// Serve's end is reported on errc.
-func (a *App) serveFiles(errc chan<- error) (*http.Server, error) {
-	if a.Cfg.FilesAddr == "" {
-		return nil, nil
-	}
-	ln, err := net.Listen("tcp", a.Cfg.FilesAddr)
-	if err != nil {
-		return nil, fmt.Errorf("listen files: %w", err)
+// serveFiles starts the file server on ln (nil when no files address is
+// set); an unexpected end of Serve is reported on errc.
+func (a *App) serveFiles(ln net.Listener, errc chan<- error) *http.Server {
+	if ln == nil {
+		return nil
 	}
 	// No header timeout beyond the API's; bodies may take long (big
 	// models), so no read/write timeouts.
 	srv := &http.Server{Handler: a.FilesHandler, ReadHeaderTimeout: 30 * time.Second}
 	srv.SetKeepAlivesEnabled(false)
-	go func() {
-		if err := srv.Serve(ln); !errors.Is(err, http.ErrServerClosed) {
-			errc <- fmt.Errorf("files server: %w", err)
-		}
-	}()
+	go serveOn(srv, ln, "files", errc)
 	a.Log.Info("file server started", "files_addr", ln.Addr().String(), "storage", a.Cfg.Files.Storage)
-	return srv, nil
+	return srv
 }

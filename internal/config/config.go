@@ -37,6 +37,8 @@ type Config struct {
 	Users []auth.FixedUser `yaml:"users"`
 	// Files configures the built-in file server (files.go).
 	Files Files `yaml:"files"`
+	// Ops are the web port, metrics and retention settings (ops.go).
+	Ops `yaml:",inline"`
 }
 
 // Defaults returns the built-in settings.
@@ -45,13 +47,18 @@ func Defaults() Config {
 		APIAddr: "0.0.0.0:8008", FilesAddr: "0.0.0.0:8081", DataDir: "./data",
 		MaxBodyMB: 100, LogFormat: "text", LogLevel: "info",
 		Files: Files{Storage: "local", Fsync: true},
+		Ops:   Ops{WebAddr: "0.0.0.0:8080", Metrics: true, StatsRetention: DefaultStatsRetention},
 	}
 }
 
 // Load parses args (without the subcommand) with env lookups.
 func Load(args []string, getenv func(string) string) (Config, error) {
+	return Parse(flag.NewFlagSet("serve", flag.ContinueOnError), args, getenv)
+}
+
+// Parse is Load on a flag set that may hold a command's own flags.
+func Parse(fs *flag.FlagSet, args []string, getenv func(string) string) (Config, error) {
 	cfg := Defaults()
-	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
 	configPath := fs.String("config", getenv("TROVE_CONFIG"), "YAML config file")
 	apiAddr := fs.String("api-addr", "", "API listen address (default 0.0.0.0:8008)")
 	filesAddr := fs.String("files-addr", "", "file server listen address (default 0.0.0.0:8081)")
@@ -62,6 +69,7 @@ func Load(args []string, getenv func(string) string) (Config, error) {
 	logFormat := fs.String("log-format", "", "log format: text or json")
 	logLevel := fs.String("log-level", "", "log level: debug, info, warn, error")
 	files := addFilesFlags(fs)
+	ops := addOpsFlags(fs)
 	if err := fs.Parse(args); err != nil {
 		return cfg, err
 	}
@@ -101,6 +109,9 @@ func Load(args []string, getenv func(string) string) (Config, error) {
 	if err := applyFilesEnv(&cfg.Files, getenv); err != nil {
 		return cfg, err
 	}
+	if err := applyOpsEnv(&cfg.Ops, getenv); err != nil {
+		return cfg, err
+	}
 	set := func(dst *string, v string) {
 		if v != "" {
 			*dst = v
@@ -117,6 +128,7 @@ func Load(args []string, getenv func(string) string) (Config, error) {
 		cfg.MaxBodyMB = *maxBody
 	}
 	files.apply(fs, &cfg.Files)
+	ops.apply(fs, &cfg.Ops)
 	return cfg, cfg.Validate()
 }
 
@@ -135,6 +147,9 @@ func (c Config) Validate() error {
 	}
 	if (c.AdminKey == "") != (c.AdminSecret == "") {
 		return fmt.Errorf("admin key and secret must be given together")
+	}
+	if err := c.Ops.validate(); err != nil {
+		return err
 	}
 	return c.Files.validate()
 }

@@ -24,6 +24,20 @@ import (
 	"github.com/trove-ml/trove/internal/jsonx"
 )
 
+// Finished describes one finished call, for the Observer.
+type Finished struct {
+	// Operation is the registered operation that ran ("" when the path
+	// named none, so unknown paths stay out of metric labels).
+	Operation string
+	Status    int
+	Duration  time.Duration
+	// Result is the handler's answer (nil when the call failed).
+	Result any
+}
+
+// Observer receives one notification per finished call (metrics).
+type Observer func(Finished)
+
 // Server is the http.Handler of the API port.
 type Server struct {
 	Registry *Registry
@@ -31,6 +45,8 @@ type Server struct {
 	Log      *slog.Logger
 	// MaxBody is the request body limit in bytes.
 	MaxBody int64
+	// Observe, when set, sees every finished call.
+	Observe Observer
 }
 
 var pathRe = regexp.MustCompile(`^/*(?:v([0-9]+(?:\.[0-9]+)?)/+)?([A-Za-z_]\w+)\.([A-Za-z_]\w+)/*$`)
@@ -68,7 +84,8 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	m := meta{ID: id, Trx: trx, Endpoint: metaEndpoint{Name: "", RequestedVersion: 1.0}}
 	status := 0
-	name := ""
+	name, op := "", ""
+	var result any
 	defer func() {
 		if p := recover(); p != nil {
 			stack := string(debug.Stack())
@@ -78,6 +95,9 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		}
 		d := time.Since(start)
 		s.Log.Info("call", "endpoint", name, "status", status, "duration_ms", float64(d.Microseconds())/1000, "request_id", id, "remote", r.RemoteAddr)
+		if s.Observe != nil {
+			s.Observe(Finished{Operation: op, Status: status, Duration: d, Result: result})
+		}
 	}()
 
 	pm := pathRe.FindStringSubmatch(r.URL.Path)
@@ -105,6 +125,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		writeJSON(w, 404, encodeError(m, apierr.UnknownEndpoint(name, ver.String()), ""))
 		return
 	}
+	op = name
 	m.Endpoint.ActualVersion = ep.min.String()
 	if ver.Less(Version{2, 1}) {
 		m.Endpoint.ActualVersion = ep.min.wire()
@@ -112,6 +133,9 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 
 	call := &Call{Endpoint: name, Version: ver, Request: r}
 	data, err := s.run(r.Context(), ep, call, w, r)
+	if err == nil {
+		result = data
+	}
 	for _, ck := range call.cookies {
 		http.SetCookie(w, ck)
 	}

@@ -43,6 +43,8 @@ type DB struct {
 	modelPurgers []ModelPurger
 	// wc and rc cache prepared statements of the write and read pools.
 	wc, rc *stmtCache
+	// txObserver sees every Tx's duration and outcome (see ObserveTx).
+	txObserver func(d time.Duration, err error)
 }
 
 // Open opens (creating if needed) the database named by dsn: a postgres://
@@ -114,7 +116,11 @@ func (db *DB) IsPostgres() bool { return db.D.Name() == "postgres" }
 
 // Tx runs fn in a write transaction, committing when fn returns nil.
 // PostgreSQL serialization failures and deadlocks are retried.
-func (db *DB) Tx(ctx context.Context, fn func(q Querier) error) error {
+func (db *DB) Tx(ctx context.Context, fn func(q Querier) error) (err error) {
+	if db.txObserver != nil {
+		start := time.Now()
+		defer func() { db.txObserver(time.Since(start), err) }()
+	}
 	for attempt := 0; ; attempt++ {
 		err := db.tx(ctx, fn)
 		if err != nil && attempt < 5 && db.D.Retryable(err) {

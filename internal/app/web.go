@@ -1,0 +1,31 @@
+package app
+
+import (
+	"fmt"
+	"html"
+	"net/http"
+)
+
+// webHandler serves the web address. The web app is not built in yet: "/"
+// answers with a page that says so and links the API, so the address
+// clearml.conf names as web_server is alive.
+func (a *App) webHandler() http.Handler {
+	api := "http://" + publicAddr(a.Cfg.APIAddr, a.Cfg.PublicHost)
+	page := fmt.Sprintf(`<!doctype html>
+<html><head><meta charset="utf-8"><title>Trove</title></head>
+<body>
+<h1>Trove</h1>
+<p>The web app is not built into this Trove yet.</p>
+<p>The ClearML API is served at <a href="%[1]s/debug.ping">%[1]s</a>;
+point the SDK and clearml-agent at it with clearml.conf.</p>
+</body></html>
+`, html.EscapeString(api))
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path != "/" {
+			http.NotFound(w, r)
+			return
+		}
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		_, _ = w.Write([]byte(page))
+	})
+}

@@ -1,0 +1,53 @@
+package config
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+func TestOpsSettings(t *testing.T) {
+	yml := filepath.Join(t.TempDir(), "trove.yaml")
+	if err := os.WriteFile(yml, []byte("web_addr: 127.0.0.1:9090\nmetrics: false\nstats_retention: 7d\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	day := Duration(24 * time.Hour)
+	cases := []struct {
+		name string
+		args []string
+		env  map[string]string
+		want Ops
+		err  string
+	}{
+		{name: "defaults", want: Ops{WebAddr: "0.0.0.0:8080", Metrics: true, StatsRetention: 30 * day}},
+		{name: "yaml", args: []string{"--config", yml}, want: Ops{WebAddr: "127.0.0.1:9090", Metrics: false, StatsRetention: 7 * day}},
+		{name: "env over yaml", args: []string{"--config", yml},
+			env:  map[string]string{"TROVE_WEB_ADDR": ":8888", "TROVE_METRICS": "true", "TROVE_STATS_RETENTION": "36h"},
+			want: Ops{WebAddr: ":8888", Metrics: true, StatsRetention: Duration(36 * time.Hour)}},
+		{name: "flags over env", args: []string{"--web-addr", "127.0.0.1:0", "--metrics=false", "--stats-retention", "0"},
+			env:  map[string]string{"TROVE_METRICS": "true", "TROVE_STATS_RETENTION": "2d"},
+			want: Ops{WebAddr: "127.0.0.1:0", Metrics: false, StatsRetention: 0}},
+		{name: "bad retention", args: []string{"--stats-retention", "soon"}, err: "invalid duration"},
+		{name: "negative retention", env: map[string]string{"TROVE_STATS_RETENTION": "-1d"}, err: "negative"},
+		{name: "bad metrics env", env: map[string]string{"TROVE_METRICS": "maybe"}, err: "TROVE_METRICS"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			cfg, err := Load(c.args, func(k string) string { return c.env[k] })
+			if c.err != "" {
+				if err == nil || !strings.Contains(err.Error(), c.err) {
+					t.Fatalf("want error %q, got %v", c.err, err)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if cfg.Ops != c.want {
+				t.Fatalf("got %+v, want %+v", cfg.Ops, c.want)
+			}
+		})
+	}
+}

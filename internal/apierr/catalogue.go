@@ -274,3 +274,13 @@ func joinIDs(ids []string) any {
 	}
 	return ids
 }
+
+// ExactlyOneField is 400/11: exactly one of the fields must be given.
+func ExactlyOneField(fields ...string) *Error {
+	return New(400, 11, "Missing required fields (exactly one field is required)").With("fields", fields)
+}
+
+// TaskHasNoOutputModel is 400/122: the task names no output model.
+func TaskHasNoOutputModel() *Error {
+	return New(400, 122, "Task is missing expected fields").With("field", "models.output")
+}

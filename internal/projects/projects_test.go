@@ -1,0 +1,124 @@
+package projects_test
+
+import (
+	"context"
+	"testing"
+
+	"github.com/trove-ml/trove/internal/apierr"
+	"github.com/trove-ml/trove/internal/domain"
+	"github.com/trove-ml/trove/internal/projects"
+)
+
+const company, user = "acme", "u1"
+
+func create(t *testing.T, env *domain.Env, name string) string {
+	t.Helper()
+	id, err := projects.Create(context.Background(), env, projects.CreateInput{Company: company, User: user, Name: name})
+	if err != nil {
+		t.Fatalf("create %s: %v", name, err)
+	}
+	return id
+}
+
+func wantCode(t *testing.T, err error, code, sub int) {
+	t.Helper()
+	ae := apierr.As(err)
+	if ae == nil || ae.Code != code || ae.Subcode != sub {
+		t.Fatalf("want %d/%d, got %v", code, sub, err)
+	}
+}
+
+func TestCreateMakesAncestorsAndRefusesTakenNames(t *testing.T) {
+	eachBackend(t, func(t *testing.T, env *domain.Env) {
+		ctx := context.Background()
+		id := create(t, env, " alpha / beta ")
+		p, err := projects.Get(ctx, env, company, id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if p.Name != "alpha/beta" || p.Basename != "beta" || len(p.Path) != 1 || p.Parent != p.Path[0] {
+			t.Fatalf("project %+v", p)
+		}
+		parent, err := projects.Get(ctx, env, company, p.Parent)
+		if err != nil || parent.Name != "alpha" {
+			t.Fatalf("parent %+v, %v", parent, err)
+		}
+		_, err = projects.Create(ctx, env, projects.CreateInput{Company: company, User: user, Name: "alpha/beta"})
+		wantCode(t, err, 400, 801)
+		_, err = projects.Create(ctx, env, projects.CreateInput{Company: company, User: user, Name: "//"})
+		wantCode(t, err, 400, 407)
+	})
+}
+
+func TestMoveRenamesTheSubtree(t *testing.T) {
+	eachBackend(t, func(t *testing.T, env *domain.Env) {
+		ctx := context.Background()
+		leaf := create(t, env, "top/mid/leaf")
+		mid, err := projects.Get(ctx, env, company, mustParent(t, env, leaf))
+		if err != nil {
+			t.Fatal(err)
+		}
+		dest := "other"
+		n, err := projects.Move(ctx, env, company, user, mid.ID, &dest)
+		if err != nil || n != 2 {
+			t.Fatalf("moved %d, %v", n, err)
+		}
+		p, _ := projects.Get(ctx, env, company, leaf)
+		if p.Name != "other/mid/leaf" || len(p.Path) != 2 {
+			t.Fatalf("leaf after move %+v", p)
+		}
+		_, err = projects.Move(ctx, env, company, user, mid.ID, &dest)
+		wantCode(t, err, 400, 410)
+	})
+}
+
+func mustParent(t *testing.T, env *domain.Env, id string) string {
+	t.Helper()
+	p, err := projects.Get(context.Background(), env, company, id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p.Parent
+}
+
+func TestSetPublicRoundTrip(t *testing.T) {
+	eachBackend(t, func(t *testing.T, env *domain.Env) {
+		ctx := context.Background()
+		id := create(t, env, "shared")
+		if n, err := projects.SetPublic(ctx, env, company, []string{id}, true); err != nil || n != 1 {
+			t.Fatalf("make public: %d, %v", n, err)
+		}
+		p, _ := projects.Get(ctx, env, company, id)
+		if p.Company != "" || p.CompanyOrigin != company {
+			t.Fatalf("public project %+v", p)
+		}
+		// Already public, and another company never owned it.
+		_, err := projects.SetPublic(ctx, env, company, []string{id}, true)
+		wantCode(t, err, 400, 401)
+		_, err = projects.SetPublic(ctx, env, "other", []string{id}, false)
+		wantCode(t, err, 400, 401)
+		if n, err := projects.SetPublic(ctx, env, company, []string{id}, false); err != nil || n != 1 {
+			t.Fatalf("make private: %d, %v", n, err)
+		}
+		p, _ = projects.Get(ctx, env, company, id)
+		if p.Company != company || p.CompanyOrigin != "" {
+			t.Fatalf("private project %+v", p)
+		}
+	})
+}
+
+// A store failure is a server error, not "invalid project id" (the old
+// projects copy of setPublic answered 400 for it).
+func TestSetPublicKeepsStoreFailuresServerErrors(t *testing.T) {
+	eachBackend(t, func(t *testing.T, env *domain.Env) {
+		id := create(t, env, "doomed")
+		env.DB.Close()
+		_, err := projects.SetPublic(context.Background(), env, company, []string{id}, true)
+		if err == nil {
+			t.Fatal("no error from a closed store")
+		}
+		if ae := apierr.As(err); ae != nil && ae.Code < 500 {
+			t.Fatalf("store failure answered as %d/%d: %v", ae.Code, ae.Subcode, err)
+		}
+	})
+}

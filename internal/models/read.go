@@ -23,6 +23,8 @@ type ListInput struct {
 	AllowPublic        bool
 	// Stats adds stats.labels_count to each item.
 	Stats bool
+	// Convert, when set, turns stored documents into list items.
+	Convert query.DocConverter
 }
 
 // List runs a ModelsQuery. Own and (when allowed) public models are visible.
@@ -43,6 +45,9 @@ func List(ctx context.Context, env *domain.Env, in ListInput) (*query.Result, er
 		companies = domain.Visible(in.Company)
 	}
 	plan.WhereIn("company", companies)
+	if in.Convert != nil {
+		plan.ConvertDocs(in.Convert)
+	}
 	res, err := plan.Run(ctx, env.DB, "models", in.Company, refTables)
 	if err != nil {
 		return nil, err
@@ -128,14 +133,18 @@ func addStats(ctx context.Context, env *domain.Env, items []map[string]any) erro
 }
 
 // ReadOne reads one own or public model through the list machinery, so
-// that projection and hidden fields behave as in get_all.
-func ReadOne(ctx context.Context, env *domain.Env, company, id string, onlyFields []string) (map[string]any, error) {
+// that projection and hidden fields behave as in get_all; convert (nil:
+// none) turns the stored document into the item.
+func ReadOne(ctx context.Context, env *domain.Env, company, id string, onlyFields []string, convert query.DocConverter) (map[string]any, error) {
 	req := &query.Request{ID: query.StringList{id}, OnlyFields: onlyFields}
 	plan, err := query.Build(env.DB.D, Schema, req, nil, query.Options{})
 	if err != nil {
 		return nil, err
 	}
 	plan.WhereIn("company", domain.Visible(company))
+	if convert != nil {
+		plan.ConvertDocs(convert)
+	}
 	res, err := plan.Run(ctx, env.DB, "models", company, nil)
 	if err != nil {
 		return nil, err
@@ -147,7 +156,7 @@ func ReadOne(ctx context.Context, env *domain.Env, company, id string, onlyField
 }
 
 // ReadByTask reads the last output model of a company task (see ReadOne).
-func ReadByTask(ctx context.Context, env *domain.Env, company, taskID string, onlyFields []string) (map[string]any, error) {
+func ReadByTask(ctx context.Context, env *domain.Env, company, taskID string, onlyFields []string, convert query.DocConverter) (map[string]any, error) {
 	t, err := env.DB.Tasks().Get(ctx, env.DB.Read(), taskID, company)
 	if err != nil {
 		return nil, domain.NotFound(err, apierr.InvalidTaskID(taskID))
@@ -155,7 +164,7 @@ func ReadByTask(ctx context.Context, env *domain.Env, company, taskID string, on
 	if len(t.Models.Output) == 0 || t.Models.Output[len(t.Models.Output)-1] == nil {
 		return nil, apierr.TaskHasNoOutputModel()
 	}
-	return ReadOne(ctx, env, company, t.Models.Output[len(t.Models.Output)-1].Model, onlyFields)
+	return ReadOne(ctx, env, company, t.Models.Output[len(t.Models.Output)-1].Model, onlyFields, convert)
 }
 
 // Frameworks lists the distinct frameworks of own and public models,

@@ -26,6 +26,8 @@ type ListInput struct {
 	// users, and their ancestors.
 	ActiveUsers []string
 	Stats       StatsOptions
+	// Convert, when set, turns stored documents into list items.
+	Convert query.DocConverter
 }
 
 // listSkip are the request fields the hierarchy rules read, not the query.
@@ -65,6 +67,9 @@ func List(ctx context.Context, env *domain.Env, in ListInput) (*query.Result, er
 			return &query.Result{Items: []map[string]any{}}, nil
 		}
 		plan.WhereIn("id", ids)
+	}
+	if in.Convert != nil {
+		plan.ConvertDocs(in.Convert)
 	}
 	res, err := plan.Run(ctx, env.DB, "projects", in.Company, refTables)
 	if err != nil {

@@ -29,6 +29,7 @@ type listResponse struct {
 // caller's version.
 func (s *service) list(ctx context.Context, c *rpc.Call, req *listRequest, in modeldom.ListInput) (*listResponse, error) {
 	in.Company, in.Request, in.Body, in.IncludeSubprojects = c.Company(), &req.Request, c.Body, req.IncludeSubprojects
+	in.Convert = wireItems
 	res, err := modeldom.List(ctx, &s.d.Env, in)
 	if err != nil {
 		return nil, err
@@ -87,7 +88,7 @@ func one(c *rpc.Call, m map[string]any) *getByIDResponse {
 }
 
 func (s *service) getByID(ctx context.Context, c *rpc.Call, req *getByIDRequest) (*getByIDResponse, error) {
-	m, err := modeldom.ReadOne(ctx, &s.d.Env, c.Company(), req.Model, req.OnlyFields)
+	m, err := modeldom.ReadOne(ctx, &s.d.Env, c.Company(), req.Model, req.OnlyFields, wireItems)
 	if err != nil {
 		return nil, err
 	}
@@ -102,7 +103,7 @@ type getByTaskIDRequest struct {
 // getByTaskID returns the task's last output model. The reference stopped
 // serving it after 2.13; Trove serves it at every version (rulings).
 func (s *service) getByTaskID(ctx context.Context, c *rpc.Call, req *getByTaskIDRequest) (*getByIDResponse, error) {
-	m, err := modeldom.ReadByTask(ctx, &s.d.Env, c.Company(), req.Task, req.OnlyFields)
+	m, err := modeldom.ReadByTask(ctx, &s.d.Env, c.Company(), req.Task, req.OnlyFields, wireItems)
 	if err != nil {
 		return nil, err
 	}

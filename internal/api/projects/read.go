@@ -39,7 +39,7 @@ type getAllResponse struct {
 
 func (s *service) getAll(ctx context.Context, c *rpc.Call, req *getAllRequest) (*getAllResponse, error) {
 	res, err := projectdom.List(ctx, &s.d.Env, projectdom.ListInput{Company: c.Company(), Request: &req.Request,
-		Body: c.Body, AllowPublic: true, Parent: req.Parent, ShallowSearch: req.ShallowSearch})
+		Body: c.Body, Convert: wireItems, AllowPublic: true, Parent: req.Parent, ShallowSearch: req.ShallowSearch})
 	if err != nil {
 		return nil, err
 	}
@@ -64,7 +64,7 @@ func (r *getAllExRequest) Validate() error {
 func (s *service) getAllEx(ctx context.Context, c *rpc.Call, req *getAllExRequest) (*getAllResponse, error) {
 	states, _ := projectdom.StatsStates("stats_for_state", req.StatsForState)
 	res, err := projectdom.List(ctx, &s.d.Env, projectdom.ListInput{Company: c.Company(), Request: &req.Request,
-		Body: c.Body, Ex: true, AllowPublic: !req.NonPublic && (req.AllowPublic == nil || *req.AllowPublic),
+		Body: c.Body, Convert: wireItems, Ex: true, AllowPublic: !req.NonPublic && (req.AllowPublic == nil || *req.AllowPublic),
 		Parent: req.Parent, ShallowSearch: req.ShallowSearch, ActiveUsers: req.ActiveUsers,
 		Stats: projectdom.StatsOptions{Stats: req.IncludeStats, Own: req.CheckOwnContents, States: states,
 			WithChildren: req.StatsWithChildren == nil || *req.StatsWithChildren}})

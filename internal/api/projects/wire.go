@@ -1,6 +1,7 @@
 package projects
 
 import (
+	"github.com/trove-ml/trove/internal/api"
 	"github.com/trove-ml/trove/internal/jsonx"
 	"github.com/trove-ml/trove/internal/store"
 )
@@ -34,3 +35,6 @@ func toWire(p *store.Project) *project {
 		LastUpdate: p.LastUpdate, Featured: p.Featured, DefaultOutputDestination: p.DefaultOutputDestination,
 		Parent: p.Parent, Path: p.Path, CompanyOrigin: p.CompanyOrigin, LogoURL: p.LogoURL}
 }
+
+// wireItems converts the stored documents of a projects list.
+var wireItems = api.WireItems(toWire)

@@ -81,3 +81,12 @@ func SetPublic[S any, P interface {
 	})
 	return n, err
 }
+
+// Readable is the list of companies whose records a list shows: the
+// caller's own, plus the public ones when allowPublic.
+func Readable(company string, allowPublic bool) []string {
+	if allowPublic {
+		return Visible(company)
+	}
+	return []string{company}
+}

@@ -40,14 +40,8 @@ func List(ctx context.Context, env *domain.Env, in ListInput) (*query.Result, er
 	if err != nil {
 		return nil, err
 	}
-	companies := []string{in.Company}
-	if in.AllowPublic {
-		companies = domain.Visible(in.Company)
-	}
-	plan.WhereIn("company", companies)
-	if in.Convert != nil {
-		plan.ConvertDocs(in.Convert)
-	}
+	plan.WhereIn("company", domain.Readable(in.Company, in.AllowPublic))
+	plan.ConvertDocs(in.Convert)
 	res, err := plan.Run(ctx, env.DB, "models", in.Company, refTables)
 	if err != nil {
 		return nil, err
@@ -142,9 +136,7 @@ func ReadOne(ctx context.Context, env *domain.Env, company, id string, onlyField
 		return nil, err
 	}
 	plan.WhereIn("company", domain.Visible(company))
-	if convert != nil {
-		plan.ConvertDocs(convert)
-	}
+	plan.ConvertDocs(convert)
 	res, err := plan.Run(ctx, env.DB, "models", company, nil)
 	if err != nil {
 		return nil, err

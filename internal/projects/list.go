@@ -42,11 +42,7 @@ func List(ctx context.Context, env *domain.Env, in ListInput) (*query.Result, er
 	if err != nil {
 		return nil, err
 	}
-	companies := []string{in.Company}
-	if in.AllowPublic {
-		companies = domain.Visible(in.Company)
-	}
-	plan.WhereIn("company", companies)
+	plan.WhereIn("company", domain.Readable(in.Company, in.AllowPublic))
 	if !in.Request.SearchHidden && len(in.Request.ID) == 0 {
 		plan.Where(store.NotSystemTagged(env.DB.D), hiddenTag)
 	}
@@ -68,9 +64,7 @@ func List(ctx context.Context, env *domain.Env, in ListInput) (*query.Result, er
 		}
 		plan.WhereIn("id", ids)
 	}
-	if in.Convert != nil {
-		plan.ConvertDocs(in.Convert)
-	}
+	plan.ConvertDocs(in.Convert)
 	res, err := plan.Run(ctx, env.DB, "projects", in.Company, refTables)
 	if err != nil {
 		return nil, err

@@ -7,6 +7,7 @@ import (
 	"github.com/trove-ml/trove/internal/apierr"
 	"github.com/trove-ml/trove/internal/domain"
 	"github.com/trove-ml/trove/internal/projects"
+	"github.com/trove-ml/trove/internal/testenv"
 )
 
 const company, user = "acme", "u1"
@@ -20,16 +21,8 @@ func create(t *testing.T, env *domain.Env, name string) string {
 	return id
 }
 
-func wantCode(t *testing.T, err error, code, sub int) {
-	t.Helper()
-	ae := apierr.As(err)
-	if ae == nil || ae.Code != code || ae.Subcode != sub {
-		t.Fatalf("want %d/%d, got %v", code, sub, err)
-	}
-}
-
 func TestCreateMakesAncestorsAndRefusesTakenNames(t *testing.T) {
-	eachBackend(t, func(t *testing.T, env *domain.Env) {
+	testenv.EachDomain(t, func(t *testing.T, env *domain.Env) {
 		ctx := context.Background()
 		id := create(t, env, " alpha / beta ")
 		p, err := projects.Get(ctx, env, company, id)
@@ -44,14 +37,14 @@ func TestCreateMakesAncestorsAndRefusesTakenNames(t *testing.T) {
 			t.Fatalf("parent %+v, %v", parent, err)
 		}
 		_, err = projects.Create(ctx, env, projects.CreateInput{Company: company, User: user, Name: "alpha/beta"})
-		wantCode(t, err, 400, 801)
+		testenv.WantError(t, err, 400, 801)
 		_, err = projects.Create(ctx, env, projects.CreateInput{Company: company, User: user, Name: "//"})
-		wantCode(t, err, 400, 407)
+		testenv.WantError(t, err, 400, 407)
 	})
 }
 
 func TestMoveRenamesTheSubtree(t *testing.T) {
-	eachBackend(t, func(t *testing.T, env *domain.Env) {
+	testenv.EachDomain(t, func(t *testing.T, env *domain.Env) {
 		ctx := context.Background()
 		leaf := create(t, env, "top/mid/leaf")
 		mid, err := projects.Get(ctx, env, company, mustParent(t, env, leaf))
@@ -68,7 +61,7 @@ func TestMoveRenamesTheSubtree(t *testing.T) {
 			t.Fatalf("leaf after move %+v", p)
 		}
 		_, err = projects.Move(ctx, env, company, user, mid.ID, &dest)
-		wantCode(t, err, 400, 410)
+		testenv.WantError(t, err, 400, 410)
 	})
 }
 
@@ -82,7 +75,7 @@ func mustParent(t *testing.T, env *domain.Env, id string) string {
 }
 
 func TestSetPublicRoundTrip(t *testing.T) {
-	eachBackend(t, func(t *testing.T, env *domain.Env) {
+	testenv.EachDomain(t, func(t *testing.T, env *domain.Env) {
 		ctx := context.Background()
 		id := create(t, env, "shared")
 		if n, err := projects.SetPublic(ctx, env, company, []string{id}, true); err != nil || n != 1 {
@@ -94,9 +87,9 @@ func TestSetPublicRoundTrip(t *testing.T) {
 		}
 		// Already public, and another company never owned it.
 		_, err := projects.SetPublic(ctx, env, company, []string{id}, true)
-		wantCode(t, err, 400, 401)
+		testenv.WantError(t, err, 400, 401)
 		_, err = projects.SetPublic(ctx, env, "other", []string{id}, false)
-		wantCode(t, err, 400, 401)
+		testenv.WantError(t, err, 400, 401)
 		if n, err := projects.SetPublic(ctx, env, company, []string{id}, false); err != nil || n != 1 {
 			t.Fatalf("make private: %d, %v", n, err)
 		}
@@ -110,7 +103,7 @@ func TestSetPublicRoundTrip(t *testing.T) {
 // A store failure is a server error, not "invalid project id" (the old
 // projects copy of setPublic answered 400 for it).
 func TestSetPublicKeepsStoreFailuresServerErrors(t *testing.T) {
-	eachBackend(t, func(t *testing.T, env *domain.Env) {
+	testenv.EachDomain(t, func(t *testing.T, env *domain.Env) {
 		id := create(t, env, "doomed")
 		env.DB.Close()
 		_, err := projects.SetPublic(context.Background(), env, company, []string{id}, true)

@@ -10,7 +10,7 @@ import (
 // wire shape.
 type DocConverter func(doc []byte) (map[string]any, error)
 
-// ConvertDocs makes Run pass every document through fn.
+// ConvertDocs makes Run pass every document through fn (nil: plain decoding).
 func (p *Plan) ConvertDocs(fn DocConverter) { p.convert = fn }
 
 // item is the answer item of one stored document.

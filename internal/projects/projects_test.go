@@ -7,6 +7,7 @@ import (
 	"github.com/trove-ml/trove/internal/apierr"
 	"github.com/trove-ml/trove/internal/domain"
 	"github.com/trove-ml/trove/internal/projects"
+	"github.com/trove-ml/trove/internal/store"
 	"github.com/trove-ml/trove/internal/testenv"
 )
 
@@ -113,5 +114,36 @@ func TestSetPublicKeepsStoreFailuresServerErrors(t *testing.T) {
 		if ae := apierr.As(err); ae != nil && ae.Code < 500 {
 			t.Fatalf("store failure answered as %d/%d: %v", ae.Code, ae.Subcode, err)
 		}
+	})
+}
+
+func TestMergeMovesActiveContentsAndChildren(t *testing.T) {
+	testenv.EachDomain(t, func(t *testing.T, env *domain.Env) {
+		ctx := context.Background()
+		child := create(t, env, "src/child")
+		src := mustParent(t, env, child)
+		dst := create(t, env, "dst")
+		for id, sys := range map[string][]string{"live": {}, "old": {store.ArchivedTag}} {
+			m := &store.Model{ID: id, Company: company, User: user, Name: id, Project: src, SystemTags: sys}
+			m.Normalize()
+			if err := env.DB.Models().Insert(ctx, env.DB.Write(), m); err != nil {
+				t.Fatal(err)
+			}
+		}
+		res, err := projects.Merge(ctx, env, company, src, dst)
+		if err != nil || res.Entities != 1 || res.Projects != 1 {
+			t.Fatalf("merge %+v, %v", res, err)
+		}
+		if p, _ := projects.Get(ctx, env, company, child); p.Name != "dst/child" || p.Parent != dst {
+			t.Fatalf("child after merge %+v", p)
+		}
+		live, _ := env.DB.Models().Get(ctx, env.DB.Read(), "live")
+		if live.Project != dst {
+			t.Fatalf("active model stayed in %q", live.Project)
+		}
+		_, err = projects.Get(ctx, env, company, src)
+		testenv.WantError(t, err, 400, 401)
+		_, err = projects.Merge(ctx, env, company, dst, child)
+		testenv.WantError(t, err, 400, 412)
 	})
 }

@@ -106,3 +106,32 @@ func ShapeMetadata(c *rpc.Call, items []map[string]any) {
 		it["metadata"] = list
 	}
 }
+
+// MetadataAdd is the body of an add_or_update_metadata call (models,
+// queues) less the id of the record.
+type MetadataAdd struct {
+	Metadata        Metadata `json:"metadata"`
+	ReplaceMetadata bool     `json:"replace_metadata"`
+}
+
+// Validate refuses a call without items.
+func (r *MetadataAdd) Validate() error {
+	if len(r.Metadata.Items) == 0 {
+		return apierr.Validation("metadata", "at least one metadata item is required")
+	}
+	return nil
+}
+
+// MetadataKeys is the body of a delete_metadata call (models, queues) less
+// the id of the record.
+type MetadataKeys struct {
+	Keys []string `json:"keys" required:"true"`
+}
+
+// Validate refuses a call without keys.
+func (r *MetadataKeys) Validate() error {
+	if len(r.Keys) == 0 {
+		return apierr.Validation("keys", "at least one key is required")
+	}
+	return nil
+}

@@ -3,7 +3,7 @@ package api
 import (
 	"context"
 	"encoding/json"
-	"sort"
+	"strings"
 
 	"github.com/trove-ml/trove/internal/query"
 	"github.com/trove-ml/trove/internal/store"
@@ -30,13 +30,9 @@ type TagsResult struct {
 // the company's records in tables, optionally limited to projects and to
 // records matching the filter.
 func CollectTags(ctx context.Context, db *store.DB, company string, tables []string, projects []string, filter *TagFilter, includeSystem bool) (*TagsResult, error) {
-	where := "company = ?"
-	args := []any{company}
-	if len(projects) > 0 {
-		where += " AND project IN (" + store.Placeholders(len(projects)) + ")"
-		args = append(args, store.Args(projects)...)
-	}
+	scope := store.TagScope{Tables: tables, Company: company, Projects: projects}
 	if filter != nil {
+		var conds []string
 		for _, f := range []struct {
 			field string
 			raw   json.RawMessage
@@ -46,49 +42,21 @@ func CollectTags(ctx context.Context, db *store.DB, company string, tables []str
 				return nil, err
 			}
 			if cond != "" {
-				where += " AND " + cond
-				args = append(args, cargs...)
+				conds = append(conds, cond)
+				scope.CondArgs = append(scope.CondArgs, cargs...)
 			}
 		}
+		scope.Cond = strings.Join(conds, " AND ")
 	}
 	res := &TagsResult{}
 	var err error
-	if res.Tags, err = distinctTags(ctx, db, tables, "tags", where, args); err != nil {
+	if res.Tags, err = db.DistinctTags(ctx, scope, "tags"); err != nil {
 		return nil, err
 	}
 	if includeSystem {
-		if res.SystemTags, err = distinctTags(ctx, db, tables, "system_tags", where, args); err != nil {
+		if res.SystemTags, err = db.DistinctTags(ctx, scope, "system_tags"); err != nil {
 			return nil, err
 		}
 	}
 	return res, nil
-}
-
-func distinctTags(ctx context.Context, db *store.DB, tables []string, col, where string, args []any) ([]string, error) {
-	seen := map[string]bool{}
-	out := []string{}
-	for _, t := range tables {
-		from, val := db.D.ArrayElements(t+"."+col, "tg")
-		rows, err := db.Read().QueryContext(ctx, "SELECT DISTINCT "+val+" FROM "+t+", "+from+" WHERE "+where, args...)
-		if err != nil {
-			return nil, err
-		}
-		for rows.Next() {
-			var v string
-			if err := rows.Scan(&v); err != nil {
-				rows.Close()
-				return nil, err
-			}
-			if !seen[v] {
-				seen[v] = true
-				out = append(out, v)
-			}
-		}
-		rows.Close()
-		if err := rows.Err(); err != nil {
-			return nil, err
-		}
-	}
-	sort.Strings(out)
-	return out, nil
 }

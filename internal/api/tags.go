@@ -15,3 +15,25 @@ func ValidateTags(field string, tags []string) error {
 	}
 	return nil
 }
+
+// ValidateTagLists validates the tags and system_tags of a create request.
+func ValidateTagLists(tags, systemTags []string) error {
+	if err := ValidateTags("tags", tags); err != nil {
+		return err
+	}
+	return ValidateTags("system_tags", systemTags)
+}
+
+// ValidateTagPatch validates the tags and system_tags of an update request
+// (nil: not given).
+func ValidateTagPatch(tags, systemTags *[]string) error {
+	if tags != nil {
+		if err := ValidateTags("tags", *tags); err != nil {
+			return err
+		}
+	}
+	if systemTags != nil {
+		return ValidateTags("system_tags", *systemTags)
+	}
+	return nil
+}

@@ -38,6 +38,8 @@ type Plan struct {
 	refresh   bool
 	names     []string // only_fields entries naming sub-fields of refs
 	onlyFirst bool
+	// convert, when set, turns each stored document into its item.
+	convert DocConverter
 }
 
 // reserved keys never treated as field filters.

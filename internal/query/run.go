@@ -1,7 +1,6 @@
 package query
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -61,10 +60,8 @@ func (p *Plan) Run(ctx context.Context, db *store.DB, table, company string, ref
 		if err := rows.Scan(&doc); err != nil {
 			return nil, err
 		}
-		m := map[string]any{}
-		dec := json.NewDecoder(bytes.NewReader(doc))
-		dec.UseNumber()
-		if err := dec.Decode(&m); err != nil {
+		m, err := p.item(doc)
+		if err != nil {
 			return nil, fmt.Errorf("decode %s: %w", table, err)
 		}
 		res.Items = append(res.Items, m)

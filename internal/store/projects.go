@@ -80,7 +80,7 @@ type ProjectTree struct {
 
 // LoadProjectTree loads id, parent and name of every project visible to companies.
 func (db *DB) LoadProjectTree(ctx context.Context, q Querier, companies ...string) (*ProjectTree, error) {
-	rows, err := q.QueryContext(ctx, "SELECT id, COALESCE(parent, ''), name, CASE WHEN "+db.D.ArrayHas("system_tags")+" THEN 1 ELSE 0 END FROM projects WHERE company IN ("+Placeholders(len(companies))+")",
+	rows, err := q.QueryContext(ctx, "SELECT id, COALESCE(parent, ''), name, CASE WHEN "+SystemTagged(db.D)+" THEN 1 ELSE 0 END FROM projects WHERE company IN ("+Placeholders(len(companies))+")",
 		append([]any{"hidden"}, Args(companies)...)...)
 	if err != nil {
 		return nil, err

@@ -98,7 +98,7 @@ func resolveQueue(ctx context.Context, d *domain.Env, q store.Querier, r Enqueue
 		}
 		return qu.ID, nil
 	}
-	list, err := queues.Select(ctx, q, "company = ? AND "+d.DB.D.ArrayHas("system_tags"), r.Company, DefaultQueueTag)
+	list, err := queues.Select(ctx, q, "company = ? AND "+store.SystemTagged(d.DB.D), r.Company, DefaultQueueTag)
 	if err != nil {
 		return "", err
 	}

@@ -4,11 +4,10 @@ import (
 	"context"
 	"encoding/json"
 
-	"github.com/trove-ml/trove/internal/api/projects"
 	"github.com/trove-ml/trove/internal/apierr"
-	"github.com/trove-ml/trove/internal/domain"
 	"github.com/trove-ml/trove/internal/rpc"
-	"github.com/trove-ml/trove/internal/store"
+
+	modeldom "github.com/trove-ml/trove/internal/models"
 )
 
 type moveRequest struct {
@@ -16,6 +15,8 @@ type moveRequest struct {
 	// Project is raw to tell null (the root) from absent.
 	Project     json.RawMessage `json:"project"`
 	ProjectName string          `json:"project_name"`
+	// project is Project decoded by Validate ("" = null or absent).
+	project string
 }
 
 func (r *moveRequest) Validate() error {
@@ -30,6 +31,9 @@ func (r *moveRequest) Validate() error {
 		if err := json.Unmarshal(r.Project, &p); err != nil {
 			return apierr.Validation("project", "value is wrong, expected type string or null")
 		}
+		if p != nil {
+			r.project = *p
+		}
 	}
 	return nil
 }
@@ -40,46 +44,15 @@ type moveResponse struct {
 }
 
 // move puts company models under a project: an id, null for the root, or
-// project_name (found or created with its parents). All models must be
-// the caller's, else nothing moves.
+// project_name (found or created with its parents).
 func (s *service) move(ctx context.Context, c *rpc.Call, req *moveRequest) (*moveResponse, error) {
-	var project *string
-	_ = json.Unmarshal(req.Project, &project)
-	resp := &moveResponse{}
-	err := s.d.DB.Tx(ctx, func(q store.Querier) error {
-		dest := ""
-		switch {
-		case project != nil && *project != "":
-			p, err := s.d.DB.Projects().Get(ctx, q, *project, c.Company())
-			if err != nil {
-				return domain.NotFound(err, apierr.InvalidProjectID(*project))
-			}
-			dest = p.ID
-		case req.ProjectName != "":
-			p, err := projects.EnsureByName(ctx, s.d, q, c.Company(), c.User(), req.ProjectName)
-			if err != nil {
-				return err
-			}
-			dest = p.ID
-		}
-		recs, err := s.loadAllWritable(ctx, q, c.Company(), req.IDs)
-		if err != nil {
-			return err
-		}
-		for _, m := range recs {
-			m.Project = dest
-			s.touch(m, c.User(), false)
-			if err := s.d.DB.Models().Update(ctx, q, m); err != nil {
-				return err
-			}
-		}
-		if dest != "" {
-			resp.ProjectID = &dest
-		}
-		return nil
-	})
+	dest, err := modeldom.Move(ctx, &s.d.Env, actor(c), req.IDs, req.project, req.ProjectName)
 	if err != nil {
 		return nil, err
+	}
+	resp := &moveResponse{}
+	if dest != "" {
+		resp.ProjectID = &dest
 	}
 	return resp, nil
 }

@@ -2,15 +2,12 @@ package models
 
 import (
 	"context"
-	"errors"
-	"strings"
 
 	"github.com/trove-ml/trove/internal/api"
-	"github.com/trove-ml/trove/internal/domain"
 	"github.com/trove-ml/trove/internal/jsonx"
 	"github.com/trove-ml/trove/internal/rpc"
-	"github.com/trove-ml/trove/internal/store"
-	"github.com/trove-ml/trove/internal/taskops"
+
+	modeldom "github.com/trove-ml/trove/internal/models"
 )
 
 // patch holds the writable fields of edit and update; nil (absent or
@@ -34,16 +31,14 @@ type patch struct {
 	Created    *jsonx.Time       `json:"created"`
 }
 
-func (p *patch) validate() error {
-	if p.Tags != nil {
-		if err := api.ValidateTags("tags", *p.Tags); err != nil {
-			return err
-		}
-	}
-	if p.SystemTags != nil {
-		return api.ValidateTags("system_tags", *p.SystemTags)
-	}
-	return nil
+func (p *patch) validate() error { return api.ValidateTagPatch(p.Tags, p.SystemTags) }
+
+// domainPatch is the patch as the models domain takes it.
+func (p *patch) domainPatch() *modeldom.Patch {
+	return &modeldom.Patch{Name: p.Name, Comment: p.Comment, URI: p.URI, Project: p.Project, Task: p.Task,
+		Tags: p.Tags, SystemTags: p.SystemTags, Ready: p.Ready, Metadata: p.Metadata.Items, MetadataSet: p.Metadata.Set,
+		Iteration: p.Iteration, Parent: p.Parent, Framework: p.Framework, Design: p.Design, Labels: p.Labels,
+		UICache: p.UICache, Created: p.Created}
 }
 
 type editRequest struct {
@@ -76,137 +71,10 @@ func (s *service) update(ctx context.Context, c *rpc.Call, req *updateRequest) (
 	return s.patchModel(ctx, c, req.Model, &req.patch)
 }
 
-// patchModel applies p to a company model in one transaction.
 func (s *service) patchModel(ctx context.Context, c *rpc.Call, id string, p *patch) (*api.UpdateResult, error) {
-	var res *api.UpdateResult
-	err := s.d.DB.Tx(ctx, func(q store.Querier) error {
-		m, err := s.loadWritable(ctx, q, c.Company(), id)
-		if err != nil {
-			return err
-		}
-		res, err = s.applyPatch(ctx, q, c, m, p)
-		return err
-	})
+	res, err := modeldom.Update(ctx, &s.d.Env, actor(c), id, p.domainPatch())
 	if err != nil {
 		return nil, err
 	}
-	return res, nil
-}
-
-// applyPatch writes p into m (loaded for update in q) and saves it. A
-// given iteration raises last_iteration of the model's (or given) task.
-func (s *service) applyPatch(ctx context.Context, q store.Querier, c *rpc.Call, m *store.Model, p *patch) (*api.UpdateResult, error) {
-	fields := map[string]any{}
-	data := false // a change that moves last_update
-	if p.Task != nil && strings.HasPrefix(*p.Task, taskops.DeletedPrefix) {
-		p.Task = nil // a reference to a deleted task is not written back
-	}
-	if p.Name != nil {
-		name, err := cleanName(*p.Name)
-		if err != nil {
-			return nil, err
-		}
-		m.Name, fields["name"] = name, name
-	}
-	if p.Comment != nil {
-		m.Comment, fields["comment"] = p.Comment, *p.Comment
-	}
-	if p.Project != nil {
-		if *p.Project != "" {
-			if err := s.checkProject(ctx, q, *p.Project, domain.Visible(c.Company())...); err != nil {
-				return nil, err
-			}
-		}
-		m.Project, fields["project"] = *p.Project, *p.Project
-	}
-	if p.Task != nil {
-		if *p.Task != "" {
-			if err := s.checkTask(ctx, q, c.Company(), *p.Task); err != nil {
-				return nil, err
-			}
-		}
-		m.Task, fields["task"] = *p.Task, *p.Task
-	}
-	if p.Parent != nil {
-		if *p.Parent != "" {
-			if err := s.checkParent(ctx, q, c.Company(), *p.Parent); err != nil {
-				return nil, err
-			}
-		}
-		m.Parent, fields["parent"] = *p.Parent, *p.Parent
-	}
-	if p.Created != nil && !p.Created.IsZero() {
-		m.Created, fields["created"] = *p.Created, *p.Created
-	}
-	if p.UICache != nil {
-		m.UICache, fields["ui_cache"] = *p.UICache, *p.UICache
-	}
-	if p.URI != nil {
-		m.URI, fields["uri"], data = *p.URI, *p.URI, true
-		if p.UICache == nil {
-			// New weights: the UI's cached view of the old ones is stale.
-			m.UICache, fields["ui_cache"] = map[string]any{}, map[string]any{}
-		}
-	}
-	if p.Framework != nil {
-		m.Framework, fields["framework"], data = p.Framework, *p.Framework, true
-	}
-	if p.Design != nil {
-		m.Design, fields["design"], data = *p.Design, *p.Design, true
-	}
-	if p.Labels != nil {
-		m.Labels, fields["labels"], data = *p.Labels, *p.Labels, true
-	}
-	if p.Ready != nil {
-		m.Ready, fields["ready"], data = *p.Ready, *p.Ready, true
-	}
-	if p.Tags != nil {
-		m.Tags = domain.SortedTags(*p.Tags)
-		fields["tags"], data = m.Tags, true
-	}
-	if p.SystemTags != nil {
-		m.SystemTags = domain.SortedTags(*p.SystemTags)
-		fields["system_tags"], data = m.SystemTags, true
-	}
-	if p.Metadata.Set {
-		m.Metadata, fields["metadata"], data = p.Metadata.Items, p.Metadata.Items, true
-	}
-	if p.Iteration != nil {
-		if err := s.raiseTaskIteration(ctx, q, c, m.Task, *p.Iteration); err != nil {
-			return nil, err
-		}
-	}
-	if len(fields) == 0 {
-		return &api.UpdateResult{Updated: 0, Fields: map[string]any{}}, nil
-	}
-	s.touch(m, c.User(), data)
-	fields["last_change"], fields["last_changed_by"] = m.LastChange, m.LastChangedBy
-	if data {
-		fields["last_update"] = m.LastUpdate
-	}
-	m.Normalize()
-	if err := s.d.DB.Models().Update(ctx, q, m); err != nil {
-		return nil, err
-	}
-	return &api.UpdateResult{Updated: 1, Fields: fields}, nil
-}
-
-// raiseTaskIteration lifts last_iteration of a company task to at least
-// iter; a task that is gone or not the caller's is skipped.
-func (s *service) raiseTaskIteration(ctx context.Context, q store.Querier, c *rpc.Call, taskID string, iter int64) error {
-	if taskID == "" || strings.HasPrefix(taskID, taskops.DeletedPrefix) {
-		return nil
-	}
-	t, err := s.d.DB.Tasks().GetForUpdate(ctx, q, taskID, c.Company())
-	if errors.Is(err, store.ErrNotFound) {
-		return nil
-	}
-	if err != nil {
-		return err
-	}
-	now := s.d.Time()
-	t.Normalize()
-	t.LastIteration = max(t.LastIteration, iter)
-	t.LastUpdate, t.LastChange, t.LastChangedBy = now, now, c.User()
-	return s.d.DB.Tasks().Update(ctx, q, t)
+	return api.Updated(res), nil
 }

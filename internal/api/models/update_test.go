@@ -201,7 +201,12 @@ func TestArchiveTagsMove(t *testing.T) {
 		e.Call(t, "models.move", obj{"ids": []string{a}, "project": "nope"}).Err(t, 400, 401)
 		e.Call(t, "models.move", obj{"ids": []string{a, "nope"}, "project": pid}).Err(t, 400, 201)
 		e.Call(t, "models.move", obj{"ids": []string{}, "project": pid}).Err(t, 400, 12)
-		e.Call(t, "models.move", obj{"ids": []string{a}, "project": 5}).Err(t, 400, 12)
+		// A project that is neither a string nor null is refused naming the field.
+		for _, bad := range []any{5, obj{"id": pid}, []string{pid}} {
+			if msg := e.Call(t, "models.move", obj{"ids": []string{a}, "project": bad}).Err(t, 400, 12).Msg(); !strings.Contains(msg, "'project'") {
+				t.Errorf("project %v: message %q does not name the field", bad, msg)
+			}
+		}
 		if _, ok := getModel(t, e, a)["project"]; ok {
 			t.Fatal("a refused move moved the model")
 		}

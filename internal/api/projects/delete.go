@@ -38,8 +38,8 @@ func (s *service) countContents(ctx context.Context, q store.Querier, ids []stri
 		table      string
 		all, alive *int
 	}{{"tasks", &cc.Tasks, &cc.NonArchivedTasks}, {"models", &cc.Models, &cc.NonArchivedModels}} {
-		err := q.QueryRowContext(ctx, "SELECT COUNT(*), COALESCE(SUM(CASE WHEN "+s.d.DB.D.ArrayHas("system_tags")+" THEN 0 ELSE 1 END), 0) FROM "+
-			t.table+" WHERE project IN ("+in+")", append([]any{"archived"}, store.Args(ids)...)...).Scan(t.all, t.alive)
+		err := q.QueryRowContext(ctx, "SELECT COUNT(*), COALESCE(SUM(CASE WHEN "+store.SystemTagged(s.d.DB.D)+" THEN 0 ELSE 1 END), 0) FROM "+
+			t.table+" WHERE project IN ("+in+")", append([]any{store.ArchivedTag}, store.Args(ids)...)...).Scan(t.all, t.alive)
 		if err != nil {
 			return cc, err
 		}

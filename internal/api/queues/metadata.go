@@ -4,23 +4,15 @@ import (
 	"context"
 
 	"github.com/trove-ml/trove/internal/api"
-	"github.com/trove-ml/trove/internal/apierr"
+	"github.com/trove-ml/trove/internal/domain"
 	"github.com/trove-ml/trove/internal/queues"
 	"github.com/trove-ml/trove/internal/rpc"
 	"github.com/trove-ml/trove/internal/store"
 )
 
 type addOrUpdateMetadataRequest struct {
-	Queue           string       `json:"queue" required:"true"`
-	Metadata        api.Metadata `json:"metadata"`
-	ReplaceMetadata bool         `json:"replace_metadata"`
-}
-
-func (r *addOrUpdateMetadataRequest) Validate() error {
-	if len(r.Metadata.Items) == 0 {
-		return apierr.Validation("metadata", "at least one item is required")
-	}
-	return nil
+	Queue string `json:"queue" required:"true"`
+	api.MetadataAdd
 }
 
 type updatedResponse struct {
@@ -33,12 +25,7 @@ func (s *service) addOrUpdateMetadata(ctx context.Context, c *rpc.Call, req *add
 		if err != nil {
 			return err
 		}
-		if req.ReplaceMetadata {
-			qu.Metadata = map[string]*store.MetadataItem{}
-		}
-		for k, it := range req.Metadata.Items {
-			qu.Metadata[k] = it
-		}
+		qu.Metadata = domain.PutMetadata(qu.Metadata, req.Metadata.Items, req.ReplaceMetadata)
 		qu.LastUpdate = s.d.Time()
 		return s.d.DB.Queues().Update(ctx, q, qu)
 	})
@@ -49,17 +36,12 @@ func (s *service) addOrUpdateMetadata(ctx context.Context, c *rpc.Call, req *add
 }
 
 type deleteMetadataRequest struct {
-	Queue string   `json:"queue" required:"true"`
-	Keys  []string `json:"keys" required:"true"`
+	Queue string `json:"queue" required:"true"`
+	api.MetadataKeys
 }
 
-func (r *deleteMetadataRequest) Validate() error {
-	if len(r.Keys) == 0 {
-		return apierr.Validation("keys", "at least one key is required")
-	}
-	return nil
-}
-
+// deleteMetadata answers updated 0 (and writes nothing) when none of the
+// keys was there.
 func (s *service) deleteMetadata(ctx context.Context, c *rpc.Call, req *deleteMetadataRequest) (*updatedResponse, error) {
 	updated := 0
 	err := s.d.DB.Tx(ctx, func(q store.Querier) error {
@@ -67,15 +49,10 @@ func (s *service) deleteMetadata(ctx context.Context, c *rpc.Call, req *deleteMe
 		if err != nil {
 			return err
 		}
-		for _, k := range req.Keys {
-			if _, ok := qu.Metadata[k]; ok {
-				delete(qu.Metadata, k)
-				updated = 1
-			}
-		}
-		if updated == 0 {
+		if !domain.DropMetadata(qu.Metadata, req.Keys) {
 			return nil
 		}
+		updated = 1
 		qu.LastUpdate = s.d.Time()
 		return s.d.DB.Queues().Update(ctx, q, qu)
 	})

@@ -112,7 +112,7 @@ func (s *service) list(ctx context.Context, c *rpc.Call, req *getAllRequest, ex 
 	plan.WhereIn("company", []string{c.Company()})
 	if !req.SearchHidden && len(req.ID) == 0 && (req.Name == nil || *req.Name == "") {
 		for _, tag := range hiddenTags {
-			plan.Where("NOT "+s.d.DB.D.ArrayHas("system_tags"), tag)
+			plan.Where(store.NotSystemTagged(s.d.DB.D), tag)
 		}
 	}
 	res, err := plan.Run(ctx, s.d.DB, "queues", c.Company(), refTables)

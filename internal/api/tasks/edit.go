@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"errors"
 
 	"github.com/trove-ml/trove/internal/api"
 	"github.com/trove-ml/trove/internal/api/projects"
@@ -367,40 +366,9 @@ func (s *service) makePrivate(ctx context.Context, c *rpc.Call, req *idsRequest)
 // setPublic moves tasks to the public company ("") remembering their
 // origin, or back; all ids must qualify, else nothing changes.
 func (s *service) setPublic(ctx context.Context, c *rpc.Call, ids []string, public bool) (*updatedResponse, error) {
-	n := 0
-	err := s.d.DB.Tx(ctx, func(q store.Querier) error {
-		var missing []string
-		var recs []*store.Task
-		for _, id := range ids {
-			t, err := s.d.DB.Tasks().GetForUpdate(ctx, q, id, domain.Visible(c.Company())...)
-			switch {
-			case errors.Is(err, store.ErrNotFound):
-				missing = append(missing, id)
-			case err != nil:
-				return err
-			case public && t.Company != c.Company(), !public && (t.Company != "" || t.CompanyOrigin != c.Company()):
-				missing = append(missing, id)
-			default:
-				recs = append(recs, t)
-			}
-		}
-		if len(missing) > 0 {
-			return apierr.InvalidTaskID(missing...).With("ids", missing)
-		}
-		now := s.d.Time()
-		for _, t := range recs {
-			if public {
-				t.CompanyOrigin, t.Company = t.Company, ""
-			} else {
-				t.Company, t.CompanyOrigin = t.CompanyOrigin, ""
-			}
-			t.LastChange, t.LastChangedBy = now, c.User()
-			if err := s.d.DB.Tasks().Update(ctx, q, t); err != nil {
-				return err
-			}
-			n++
-		}
-		return nil
+	n, err := domain.SetPublic(ctx, &s.d.Env, s.d.DB.Tasks(), c.Company(), ids, public, domain.Publicity[*store.Task]{
+		NotFound: func(ids ...string) error { return apierr.InvalidTaskID(ids...).With("ids", ids) },
+		Touch:    func(t *store.Task, now jsonx.Time) { t.LastChange, t.LastChangedBy = now, c.User() },
 	})
 	if err != nil {
 		return nil, err

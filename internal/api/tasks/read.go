@@ -107,7 +107,7 @@ func (s *service) list(ctx context.Context, c *rpc.Call, req *getAllRequest, all
 	}
 	plan.WhereIn("company", companies)
 	if !req.SearchHidden && len(req.ID) == 0 {
-		plan.Where("NOT "+s.d.DB.D.ArrayHas("system_tags"), taskops.TagHidden)
+		plan.Where(store.NotSystemTagged(s.d.DB.D), taskops.TagHidden)
 	}
 	if len(opts.Skip) > 0 {
 		tree, err := s.d.DB.LoadProjectTree(ctx, s.d.DB.Read(), domain.Visible(c.Company())...)

@@ -1,0 +1,4 @@
+package models
+
+// WireItems exposes the wire conversion of list items to the tests.
+var WireItems = wireItems

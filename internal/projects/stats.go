@@ -1,0 +1,188 @@
+package projects
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"sort"
+	"time"
+
+	"github.com/trove-ml/trove/internal/apierr"
+	"github.com/trove-ml/trove/internal/domain"
+	"github.com/trove-ml/trove/internal/jsonx"
+	"github.com/trove-ml/trove/internal/store"
+)
+
+// TaskStatuses is the full task status set, in the order stats list them.
+var TaskStatuses = []string{"created", "queued", "in_progress", "stopped", "publishing", "published", "closed", "failed", "completed", "unknown"}
+
+// StatsStates reads stats_for_state (or tasks_state, named by field):
+// absent = active, null = both.
+func StatsStates(field string, raw json.RawMessage) ([]string, error) {
+	if len(raw) == 0 {
+		return []string{"active"}, nil
+	}
+	if bytes.Equal(bytes.TrimSpace(raw), []byte("null")) {
+		return []string{"active", "archived"}, nil
+	}
+	var s string
+	if err := json.Unmarshal(raw, &s); err != nil || (s != "active" && s != "archived") {
+		return nil, apierr.Validation(field, "must be active, archived or null")
+	}
+	return []string{s}, nil
+}
+
+// archivedFilter is the row condition of a state list: nil = both.
+func archivedFilter(states []string) *bool {
+	if len(states) != 1 {
+		return nil
+	}
+	archived := states[0] == "archived"
+	return &archived
+}
+
+// StatsOptions say which statistics a projects list adds to its items.
+type StatsOptions struct {
+	// Stats adds stats (per state) and sub_projects.
+	Stats bool
+	// Own adds own_tasks and own_models.
+	Own bool
+	// States are "active" and/or "archived".
+	States []string
+	// WithChildren counts the tasks of subprojects too.
+	WithChildren bool
+}
+
+// StateStats are the task statistics of one state of a project.
+type StateStats struct {
+	StatusCount       map[string]int `json:"status_count"`
+	TotalTasks        int            `json:"total_tasks"`
+	TotalRuntime      int64          `json:"total_runtime"`
+	CompletedTasks24h int            `json:"completed_tasks_24h"`
+	LastTaskRun       *string        `json:"last_task_run"`
+	lastRun           time.Time
+}
+
+func newStateStats() *StateStats {
+	m := map[string]int{}
+	for _, s := range TaskStatuses {
+		m[s] = 0
+	}
+	return &StateStats{StatusCount: m}
+}
+
+// addStats adds the asked statistics to list items.
+func addStats(ctx context.Context, env *domain.Env, company string, items []map[string]any, o StatsOptions, searchHidden bool) error {
+	if len(items) == 0 || (!o.Stats && !o.Own) {
+		return nil
+	}
+	db := env.DB
+	tree, err := db.LoadProjectTree(ctx, db.Read(), domain.Visible(company)...)
+	if err != nil {
+		return err
+	}
+	scope := map[string][]string{}
+	var all []string
+	for _, it := range items {
+		id := idOf(it)
+		ids := []string{id}
+		if o.WithChildren {
+			ids = tree.WithDescendants(ids)
+		}
+		scope[id] = ids
+		all = append(all, ids...)
+	}
+	rows, err := db.ProjectTaskRows(ctx, company, all)
+	if err != nil {
+		return err
+	}
+	byProject := map[string][]store.ProjectTaskRow{}
+	for _, r := range rows {
+		byProject[r.Project] = append(byProject[r.Project], r)
+	}
+	now := env.Now()
+	for _, it := range items {
+		id := idOf(it)
+		if o.Stats {
+			it["stats"] = stateStatsOf(scope[id], byProject, o.States, now)
+			subs := []map[string]any{}
+			for _, d := range tree.Descendants(id) {
+				if tree.Hidden[d] && !searchHidden {
+					continue
+				}
+				subs = append(subs, map[string]any{"id": d, "name": tree.Name[d]})
+			}
+			sort.Slice(subs, func(a, b int) bool { return subs[a]["name"].(string) < subs[b]["name"].(string) })
+			it["sub_projects"] = subs
+		}
+		if o.Own {
+			nt := 0
+			for _, r := range byProject[id] {
+				if stateOf(r.Archived, o.States) {
+					nt++
+				}
+			}
+			nm, err := db.CountProjectModels(ctx, company, id, archivedFilter(o.States))
+			if err != nil {
+				return err
+			}
+			it["own_tasks"], it["own_models"] = nt, nm
+		}
+	}
+	return nil
+}
+
+// stateStatsOf sums the task rows of the projects per state.
+func stateStatsOf(projects []string, byProject map[string][]store.ProjectTaskRow, states []string, now time.Time) map[string]*StateStats {
+	out := map[string]*StateStats{}
+	for _, st := range states {
+		out[st] = newStateStats()
+	}
+	for _, pid := range projects {
+		for _, r := range byProject[pid] {
+			st := "active"
+			if r.Archived {
+				st = "archived"
+			}
+			if ss := out[st]; ss != nil {
+				ss.add(r, now)
+			}
+		}
+	}
+	for _, ss := range out {
+		if !ss.lastRun.IsZero() {
+			v := jsonx.Time{Time: ss.lastRun}.Format()
+			ss.LastTaskRun = &v
+		}
+	}
+	return out
+}
+
+func stateOf(archived bool, states []string) bool {
+	for _, s := range states {
+		if (s == "archived") == archived {
+			return true
+		}
+	}
+	return false
+}
+
+func (ss *StateStats) add(r store.ProjectTaskRow, now time.Time) {
+	ss.StatusCount[r.Status]++
+	ss.TotalTasks++
+	if !r.Started.IsZero() && !r.Completed.IsZero() && r.Completed.After(r.Started.Time) {
+		ss.TotalRuntime += int64(r.Completed.Sub(r.Started.Time) / time.Second)
+	}
+	if !r.Completed.IsZero() && now.Sub(r.Completed.Time) <= 24*time.Hour &&
+		r.Status != "queued" && r.Status != "in_progress" && r.Status != "failed" {
+		ss.CompletedTasks24h++
+	}
+	if !r.Started.IsZero() && r.Started.After(ss.lastRun) {
+		ss.lastRun = r.Started.Time
+	}
+}
+
+func idOf(m map[string]any) string {
+	id, _ := m["id"].(string)
+	return id
+}

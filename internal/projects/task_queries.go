@@ -1,0 +1,329 @@
+package projects
+
+import (
+	"bytes"
+	"context"
+	"crypto/md5"
+	"encoding/hex"
+	"encoding/json"
+	"regexp"
+	"sort"
+	"strconv"
+
+	"github.com/trove-ml/trove/internal/apierr"
+	"github.com/trove-ml/trove/internal/domain"
+	"github.com/trove-ml/trove/internal/store"
+)
+
+// The project operations that read tasks: parents, hyper parameter names
+// and values, metric/variant pairs.
+
+// Scope selects tasks (or models) by project.
+type Scope struct {
+	Company string
+	// Projects are the project ids; none selects every task, or (with
+	// EmptyMeansNone and no Subprojects) the tasks without a project.
+	Projects       []string
+	Subprojects    bool
+	EmptyMeansNone bool
+}
+
+// docScan is the store scan of the scope's rows of table.
+func (s Scope) docScan(ctx context.Context, env *domain.Env, table string, public bool) (store.DocScan, error) {
+	ds := store.DocScan{Table: table, Companies: []string{s.Company}}
+	if public {
+		ds.Companies = domain.Visible(s.Company)
+	}
+	switch {
+	case len(s.Projects) == 0 && (s.Subprojects || !s.EmptyMeansNone):
+		ds.AllProjects = true
+	case len(s.Projects) == 0:
+		ds.NoProject = true
+	case !s.Subprojects:
+		ds.Projects = s.Projects
+	default:
+		tree, err := env.DB.LoadProjectTree(ctx, env.DB.Read(), domain.Visible(s.Company)...)
+		if err != nil {
+			return ds, err
+		}
+		ds.Projects = tree.WithDescendants(s.Projects)
+	}
+	return ds, nil
+}
+
+// TaskParent is a parent of tasks, with its project.
+type TaskParent struct {
+	ID      string         `json:"id"`
+	Name    string         `json:"name"`
+	Project map[string]any `json:"project,omitempty"`
+}
+
+// TaskParents lists the distinct parents of the scope's company tasks in
+// the states given (see StatsStates) whose name matches nameRe ("" =
+// any), sorted by name.
+func TaskParents(ctx context.Context, env *domain.Env, s Scope, states []string, nameRe string) ([]TaskParent, error) {
+	var re *regexp.Regexp
+	if nameRe != "" {
+		var err error
+		if re, err = regexp.Compile(nameRe); err != nil {
+			return nil, apierr.InvalidRegex("task_name", err.Error())
+		}
+	}
+	ds, err := s.docScan(ctx, env, "tasks", false)
+	if err != nil {
+		return nil, err
+	}
+	ds.Archived, ds.WithParent = archivedFilter(states), true
+	parentIDs := map[string]bool{}
+	err = env.DB.ScanDocs(ctx, ds, func(doc []byte) error {
+		var t struct {
+			Parent string `json:"parent"`
+		}
+		if err := json.Unmarshal(doc, &t); err != nil {
+			return err
+		}
+		parentIDs[t.Parent] = true
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	out := []TaskParent{}
+	if len(parentIDs) == 0 {
+		return out, nil
+	}
+	ids := make([]string, 0, len(parentIDs))
+	for id := range parentIDs {
+		ids = append(ids, id)
+	}
+	parents, err := env.DB.Tasks().GetMany(ctx, env.DB.Read(), ids, domain.Visible(s.Company)...)
+	if err != nil {
+		return nil, err
+	}
+	tree, err := env.DB.LoadProjectTree(ctx, env.DB.Read(), domain.Visible(s.Company)...)
+	if err != nil {
+		return nil, err
+	}
+	for _, p := range parents {
+		if re != nil && !re.MatchString(p.Name) {
+			continue
+		}
+		tp := TaskParent{ID: p.ID, Name: p.Name}
+		if p.Project != "" {
+			tp.Project = map[string]any{"id": p.Project}
+			if n, ok := tree.Name[p.Project]; ok {
+				tp.Project["name"] = n
+			}
+		}
+		out = append(out, tp)
+	}
+	sort.SliceStable(out, func(i, j int) bool { return out[i].Name < out[j].Name })
+	return out, nil
+}
+
+// Page is a page of a paged read: number (from 0) and size.
+type Page struct{ Number, Size int }
+
+// NewPage reads page (default 0) and page_size (default 500).
+func NewPage(page, size *int) (Page, error) {
+	p := Page{Size: 500}
+	if page != nil {
+		if *page < 0 {
+			return p, apierr.Validation("page", "must be at least 0, got %d", *page)
+		}
+		p.Number = *page
+	}
+	if size != nil {
+		if *size < 1 {
+			return p, apierr.Validation("page_size", "must be at least 1, got %d", *size)
+		}
+		p.Size = *size
+	}
+	return p, nil
+}
+
+func pageOf[T any](all []T, p Page) []T {
+	from := min(p.Number*p.Size, len(all))
+	to := min(from+p.Size, len(all))
+	return append([]T{}, all[from:to]...)
+}
+
+// SectionName is a hyper parameter's section and name.
+type SectionName struct {
+	Section string `json:"section"`
+	Name    string `json:"name"`
+}
+
+// HyperParams is one page of hyper parameter names.
+type HyperParams struct {
+	Parameters       []SectionName
+	Remaining, Total int
+}
+
+// HyperParameters lists the distinct (section, name) pairs of the
+// hyper parameters of the scope's own and public tasks, sorted, one page.
+func HyperParameters(ctx context.Context, env *domain.Env, s Scope, page Page) (*HyperParams, error) {
+	ds, err := s.docScan(ctx, env, "tasks", true)
+	if err != nil {
+		return nil, err
+	}
+	seen := map[SectionName]bool{}
+	err = env.DB.ScanDocs(ctx, ds, func(doc []byte) error {
+		var t struct {
+			Hyperparams map[string]map[string]json.RawMessage `json:"hyperparams"`
+		}
+		if err := json.Unmarshal(doc, &t); err != nil {
+			return err
+		}
+		for sec, params := range t.Hyperparams {
+			for name := range params {
+				seen[SectionName{sec, name}] = true
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	all := make([]SectionName, 0, len(seen))
+	for k := range seen {
+		all = append(all, k)
+	}
+	sort.Slice(all, func(i, j int) bool {
+		if all[i].Section != all[j].Section {
+			return all[i].Section < all[j].Section
+		}
+		return all[i].Name < all[j].Name
+	})
+	items := pageOf(all, page)
+	return &HyperParams{Parameters: items, Total: len(all), Remaining: max(0, len(all)-page.Number*page.Size-len(items))}, nil
+}
+
+// HyperparamValues lists the distinct values of one hyper parameter of the
+// scope's tasks (and public ones when public) matching pattern (case
+// insensitive; "" = any), numbers in numeric order before other strings.
+// It returns the total and one page.
+func HyperparamValues(ctx context.Context, env *domain.Env, s Scope, public bool, section, name, pattern string, page Page) (int, []string, error) {
+	var re *regexp.Regexp
+	if pattern != "" {
+		var err error
+		if re, err = regexp.Compile("(?i)" + pattern); err != nil {
+			return 0, nil, apierr.InvalidRegex("pattern", err.Error())
+		}
+	}
+	ds, err := s.docScan(ctx, env, "tasks", public)
+	if err != nil {
+		return 0, nil, err
+	}
+	seen := map[string]bool{}
+	err = env.DB.ScanDocs(ctx, ds, func(doc []byte) error {
+		var t struct {
+			Hyperparams map[string]map[string]*struct {
+				Value *string `json:"value"`
+			} `json:"hyperparams"`
+		}
+		if err := json.Unmarshal(doc, &t); err != nil {
+			return err
+		}
+		if p := t.Hyperparams[section][name]; p != nil && p.Value != nil && (re == nil || re.MatchString(*p.Value)) {
+			seen[*p.Value] = true
+		}
+		return nil
+	})
+	if err != nil {
+		return 0, nil, err
+	}
+	values := make([]string, 0, len(seen))
+	for v := range seen {
+		values = append(values, v)
+	}
+	sort.Slice(values, func(i, j int) bool { return numericLess(values[i], values[j]) })
+	return len(values), pageOf(values, page), nil
+}
+
+// numericLess orders numbers by value, before any other string, which
+// compare as text.
+func numericLess(a, b string) bool {
+	fa, ea := strconv.ParseFloat(a, 64)
+	fb, eb := strconv.ParseFloat(b, 64)
+	switch {
+	case ea == nil && eb == nil:
+		if fa != fb {
+			return fa < fb
+		}
+		return a < b
+	case ea == nil:
+		return true
+	case eb == nil:
+		return false
+	}
+	return a < b
+}
+
+// MetricVariant is a metric/variant pair of last_metrics with its keys.
+type MetricVariant struct {
+	Metric      string `json:"metric"`
+	MetricHash  string `json:"metric_hash"`
+	Variant     string `json:"variant"`
+	VariantHash string `json:"variant_hash"`
+}
+
+// UniqueMetricVariants lists the metric/variant pairs in last_metrics of
+// the scope's own and public tasks (models when models), optionally only
+// of ids, sorted by metric and variant.
+func UniqueMetricVariants(ctx context.Context, env *domain.Env, s Scope, models bool, ids []string) ([]MetricVariant, error) {
+	table := "tasks"
+	if models {
+		table = "models"
+	}
+	ds, err := s.docScan(ctx, env, table, true)
+	if err != nil {
+		return nil, err
+	}
+	ds.IDs = ids
+	seen := map[[2]string]MetricVariant{}
+	err = env.DB.ScanDocs(ctx, ds, func(doc []byte) error {
+		var t struct {
+			LastMetrics map[string]map[string]*struct {
+				Metric  string `json:"metric"`
+				Variant string `json:"variant"`
+			} `json:"last_metrics"`
+		}
+		if err := json.Unmarshal(bytes.TrimSpace(doc), &t); err != nil {
+			return err
+		}
+		for mh, vs := range t.LastMetrics {
+			for vh, v := range vs {
+				if v == nil {
+					continue
+				}
+				key := [2]string{v.Metric, v.Variant}
+				if _, ok := seen[key]; !ok {
+					seen[key] = MetricVariant{Metric: v.Metric, MetricHash: mh, Variant: v.Variant, VariantHash: vh}
+				}
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	out := make([]MetricVariant, 0, len(seen))
+	for _, mv := range seen {
+		out = append(out, mv)
+	}
+	sort.Slice(out, func(i, j int) bool {
+		a, b := out[i], out[j]
+		if a.Metric != b.Metric {
+			return a.Metric < b.Metric
+		}
+		return a.Variant < b.Variant
+	})
+	return out, nil
+}
+
+// MetricHash is the key last_metrics uses for a metric or variant name.
+func MetricHash(name string) string {
+	h := md5.Sum([]byte(name))
+	return hex.EncodeToString(h[:])
+}

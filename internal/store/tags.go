@@ -1,0 +1,53 @@
+package store
+
+import (
+	"context"
+	"sort"
+)
+
+// TagScope selects the rows whose tags a get_*_tags call gathers.
+type TagScope struct {
+	// Tables are "tasks" and/or "models".
+	Tables  []string
+	Company string
+	// Projects, when given, limits the rows to these projects.
+	Projects []string
+	// Cond is an extra condition (with CondArgs), e.g. a tag filter.
+	Cond     string
+	CondArgs []any
+}
+
+// DistinctTags lists, sorted, the distinct elements of the JSON array
+// column col ("tags" or "system_tags") of the rows in scope.
+func (db *DB) DistinctTags(ctx context.Context, s TagScope, col string) ([]string, error) {
+	where := "company = ?"
+	args := []any{s.Company}
+	if len(s.Projects) > 0 {
+		where += " AND project IN (" + Placeholders(len(s.Projects)) + ")"
+		args = append(args, Args(s.Projects)...)
+	}
+	if s.Cond != "" {
+		where += " AND " + s.Cond
+		args = append(args, s.CondArgs...)
+	}
+	seen := map[string]bool{}
+	out := []string{}
+	for _, t := range s.Tables {
+		if err := contentTable(t); err != nil {
+			return nil, err
+		}
+		from, val := db.D.ArrayElements(t+"."+col, "tg")
+		vals, err := IDs(ctx, db.Read(), "SELECT DISTINCT "+val+" FROM "+t+", "+from+" WHERE "+where, args...)
+		if err != nil {
+			return nil, err
+		}
+		for _, v := range vals {
+			if !seen[v] {
+				seen[v] = true
+				out = append(out, v)
+			}
+		}
+	}
+	sort.Strings(out)
+	return out, nil
+}

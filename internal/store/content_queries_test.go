@@ -119,4 +119,3 @@ func TestGetEachForUpdateKeepsOrderAndMissing(t *testing.T) {
 		}
 	})
 }
-

@@ -46,8 +46,10 @@ func serve(args []string) error {
 	if err != nil {
 		return err
 	}
-	level := slog.LevelInfo
-	_ = level.UnmarshalText([]byte(cfg.LogLevel))
+	level, err := cfg.SlogLevel()
+	if err != nil {
+		return err
+	}
 	opts := &slog.HandlerOptions{Level: level}
 	var h slog.Handler = slog.NewTextHandler(os.Stderr, opts)
 	if cfg.LogFormat == "json" {

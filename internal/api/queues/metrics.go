@@ -3,7 +3,7 @@ package queues
 import (
 	"context"
 
-	"github.com/trove-ml/trove/internal/apierr"
+	"github.com/trove-ml/trove/internal/api"
 	"github.com/trove-ml/trove/internal/queues"
 	"github.com/trove-ml/trove/internal/rpc"
 	"github.com/trove-ml/trove/internal/store"
@@ -11,30 +11,9 @@ import (
 
 type getQueueMetricsRequest struct {
 	QueueIDs []string `json:"queue_ids"`
-	// FromDate and ToDate are epoch seconds.
-	FromDate *float64 `json:"from_date" required:"true"`
-	ToDate   *float64 `json:"to_date" required:"true"`
-	// Interval is the bucket width in seconds.
-	Interval *int `json:"interval" required:"true"`
+	api.DateRange
 	// Refresh takes a sample of the queues before reading.
 	Refresh bool `json:"refresh"`
-}
-
-// maxDate bounds dates (epoch seconds) so that milliseconds fit.
-const maxDate = 1e12
-
-func (r *getQueueMetricsRequest) Validate() error {
-	switch {
-	case *r.FromDate < 0 || *r.FromDate > maxDate:
-		return apierr.Validation("from_date", "must be epoch seconds, got %v", *r.FromDate)
-	case *r.ToDate < 0 || *r.ToDate > maxDate:
-		return apierr.Validation("to_date", "must be epoch seconds, got %v", *r.ToDate)
-	case *r.Interval < 1:
-		return apierr.Validation("interval", "must be at least 1, got %d", *r.Interval)
-	case *r.FromDate >= *r.ToDate:
-		return apierr.FieldsValue("from_date must be less than to_date")
-	}
-	return nil
 }
 
 type getQueueMetricsResponse struct {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"sort"
 
+	"github.com/trove-ml/trove/internal/api"
 	"github.com/trove-ml/trove/internal/apierr"
 	"github.com/trove-ml/trove/internal/rpc"
 	"github.com/trove-ml/trove/internal/store"
@@ -54,29 +55,8 @@ func (s *service) getMetricKeys(ctx context.Context, c *rpc.Call, req *getMetric
 
 // rangeRequest is the time range of the statistics reads.
 type rangeRequest struct {
-	// FromDate and ToDate are epoch seconds.
-	FromDate *float64 `json:"from_date" required:"true"`
-	ToDate   *float64 `json:"to_date" required:"true"`
-	// Interval is the bucket width in seconds.
-	Interval  *int     `json:"interval" required:"true"`
+	api.DateRange
 	WorkerIDs []string `json:"worker_ids"`
-}
-
-// maxDate bounds dates (epoch seconds) so that milliseconds fit.
-const maxDate = 1e12
-
-func (r *rangeRequest) Validate() error {
-	switch {
-	case *r.FromDate < 0 || *r.FromDate > maxDate:
-		return apierr.Validation("from_date", "must be epoch seconds, got %v", *r.FromDate)
-	case *r.ToDate < 0 || *r.ToDate > maxDate:
-		return apierr.Validation("to_date", "must be epoch seconds, got %v", *r.ToDate)
-	case *r.Interval < 1:
-		return apierr.Validation("interval", "must be at least 1, got %d", *r.Interval)
-	case *r.FromDate >= *r.ToDate:
-		return apierr.FieldsValue("from_date must be less than to_date")
-	}
-	return nil
 }
 
 func (r *rangeRequest) statsRange(company string) (workers.Buckets, store.StatsRange) {

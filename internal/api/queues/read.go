@@ -202,7 +202,7 @@ func (s *service) taskNames(ctx context.Context, company string, ids []string) (
 
 // addWorkers lists on each queue the live workers that listen on it.
 func (s *service) addWorkers(ctx context.Context, c *rpc.Call, items []map[string]any) error {
-	workers, err := s.d.DB.LiveWorkers(ctx, s.d.DB.Read(), c.Company(), s.d.Now().UnixMilli(), "")
+	workers, err := s.d.DB.LiveWorkers(ctx, s.d.DB.Read(), c.Company(), s.d.Now().UnixMilli(), store.WorkerFilter{})
 	if err != nil {
 		return err
 	}

@@ -29,3 +29,7 @@ func (db *DB) QueuesByIDs(ctx context.Context, q Querier, ids []string) ([]*Queu
 func (db *DB) QueuesTagged(ctx context.Context, q Querier, company, systemTag string) ([]*Queue, error) {
 	return db.Queues().Select(ctx, q, "company = ? AND "+db.D.ArrayHas("system_tags")+" ORDER BY id", company, systemTag)
 }
+
+// WithoutSystemTagCond is a list-query condition (one argument: the tag)
+// that keeps queues without the system tag.
+func (db *DB) WithoutSystemTagCond() string { return "NOT " + db.D.ArrayHas("system_tags") }

@@ -41,3 +41,13 @@ func (db *DB) TaskNames(ctx context.Context, q Querier, company string, ids []st
 	}
 	return out, rows.Err()
 }
+
+// TasksIn loads the tasks with the given ids that belong to one of the
+// companies (unknown ids are left out).
+func (db *DB) TasksIn(ctx context.Context, q Querier, ids, companies []string) ([]*Task, error) {
+	if len(ids) == 0 || len(companies) == 0 {
+		return nil, nil
+	}
+	return db.Tasks().Select(ctx, q, "id IN ("+Placeholders(len(ids))+") AND company IN ("+Placeholders(len(companies))+")",
+		append(Args(ids), Args(companies)...)...)
+}

@@ -65,7 +65,7 @@ type curveOut struct {
 type histogramResponse map[string]map[string]*curveOut
 
 func (s *service) scalarMetricsIterHistogram(ctx context.Context, c *rpc.Call, req *histogramRequest) (*histogramResponse, error) {
-	t, err := s.readable(ctx, c, req.Task, req.ModelEvents)
+	t, err := events.Readable(ctx, &s.d.Env, c.Company(), req.Task, req.ModelEvents)
 	if err != nil {
 		return nil, err
 	}
@@ -83,7 +83,7 @@ func (s *service) scalarMetricsIterHistogram(ctx context.Context, c *rpc.Call, r
 	return &out, nil
 }
 
-func toCurve(cv events.Curve, name string, key events.HistKey, t *target) *curveOut {
+func toCurve(cv events.Curve, name string, key events.HistKey, t *events.Target) *curveOut {
 	out := &curveOut{Name: name, Y: events.FloatsJSON(cv.Y)}
 	if key == events.KeyISOTime {
 		xs := make([]string, len(cv.X))
@@ -122,7 +122,7 @@ type multiHistogramResponse struct {
 // multiTaskScalarMetricsIterHistogram compares tasks: each task is sampled
 // on its own.
 func (s *service) multiTaskScalarMetricsIterHistogram(ctx context.Context, c *rpc.Call, req *multiHistogramRequest) (*multiHistogramResponse, error) {
-	ts, err := s.readableMany(ctx, c, req.Tasks, req.ModelEvents)
+	ts, err := events.ReadableMany(ctx, &s.d.Env, c.Company(), req.Tasks, req.ModelEvents)
 	if err != nil {
 		return nil, err
 	}
@@ -209,7 +209,7 @@ type vectorHistogramResponse struct {
 // vectorMetricsIterHistogram returns a vector series' values per
 // iteration (at most 10000 iterations, ascending).
 func (s *service) vectorMetricsIterHistogram(ctx context.Context, c *rpc.Call, req *vectorHistogramRequest) (*vectorHistogramResponse, error) {
-	t, err := s.readable(ctx, c, req.Task, req.ModelEvents)
+	t, err := events.Readable(ctx, &s.d.Env, c.Company(), req.Task, req.ModelEvents)
 	if err != nil {
 		return nil, err
 	}

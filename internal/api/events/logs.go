@@ -45,7 +45,7 @@ type taskLogResponse struct {
 // events sharing the last event's time, so the next page can start after
 // that time.
 func (s *service) getTaskLog(ctx context.Context, c *rpc.Call, req *taskLogRequest) (*taskLogResponse, error) {
-	t, err := s.readable(ctx, c, req.Task, false)
+	t, err := events.Readable(ctx, &s.d.Env, c.Company(), req.Task, false)
 	if err != nil {
 		return nil, err
 	}
@@ -92,7 +92,7 @@ type downloadLogRequest struct {
 // downloadTaskLog streams a task's whole log, oldest first, as JSON lines
 // or as text lines of line_format.
 func (s *service) downloadTaskLog(ctx context.Context, c *rpc.Call, req *downloadLogRequest) (*struct{}, error) {
-	t, err := s.readable(ctx, c, req.Task, false)
+	t, err := events.Readable(ctx, &s.d.Env, c.Company(), req.Task, false)
 	if err != nil {
 		return nil, err
 	}
@@ -161,7 +161,7 @@ func (s *service) clearTaskLog(ctx context.Context, c *rpc.Call, req *clearLogRe
 	}
 	var n int64
 	err := s.d.DB.Tx(ctx, func(q store.Querier) error {
-		t, err := s.writable(ctx, q, c, req.Task, false, req.AllowLocked)
+		t, err := events.Writable(ctx, &s.d.Env, q, c.Company(), req.Task, false, req.AllowLocked)
 		if err != nil {
 			return err
 		}
@@ -202,7 +202,7 @@ func (s *service) deleteForModel(ctx context.Context, c *rpc.Call, req *deleteFo
 func (s *service) deleteFor(ctx context.Context, c *rpc.Call, id string, model, allowLocked bool) (*deletedResponse, error) {
 	var n int64
 	err := s.d.DB.Tx(ctx, func(q store.Querier) error {
-		t, err := s.writable(ctx, q, c, id, model, allowLocked)
+		t, err := events.Writable(ctx, &s.d.Env, q, c.Company(), id, model, allowLocked)
 		if err != nil {
 			return err
 		}

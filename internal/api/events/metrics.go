@@ -72,12 +72,12 @@ type taskMetricsResponse struct {
 // getTaskMetrics lists each task's metric names (events with an iteration
 // above the single-value one).
 func (s *service) getTaskMetrics(ctx context.Context, c *rpc.Call, req *tasksRequest) (*taskMetricsResponse, error) {
-	ts, err := s.readableMany(ctx, c, req.Tasks, req.ModelEvents)
+	ts, err := events.ReadableMany(ctx, &s.d.Env, c.Company(), req.Tasks, req.ModelEvents)
 	if err != nil {
 		return nil, err
 	}
 	typ, _ := eventTypeParam(req.EventType)
-	mvs, err := s.metricNames(ctx, ids(ts), typ, events.SingleValueIter)
+	mvs, err := s.metricNames(ctx, events.IDs(ts), typ, events.SingleValueIter)
 	if err != nil {
 		return nil, err
 	}
@@ -106,12 +106,12 @@ type multiTaskMetricsResponse struct {
 
 // getMultiTaskMetrics lists the union of the tasks' metrics and variants.
 func (s *service) getMultiTaskMetrics(ctx context.Context, c *rpc.Call, req *tasksRequest) (*multiTaskMetricsResponse, error) {
-	ts, err := s.readableMany(ctx, c, req.Tasks, req.ModelEvents)
+	ts, err := events.ReadableMany(ctx, &s.d.Env, c.Company(), req.Tasks, req.ModelEvents)
 	if err != nil {
 		return nil, err
 	}
 	typ, _ := eventTypeParam(req.EventType)
-	mvs, err := s.metricNames(ctx, ids(ts), typ, events.NoIter)
+	mvs, err := s.metricNames(ctx, events.IDs(ts), typ, events.NoIter)
 	if err != nil {
 		return nil, err
 	}
@@ -143,7 +143,7 @@ type scalarMetricsAndVariantsResponse struct {
 }
 
 func (s *service) getScalarMetricsAndVariants(ctx context.Context, c *rpc.Call, req *taskRequest) (*scalarMetricsAndVariantsResponse, error) {
-	t, err := s.readable(ctx, c, req.Task, req.ModelEvents)
+	t, err := events.Readable(ctx, &s.d.Env, c.Company(), req.Task, req.ModelEvents)
 	if err != nil {
 		return nil, err
 	}
@@ -165,7 +165,7 @@ type vectorMetricsAndVariantsResponse struct {
 // getVectorMetricsAndVariants lists a task's vector metrics with their
 // variants, as the seeds' list of objects.
 func (s *service) getVectorMetricsAndVariants(ctx context.Context, c *rpc.Call, req *taskRequest) (*vectorMetricsAndVariantsResponse, error) {
-	t, err := s.readable(ctx, c, req.Task, req.ModelEvents)
+	t, err := events.Readable(ctx, &s.d.Env, c.Company(), req.Task, req.ModelEvents)
 	if err != nil {
 		return nil, err
 	}
@@ -203,7 +203,7 @@ type latestScalarValuesRequest struct {
 // getTaskLatestScalarValues reports each series' last value, and the mean
 // of its last 100 values; as the reference, only values above zero count.
 func (s *service) getTaskLatestScalarValues(ctx context.Context, c *rpc.Call, req *latestScalarValuesRequest) (*latestScalarValuesResponse, error) {
-	t, err := s.readable(ctx, c, req.Task, false)
+	t, err := events.Readable(ctx, &s.d.Env, c.Company(), req.Task, false)
 	if err != nil {
 		return nil, err
 	}
@@ -274,7 +274,7 @@ type singleValuesResponse struct {
 // getTaskSingleValueMetrics returns the single values (report_single_value)
 // of tasks; tasks without any are left out.
 func (s *service) getTaskSingleValueMetrics(ctx context.Context, c *rpc.Call, req *singleValuesRequest) (*singleValuesResponse, error) {
-	ts, err := s.readableMany(ctx, c, req.Tasks, req.ModelEvents)
+	ts, err := events.ReadableMany(ctx, &s.d.Env, c.Company(), req.Tasks, req.ModelEvents)
 	if err != nil {
 		return nil, err
 	}

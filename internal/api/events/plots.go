@@ -38,7 +38,7 @@ type taskPlotsResponse struct {
 // getTaskPlots returns, per metric and variant, the plots of the last
 // `iters` iterations (one read: no scroll).
 func (s *service) getTaskPlots(ctx context.Context, c *rpc.Call, req *taskPlotsRequest) (*taskPlotsResponse, error) {
-	t, err := s.readable(ctx, c, req.Task, req.ModelEvents)
+	t, err := events.Readable(ctx, &s.d.Env, c.Company(), req.Task, req.ModelEvents)
 	if err != nil {
 		return nil, err
 	}
@@ -117,7 +117,7 @@ func (s *service) getMultiTaskPlots(ctx context.Context, c *rpc.Call, req *multi
 		cur = multiPlotsCursor{Tasks: req.Tasks, Model: req.ModelEvents, Metrics: filters(req.Metrics), Iters: max(req.Iters, 1),
 			PerMetric: req.LastItersPerTaskMetric == nil || *req.LastItersPerTaskMetric}
 	}
-	ts, err := s.readableMany(ctx, c, cur.Tasks, cur.Model)
+	ts, err := events.ReadableMany(ctx, &s.d.Env, c.Company(), cur.Tasks, cur.Model)
 	if err != nil {
 		return nil, err
 	}
@@ -126,7 +126,7 @@ func (s *service) getMultiTaskPlots(ctx context.Context, c *rpc.Call, req *multi
 		names[t.ID] = t.Name
 	}
 	es, q := s.d.DB.Events(), s.d.DB.Read()
-	mq := store.MultiTaskPlotQuery{Tasks: ids(ts), Metrics: cur.Metrics, Iters: cur.Iters, PerMetric: cur.PerMetric, Limit: multiPlotsPage}
+	mq := store.MultiTaskPlotQuery{Tasks: events.IDs(ts), Metrics: cur.Metrics, Iters: cur.Iters, PerMetric: cur.PerMetric, Limit: multiPlotsPage}
 	if req.ScrollID == "" {
 		if cur.Total, err = es.CountMultiTaskPlots(ctx, q, mq, maxTotal); err != nil {
 			return nil, err
@@ -278,7 +278,7 @@ func (s *service) plots(ctx context.Context, c *rpc.Call, req *browseRequest) (*
 
 func (s *service) browse(ctx context.Context, c *rpc.Call, req *browseRequest, typ events.Type) (*browseResponse, error) {
 	tm, order := req.taskMetrics()
-	if _, err := s.readableMany(ctx, c, order, req.ModelEvents); err != nil {
+	if _, err := events.ReadableMany(ctx, &s.d.Env, c.Company(), order, req.ModelEvents); err != nil {
 		return nil, err
 	}
 	b := &events.Browser{DB: s.d.DB, Type: typ}

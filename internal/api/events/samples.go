@@ -41,13 +41,13 @@ func imageAnswer(id string, smp *events.Sample) *imageSampleResponse {
 }
 
 func stateMismatch(id string) error {
-	return (&apierr.Error{Code: 400, Subcode: 1104, Msg: "Invalid scroll id (Task and metric stored in the state do not match the passed ones)"}).With("scroll_id", id)
+	return apierr.ScrollStateMismatch(id)
 }
 
 // getDebugImageSample shows a variant's debug image at an iteration (the
 // latest when absent).
 func (s *service) getDebugImageSample(ctx context.Context, c *rpc.Call, req *imageSampleRequest) (*imageSampleResponse, error) {
-	if _, err := s.readable(ctx, c, req.Task, req.ModelEvents); err != nil {
+	if _, err := events.Readable(ctx, &s.d.Env, c.Company(), req.Task, req.ModelEvents); err != nil {
 		return nil, err
 	}
 	current := req.NavigateCurrentMetric == nil || *req.NavigateCurrentMetric
@@ -106,7 +106,7 @@ func (r *nextSampleRequest) earlier() bool { return r.NavigateEarlier == nil || 
 
 // nextDebugImageSample steps from the current debug image.
 func (s *service) nextDebugImageSample(ctx context.Context, c *rpc.Call, req *nextSampleRequest) (*imageSampleResponse, error) {
-	if _, err := s.readable(ctx, c, req.Task, req.ModelEvents); err != nil {
+	if _, err := events.Readable(ctx, &s.d.Env, c.Company(), req.Task, req.ModelEvents); err != nil {
 		return nil, err
 	}
 	var st events.ImageSampleState
@@ -157,7 +157,7 @@ func plotAnswer(id string, smp *events.Sample) *plotSampleResponse {
 // getPlotSample shows a metric's plots at an iteration (the latest when
 // absent).
 func (s *service) getPlotSample(ctx context.Context, c *rpc.Call, req *plotSampleRequest) (*plotSampleResponse, error) {
-	if _, err := s.readable(ctx, c, req.Task, req.ModelEvents); err != nil {
+	if _, err := events.Readable(ctx, &s.d.Env, c.Company(), req.Task, req.ModelEvents); err != nil {
 		return nil, err
 	}
 	current := req.NavigateCurrentMetric == nil || *req.NavigateCurrentMetric
@@ -198,7 +198,7 @@ func (s *service) getPlotSample(ctx context.Context, c *rpc.Call, req *plotSampl
 
 // nextPlotSample steps from the current plots.
 func (s *service) nextPlotSample(ctx context.Context, c *rpc.Call, req *nextSampleRequest) (*plotSampleResponse, error) {
-	if _, err := s.readable(ctx, c, req.Task, req.ModelEvents); err != nil {
+	if _, err := events.Readable(ctx, &s.d.Env, c.Company(), req.Task, req.ModelEvents); err != nil {
 		return nil, err
 	}
 	var st events.PlotSampleState

@@ -125,7 +125,7 @@ func (s *service) getTaskEvents(ctx context.Context, c *rpc.Call, req *taskEvent
 		cur = eventsCursor{Task: req.Task, Model: req.ModelEvents, Type: typ, Metrics: filters(req.Metrics), Desc: req.Order == "desc", Batch: req.BatchSize}
 	}
 	cur.Batch = batchSize(cur.Batch, 500, maxTotal)
-	if _, err := s.readable(ctx, c, cur.Task, cur.Model); err != nil {
+	if _, err := events.Readable(ctx, &s.d.Env, c.Company(), cur.Task, cur.Model); err != nil {
 		return nil, err
 	}
 	sel := events.Selection{Task: cur.Task, Type: cur.Type, Metrics: cur.Metrics, Desc: cur.Desc}
@@ -193,7 +193,7 @@ func (s *service) getScalarMetricData(ctx context.Context, c *rpc.Call, req *sca
 	} else {
 		cur = metricDataCursor{Task: req.Task, Model: req.ModelEvents, Metric: req.Metric}
 	}
-	if _, err := s.readable(ctx, c, cur.Task, cur.Model); err != nil {
+	if _, err := events.Readable(ctx, &s.d.Env, c.Company(), cur.Task, cur.Model); err != nil {
 		return nil, err
 	}
 	sel := events.Selection{Task: cur.Task, Type: events.Scalar, Metrics: []store.MetricFilter{{Metric: cur.Metric}}, Desc: true}
@@ -296,7 +296,7 @@ func (s *service) scalarMetricsIterRaw(ctx context.Context, c *rpc.Call, req *it
 			Key: key, Batch: req.BatchSize}
 	}
 	cur.Batch = batchSize(cur.Batch, 10000, maxRawBatch)
-	if _, err := s.readable(ctx, c, cur.Task, cur.Model); err != nil {
+	if _, err := events.Readable(ctx, &s.d.Env, c.Company(), cur.Task, cur.Model); err != nil {
 		return nil, err
 	}
 	sel := events.Selection{Task: cur.Task, Type: events.Scalar, Metrics: []store.MetricFilter{cur.Metric}}

@@ -8,7 +8,6 @@ import (
 	"github.com/trove-ml/trove/internal/apierr"
 	"github.com/trove-ml/trove/internal/events"
 	"github.com/trove-ml/trove/internal/rpc"
-	"github.com/trove-ml/trove/internal/store"
 )
 
 // maxHistogramTasks bounds multi_task_scalar_metrics_iter_histogram.
@@ -209,26 +208,9 @@ type vectorHistogramResponse struct {
 // vectorMetricsIterHistogram returns a vector series' values per
 // iteration (at most 10000 iterations, ascending).
 func (s *service) vectorMetricsIterHistogram(ctx context.Context, c *rpc.Call, req *vectorHistogramRequest) (*vectorHistogramResponse, error) {
-	t, err := events.Readable(ctx, &s.d.Env, c.Company(), req.Task, req.ModelEvents)
+	h, err := events.VectorValues(ctx, &s.d.Env, c.Company(), req.Task, req.ModelEvents, req.Metric, req.Variant, maxTotal)
 	if err != nil {
 		return nil, err
 	}
-	rows, err := s.d.DB.Events().Docs(ctx, s.d.DB.Read(), store.DocQuery{Tasks: []string{t.ID}, EType: string(events.Vector),
-		Metrics: []store.MetricFilter{{Metric: req.Metric, Variants: []string{req.Variant}}}, Limit: maxTotal, SkipPlotContents: true})
-	if err != nil {
-		return nil, err
-	}
-	out := &vectorHistogramResponse{Metric: req.Metric, Variant: req.Variant, Vectors: []json.RawMessage{}, Iterations: []int64{}, Images: []json.RawMessage{}}
-	for _, r := range rows {
-		var doc struct {
-			Value json.RawMessage `json:"value"`
-		}
-		if err := json.Unmarshal(r.Doc, &doc); err != nil {
-			return nil, err
-		}
-		out.Vectors = append(out.Vectors, doc.Value)
-		out.Iterations = append(out.Iterations, r.Iter)
-		out.Images = append(out.Images, r.Doc)
-	}
-	return out, nil
+	return &vectorHistogramResponse{Metric: req.Metric, Variant: req.Variant, Vectors: h.Vectors, Iterations: h.Iterations, Images: h.Events}, nil
 }

@@ -292,3 +292,7 @@ func EventsLockedModel(id string) *Error {
 func ScrollStateMismatch(id string) *Error {
 	return (&Error{Code: 400, Subcode: 1104, Msg: "Invalid scroll id (Task and metric stored in the state do not match the passed ones)"}).With("scroll_id", id)
 }
+
+// RequiredMember is 400/12 for a required member missing inside a request
+// field (items.key, metric.metric).
+func RequiredMember(field string) *Error { return Validation(field, "field is required") }

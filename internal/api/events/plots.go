@@ -136,7 +136,7 @@ func (r *browseRequest) Validate() error {
 	}
 	for _, m := range r.Metrics {
 		if m.Task == "" {
-			return apierr.Validation("metrics.task", "field is required")
+			return apierr.RequiredMember("metrics.task")
 		}
 	}
 	if r.Iters != nil && *r.Iters < 1 {

@@ -68,7 +68,7 @@ func (r *getStatsRequest) Validate() error {
 	for i := range r.Items {
 		it := &r.Items[i]
 		if it.Key == "" {
-			return apierr.Validation("items.key", "field is required")
+			return apierr.RequiredMember("items.key")
 		}
 		if it.Aggregation == "" {
 			it.Aggregation = it.Category

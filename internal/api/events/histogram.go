@@ -64,20 +64,16 @@ type curveOut struct {
 type histogramResponse map[string]map[string]*curveOut
 
 func (s *service) scalarMetricsIterHistogram(ctx context.Context, c *rpc.Call, req *histogramRequest) (*histogramResponse, error) {
-	t, err := events.Readable(ctx, &s.d.Env, c.Company(), req.Task, req.ModelEvents)
-	if err != nil {
-		return nil, err
-	}
-	curves, err := s.reader.Histogram(ctx, t.ID, filters(req.Metrics), req.samples(), req.key())
+	tcs, err := events.Histograms(ctx, &s.d.Env, c.Company(), []string{req.Task}, req.ModelEvents, filters(req.Metrics), req.samples(), req.key())
 	if err != nil {
 		return nil, err
 	}
 	out := histogramResponse{}
-	for _, cv := range curves {
+	for _, cv := range tcs[0].Curves {
 		if out[cv.Metric] == nil {
 			out[cv.Metric] = map[string]*curveOut{}
 		}
-		out[cv.Metric][cv.Variant] = toCurve(cv, cv.Variant, req.key(), t)
+		out[cv.Metric][cv.Variant] = toCurve(cv, cv.Variant, req.key(), tcs[0].Task)
 	}
 	return &out, nil
 }
@@ -121,17 +117,13 @@ type multiHistogramResponse struct {
 // multiTaskScalarMetricsIterHistogram compares tasks: each task is sampled
 // on its own.
 func (s *service) multiTaskScalarMetricsIterHistogram(ctx context.Context, c *rpc.Call, req *multiHistogramRequest) (*multiHistogramResponse, error) {
-	ts, err := events.ReadableMany(ctx, &s.d.Env, c.Company(), req.Tasks, req.ModelEvents)
+	tcs, err := events.Histograms(ctx, &s.d.Env, c.Company(), req.Tasks, req.ModelEvents, filters(req.Metrics), req.samples(), req.key())
 	if err != nil {
 		return nil, err
 	}
 	out := &multiHistogramResponse{Metrics: map[string]map[string]map[string]*curveOut{}}
-	for _, t := range ts {
-		curves, err := s.reader.Histogram(ctx, t.ID, filters(req.Metrics), req.samples(), req.key())
-		if err != nil {
-			return nil, err
-		}
-		for _, cv := range curves {
+	for _, tc := range tcs {
+		for _, cv := range tc.Curves {
 			m := out.Metrics[cv.Metric]
 			if m == nil {
 				m = map[string]map[string]*curveOut{}
@@ -140,7 +132,7 @@ func (s *service) multiTaskScalarMetricsIterHistogram(ctx context.Context, c *rp
 			if m[cv.Variant] == nil {
 				m[cv.Variant] = map[string]*curveOut{}
 			}
-			m[cv.Variant][t.ID] = toCurve(cv, t.Name, req.key(), t)
+			m[cv.Variant][tc.Task.ID] = toCurve(cv, tc.Task.Name, req.key(), tc.Task)
 		}
 	}
 	return out, nil

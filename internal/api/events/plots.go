@@ -195,47 +195,18 @@ func (s *service) plots(ctx context.Context, c *rpc.Call, req *browseRequest) (*
 
 func (s *service) browse(ctx context.Context, c *rpc.Call, req *browseRequest, typ events.Type) (*browseResponse, error) {
 	tm, order := req.taskMetrics()
-	if _, err := events.ReadableMany(ctx, &s.d.Env, c.Company(), order, req.ModelEvents); err != nil {
-		return nil, err
-	}
-	b := &events.Browser{DB: s.d.DB, Type: typ}
-	kind := "browse_" + string(typ)
-	var st events.BrowseState
-	id := req.ScrollID
-	if id != "" {
-		if err := s.scrolls.LoadState(ctx, id, c.Company(), kind, &st); err != nil {
-			return nil, err
-		}
-		if req.Refresh {
-			if err := b.Refresh(ctx, &st, tm); err != nil {
-				return nil, err
-			}
-		}
-	} else {
-		fresh, err := b.Init(ctx, tm, order)
-		if err != nil {
-			return nil, err
-		}
-		st = *fresh
-	}
 	iters := 1
 	if req.Iters != nil {
 		iters = *req.Iters
 	}
-	pages, err := b.Page(ctx, &st, iters, req.NavigateEarlier == nil || *req.NavigateEarlier)
+	id, tasks, pages, err := events.Browse(ctx, &s.d.Env, s.scrolls, c.Company(), events.BrowseRequest{Type: typ, Metrics: tm,
+		Order: order, Iters: iters, Earlier: req.NavigateEarlier == nil || *req.NavigateEarlier, Refresh: req.Refresh,
+		ScrollID: req.ScrollID, Model: req.ModelEvents})
 	if err != nil {
 		return nil, err
 	}
-	if id == "" {
-		id, err = s.scrolls.NewState(ctx, c.Company(), kind, &st)
-	} else {
-		err = s.scrolls.SaveState(ctx, id, c.Company(), kind, &st)
-	}
-	if err != nil {
-		return nil, err
-	}
-	out := &browseResponse{ScrollID: id, Metrics: make([]taskIterations, len(st.Tasks))}
-	for i, tb := range st.Tasks {
+	out := &browseResponse{ScrollID: id, Metrics: make([]taskIterations, len(tasks))}
+	for i, tb := range tasks {
 		ti := taskIterations{Task: tb.Task, Iterations: []iterationOut{}}
 		for _, it := range pages[i] {
 			io := iterationOut{Iter: it.Iter, Events: make([]json.RawMessage, len(it.Events))}

@@ -43,6 +43,29 @@ func metricNames(ctx context.Context, d *domain.Env, tasks []string, typ Type, m
 	return out, nil
 }
 
+// readableNames is metricNames of readable tasks (or models), grouped as
+// member sets under a key (task -> metrics, metric -> variants).
+func readableNames(ctx context.Context, d *domain.Env, company string, ids []string, model bool, typ Type, minIter int64,
+	group func(store.TaskMetricVariant) (key, member string)) ([]*Target, map[string]map[string]bool, error) {
+	ts, err := ReadableMany(ctx, d, company, ids, model)
+	if err != nil {
+		return nil, nil, err
+	}
+	mvs, err := metricNames(ctx, d, IDs(ts), typ, minIter)
+	if err != nil {
+		return nil, nil, err
+	}
+	sets := map[string]map[string]bool{}
+	for _, mv := range mvs {
+		k, m := group(mv)
+		if sets[k] == nil {
+			sets[k] = map[string]bool{}
+		}
+		sets[k][m] = true
+	}
+	return ts, sets, nil
+}
+
 // TaskMetricNames are the metric names of one task, sorted.
 type TaskMetricNames struct {
 	Task    string
@@ -53,20 +76,10 @@ type TaskMetricNames struct {
 // events of type ("" = all but logs) that have an iteration above the
 // single-value one, in the order the ids were given.
 func MetricNamesOf(ctx context.Context, d *domain.Env, company string, ids []string, model bool, typ Type) ([]TaskMetricNames, error) {
-	ts, err := ReadableMany(ctx, d, company, ids, model)
+	ts, names, err := readableNames(ctx, d, company, ids, model, typ, SingleValueIter,
+		func(mv store.TaskMetricVariant) (string, string) { return mv.Task, mv.Metric })
 	if err != nil {
 		return nil, err
-	}
-	mvs, err := metricNames(ctx, d, IDs(ts), typ, SingleValueIter)
-	if err != nil {
-		return nil, err
-	}
-	names := map[string]map[string]bool{}
-	for _, mv := range mvs {
-		if names[mv.Task] == nil {
-			names[mv.Task] = map[string]bool{}
-		}
-		names[mv.Task][mv.Metric] = true
 	}
 	out := make([]TaskMetricNames, len(ts))
 	for i, t := range ts {
@@ -84,20 +97,10 @@ type MetricVariants struct {
 // MetricsAndVariants lists the union of the metrics and variants of the
 // readable tasks (or models) with events of type, sorted by metric.
 func MetricsAndVariants(ctx context.Context, d *domain.Env, company string, ids []string, model bool, typ Type) ([]MetricVariants, error) {
-	ts, err := ReadableMany(ctx, d, company, ids, model)
+	_, byMetric, err := readableNames(ctx, d, company, ids, model, typ, NoIter,
+		func(mv store.TaskMetricVariant) (string, string) { return mv.Metric, mv.Variant })
 	if err != nil {
 		return nil, err
-	}
-	mvs, err := metricNames(ctx, d, IDs(ts), typ, NoIter)
-	if err != nil {
-		return nil, err
-	}
-	byMetric := map[string]map[string]bool{}
-	for _, mv := range mvs {
-		if byMetric[mv.Metric] == nil {
-			byMetric[mv.Metric] = map[string]bool{}
-		}
-		byMetric[mv.Metric][mv.Variant] = true
 	}
 	metrics := make([]string, 0, len(byMetric))
 	for m := range byMetric {

@@ -11,11 +11,6 @@ import (
 // iteration, then steps from it) keep their state on the server under a
 // scroll id, in sc.
 
-const (
-	imageSampleKind = "image_sample"
-	plotSampleKind  = "plot_sample"
-)
-
 // SampleRequest opens (or, with ScrollID, continues) a sample read.
 type SampleRequest struct {
 	Task, Metric string
@@ -45,134 +40,134 @@ func keepState(ctx context.Context, sc *Scrolls, company, id, kind string, st an
 	return id, sc.SaveState(ctx, id, company, kind, st)
 }
 
-// rangeMetric is the metric whose ranges a sample read loads ("" = all).
-func (r SampleRequest) rangeMetric() string {
-	if r.CurrentMetric {
-		return r.Metric
-	}
-	return ""
+// sampleKind is what differs between the image and the plot sample
+// reads; S is the state kept under the scroll id.
+type sampleKind[S any] struct {
+	name string
+	// fresh is the state of a new read.
+	fresh func(r SampleRequest) S
+	// head is the task, metric and navigation scope a state was made for.
+	head func(st *S) (task, metric string, current bool)
+	// ranges loads the iteration ranges of metric ("" = all) into st.
+	ranges func(ctx context.Context, smp *Samples, st *S, task, metric string) error
+	get    func(ctx context.Context, smp *Samples, st *S, r SampleRequest) (*Sample, error)
+	// next is a method expression of *Samples (NextImage, NextPlots).
+	next func(smp *Samples, ctx context.Context, st *S, earlier, nextIteration bool) (*Sample, error)
 }
 
-// mismatch reports a continued read whose state was made for another task
-// or metric.
-func (r SampleRequest) mismatch(task, metric string, current bool) bool {
-	return task != r.Task || current != r.CurrentMetric || (r.CurrentMetric && metric != r.Metric)
+var imageSamples = sampleKind[ImageSampleState]{
+	name: "image_sample",
+	fresh: func(r SampleRequest) ImageSampleState {
+		return ImageSampleState{Task: r.Task, Metric: r.Metric, NavigateCurrentMetric: r.CurrentMetric}
+	},
+	head: func(st *ImageSampleState) (string, string, bool) { return st.Task, st.Metric, st.NavigateCurrentMetric },
+	ranges: func(ctx context.Context, smp *Samples, st *ImageSampleState, task, metric string) (err error) {
+		st.Variants, err = smp.ImageRanges(ctx, task, metric)
+		return err
+	},
+	get: func(ctx context.Context, smp *Samples, st *ImageSampleState, r SampleRequest) (*Sample, error) {
+		return smp.GetImage(ctx, st, r.Metric, r.Variant, r.Iteration)
+	},
+	next: (*Samples).NextImage,
 }
 
-// DebugImageSample shows a variant's debug image at an iteration of a
-// readable task (or model) and returns the read's scroll id.
-func DebugImageSample(ctx context.Context, d *domain.Env, sc *Scrolls, company string, r SampleRequest) (string, *Sample, error) {
+var plotSamples = sampleKind[PlotSampleState]{
+	name: "plot_sample",
+	fresh: func(r SampleRequest) PlotSampleState {
+		return PlotSampleState{Task: r.Task, Metric: r.Metric, NavigateCurrentMetric: r.CurrentMetric}
+	},
+	head: func(st *PlotSampleState) (string, string, bool) { return st.Task, st.Metric, st.NavigateCurrentMetric },
+	ranges: func(ctx context.Context, smp *Samples, st *PlotSampleState, task, metric string) (err error) {
+		st.Metrics, err = smp.PlotRanges(ctx, task, metric)
+		return err
+	},
+	get: func(ctx context.Context, smp *Samples, st *PlotSampleState, r SampleRequest) (*Sample, error) {
+		return smp.GetPlots(ctx, st, r.Metric, r.Iteration)
+	},
+	next: (*Samples).NextPlots,
+}
+
+// openSample starts or continues a sample read of a readable task (or
+// model) and returns the read's scroll id. A continued read must be of the
+// task, scope and (in metric scope) metric it was made for.
+func openSample[S any](ctx context.Context, d *domain.Env, sc *Scrolls, company string, r SampleRequest, k sampleKind[S]) (string, *Sample, error) {
 	if _, err := Readable(ctx, d, company, r.Task, r.Model); err != nil {
 		return "", nil, err
 	}
 	smp := &Samples{DB: d.DB}
-	var st ImageSampleState
+	var st S
 	refresh := r.Refresh
 	if r.ScrollID != "" {
-		if err := sc.LoadState(ctx, r.ScrollID, company, imageSampleKind, &st); err != nil {
+		if err := sc.LoadState(ctx, r.ScrollID, company, k.name, &st); err != nil {
 			return "", nil, err
 		}
-		if r.mismatch(st.Task, st.Metric, st.NavigateCurrentMetric) {
+		task, metric, current := k.head(&st)
+		if task != r.Task || current != r.CurrentMetric || (r.CurrentMetric && metric != r.Metric) {
 			return "", nil, apierr.ScrollStateMismatch(r.ScrollID)
 		}
 	} else {
-		st, refresh = ImageSampleState{Task: r.Task, Metric: r.Metric, NavigateCurrentMetric: r.CurrentMetric}, true
+		st, refresh = k.fresh(r), true
 	}
 	if refresh {
-		vs, err := smp.ImageRanges(ctx, r.Task, r.rangeMetric())
-		if err != nil {
+		metric := ""
+		if r.CurrentMetric {
+			metric = r.Metric
+		}
+		if err := k.ranges(ctx, smp, &st, r.Task, metric); err != nil {
 			return "", nil, err
 		}
-		st.Variants = vs
 	}
-	res, err := smp.GetImage(ctx, &st, r.Metric, r.Variant, r.Iteration)
+	res, err := k.get(ctx, smp, &st, r)
 	if err != nil {
 		return "", nil, err
 	}
-	id, err := keepState(ctx, sc, company, r.ScrollID, imageSampleKind, &st)
+	id, err := keepState(ctx, sc, company, r.ScrollID, k.name, &st)
 	return id, res, err
+}
+
+// stepSample steps a sample read; the state is kept only when the step
+// landed somewhere.
+func stepSample[S any](ctx context.Context, d *domain.Env, sc *Scrolls, company string, r NextSampleRequest, k sampleKind[S]) (*Sample, error) {
+	if _, err := Readable(ctx, d, company, r.Task, r.Model); err != nil {
+		return nil, err
+	}
+	var st S
+	if err := sc.LoadState(ctx, r.ScrollID, company, k.name, &st); err != nil {
+		return nil, err
+	}
+	if task, _, _ := k.head(&st); task != r.Task {
+		return nil, apierr.ScrollStateMismatch(r.ScrollID)
+	}
+	res, err := k.next(&Samples{DB: d.DB}, ctx, &st, r.Earlier, r.NextIteration)
+	if err != nil {
+		return nil, err
+	}
+	if len(res.Events) > 0 {
+		if err := sc.SaveState(ctx, r.ScrollID, company, k.name, &st); err != nil {
+			return nil, err
+		}
+	}
+	return res, nil
+}
+
+// DebugImageSample shows a variant's debug image at an iteration.
+func DebugImageSample(ctx context.Context, d *domain.Env, sc *Scrolls, company string, r SampleRequest) (string, *Sample, error) {
+	return openSample(ctx, d, sc, company, r, imageSamples)
 }
 
 // NextDebugImage steps from the current debug image of a read.
 func NextDebugImage(ctx context.Context, d *domain.Env, sc *Scrolls, company string, r NextSampleRequest) (*Sample, error) {
-	if _, err := Readable(ctx, d, company, r.Task, r.Model); err != nil {
-		return nil, err
-	}
-	var st ImageSampleState
-	if err := sc.LoadState(ctx, r.ScrollID, company, imageSampleKind, &st); err != nil {
-		return nil, err
-	}
-	if st.Task != r.Task {
-		return nil, apierr.ScrollStateMismatch(r.ScrollID)
-	}
-	res, err := (&Samples{DB: d.DB}).NextImage(ctx, &st, r.Earlier, r.NextIteration)
-	if err != nil {
-		return nil, err
-	}
-	if len(res.Events) > 0 {
-		if err := sc.SaveState(ctx, r.ScrollID, company, imageSampleKind, &st); err != nil {
-			return nil, err
-		}
-	}
-	return res, nil
+	return stepSample(ctx, d, sc, company, r, imageSamples)
 }
 
-// PlotSample shows a metric's plots at an iteration of a readable task (or
-// model) and returns the read's scroll id.
+// PlotSample shows a metric's plots at an iteration.
 func PlotSample(ctx context.Context, d *domain.Env, sc *Scrolls, company string, r SampleRequest) (string, *Sample, error) {
-	if _, err := Readable(ctx, d, company, r.Task, r.Model); err != nil {
-		return "", nil, err
-	}
-	smp := &Samples{DB: d.DB}
-	var st PlotSampleState
-	refresh := r.Refresh
-	if r.ScrollID != "" {
-		if err := sc.LoadState(ctx, r.ScrollID, company, plotSampleKind, &st); err != nil {
-			return "", nil, err
-		}
-		if r.mismatch(st.Task, st.Metric, st.NavigateCurrentMetric) {
-			return "", nil, apierr.ScrollStateMismatch(r.ScrollID)
-		}
-	} else {
-		st, refresh = PlotSampleState{Task: r.Task, Metric: r.Metric, NavigateCurrentMetric: r.CurrentMetric}, true
-	}
-	if refresh {
-		ms, err := smp.PlotRanges(ctx, r.Task, r.rangeMetric())
-		if err != nil {
-			return "", nil, err
-		}
-		st.Metrics = ms
-	}
-	res, err := smp.GetPlots(ctx, &st, r.Metric, r.Iteration)
-	if err != nil {
-		return "", nil, err
-	}
-	id, err := keepState(ctx, sc, company, r.ScrollID, plotSampleKind, &st)
-	return id, res, err
+	return openSample(ctx, d, sc, company, r, plotSamples)
 }
 
 // NextPlotSample steps from the current plots of a read.
 func NextPlotSample(ctx context.Context, d *domain.Env, sc *Scrolls, company string, r NextSampleRequest) (*Sample, error) {
-	if _, err := Readable(ctx, d, company, r.Task, r.Model); err != nil {
-		return nil, err
-	}
-	var st PlotSampleState
-	if err := sc.LoadState(ctx, r.ScrollID, company, plotSampleKind, &st); err != nil {
-		return nil, err
-	}
-	if st.Task != r.Task {
-		return nil, apierr.ScrollStateMismatch(r.ScrollID)
-	}
-	res, err := (&Samples{DB: d.DB}).NextPlots(ctx, &st, r.Earlier, r.NextIteration)
-	if err != nil {
-		return nil, err
-	}
-	if len(res.Events) > 0 {
-		if err := sc.SaveState(ctx, r.ScrollID, company, plotSampleKind, &st); err != nil {
-			return nil, err
-		}
-	}
-	return res, nil
+	return stepSample(ctx, d, sc, company, r, plotSamples)
 }
 
 // BrowseRequest pages through tasks' debug images or plots by iteration.

@@ -57,7 +57,10 @@ func serve(ctx context.Context, args []string, getenv func(string) string, stdou
 	if err != nil {
 		return err
 	}
-	log := newLogger(cfg, stderr)
+	log, err := newLogger(cfg, stderr)
+	if err != nil {
+		return err
+	}
 	ls, err := app.Listen(cfg)
 	if err != nil {
 		return err
@@ -71,12 +74,14 @@ func serve(ctx context.Context, args []string, getenv func(string) string, stdou
 	return a.Run(ctx, ls, stdout)
 }
 
-func newLogger(cfg config.Config, w io.Writer) *slog.Logger {
-	level := slog.LevelInfo
-	_ = level.UnmarshalText([]byte(cfg.LogLevel))
+func newLogger(cfg config.Config, w io.Writer) (*slog.Logger, error) {
+	level, err := cfg.SlogLevel()
+	if err != nil {
+		return nil, err
+	}
 	opts := &slog.HandlerOptions{Level: level}
 	if cfg.LogFormat == "json" {
-		return slog.New(slog.NewJSONHandler(w, opts))
+		return slog.New(slog.NewJSONHandler(w, opts)), nil
 	}
-	return slog.New(slog.NewTextHandler(w, opts))
+	return slog.New(slog.NewTextHandler(w, opts)), nil
 }

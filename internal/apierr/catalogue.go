@@ -295,3 +295,21 @@ func joinIDs(ids []string) any {
 	}
 	return ids
 }
+
+// EventsLockedTask is 400/101: events of a published task change only with
+// allow_locked.
+func EventsLockedTask(id string) *Error {
+	return (&Error{Code: 400, Subcode: 101, Msg: "Invalid task id (Cannot update events for a published task)"}).With("id", id)
+}
+
+// EventsLockedModel is 400/201: events of a ready model change only with
+// allow_locked.
+func EventsLockedModel(id string) *Error {
+	return (&Error{Code: 400, Subcode: 201, Msg: "Invalid model id (Cannot update events for a published model)"}).With("id", id)
+}
+
+// ScrollStateMismatch is 400/1104: a sample scroll id read with another
+// task or metric than it was made for.
+func ScrollStateMismatch(id string) *Error {
+	return (&Error{Code: 400, Subcode: 1104, Msg: "Invalid scroll id (Task and metric stored in the state do not match the passed ones)"}).With("scroll_id", id)
+}

@@ -5,6 +5,7 @@ package config
 import (
 	"flag"
 	"fmt"
+	"log/slog"
 	"os"
 	"strconv"
 	"strings"
@@ -132,6 +133,17 @@ func Parse(fs *flag.FlagSet, args []string, getenv func(string) string) (Config,
 	return cfg, cfg.Validate()
 }
 
+// SlogLevel is the log level setting as a slog level; a level slog does
+// not know is an error naming the setting (it used to fall back to info
+// without a word).
+func (c Config) SlogLevel() (slog.Level, error) {
+	var level slog.Level
+	if err := level.UnmarshalText([]byte(c.LogLevel)); err != nil {
+		return level, fmt.Errorf("log_level must be debug, info, warn or error, got %q", c.LogLevel)
+	}
+	return level, nil
+}
+
 // Validate checks the settings.
 func (c Config) Validate() error {
 	if c.APIAddr == "" {
@@ -144,6 +156,9 @@ func (c Config) Validate() error {
 	case "text", "json":
 	default:
 		return fmt.Errorf("log_format must be text or json, got %q", c.LogFormat)
+	}
+	if _, err := c.SlogLevel(); err != nil {
+		return err
 	}
 	if (c.AdminKey == "") != (c.AdminSecret == "") {
 		return fmt.Errorf("admin key and secret must be given together")

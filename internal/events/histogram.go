@@ -5,6 +5,7 @@ import (
 	"sort"
 	"sync"
 
+	"github.com/trove-ml/trove/internal/domain"
 	"github.com/trove-ml/trove/internal/store"
 )
 
@@ -280,4 +281,29 @@ func ceilDiv(a, b int64) int64 {
 		return 0
 	}
 	return (a + b - 1) / b
+}
+
+// TaskCurves are the sampled curves of one task.
+type TaskCurves struct {
+	Task   *Target
+	Curves []Curve
+}
+
+// Histograms samples the scalar series of readable tasks (or models), each
+// task on its own, in the order the ids were given.
+func Histograms(ctx context.Context, d *domain.Env, company string, ids []string, model bool, fs []store.MetricFilter, samples int, key HistKey) ([]TaskCurves, error) {
+	ts, err := ReadableMany(ctx, d, company, ids, model)
+	if err != nil {
+		return nil, err
+	}
+	r := &Reader{DB: d.DB}
+	out := make([]TaskCurves, len(ts))
+	for i, t := range ts {
+		curves, err := r.Histogram(ctx, t.ID, fs, samples, key)
+		if err != nil {
+			return nil, err
+		}
+		out[i] = TaskCurves{Task: t, Curves: curves}
+	}
+	return out, nil
 }

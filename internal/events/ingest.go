@@ -15,7 +15,8 @@ import (
 // worker header.
 const UnknownWorker = "<unknown>"
 
-// lockedStatuses refuse events unless allow_locked.
+// lockedStatuses refuse events unless allow_locked. They are spelled here
+// so that this package stays below the task rules.
 var lockedStatuses = map[string]bool{"publishing": true, "published": true}
 
 // Ingester writes batches of reported events: one transaction per batch,

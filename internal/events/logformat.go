@@ -165,30 +165,3 @@ func pad(b *strings.Builder, v string, p formatPart) {
 		b.WriteString(v + fill)
 	}
 }
-
-// RenderLogLine renders a log event for a JSON-lines download: without
-// type and task, its time named asctime.
-func RenderLogLine(r *store.LogRow) []byte {
-	w := newObj(200)
-	w.Int("asctime", r.TS)
-	if r.Iter != nil {
-		w.Int("iter", *r.Iter)
-	}
-	if r.Level != nil {
-		w.Str("level", *r.Level)
-	}
-	if r.Worker != nil {
-		w.Str("worker", *r.Worker)
-	}
-	if r.Msg != nil {
-		w.Str("msg", *r.Msg)
-	}
-	w.Str("metric", r.Metric)
-	w.Str("variant", r.Variant)
-	w.Bool("model_event", false)
-	w.Str("@timestamp", WriteTime(r.WTS))
-	if r.Extra != nil {
-		w.Members(*r.Extra)
-	}
-	return append(w.Done(), '\n')
-}

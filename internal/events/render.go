@@ -34,11 +34,23 @@ func RenderScalar(sr *store.Series, p *store.ScalarPoint) []byte {
 }
 
 // RenderLog renders a log event.
-func RenderLog(r *store.LogRow) []byte {
+func RenderLog(r *store.LogRow) []byte { return renderLog(r, false) }
+
+// RenderLogLine renders a log event for a JSON-lines download: without
+// type and task, its time named asctime.
+func RenderLogLine(r *store.LogRow) []byte { return append(renderLog(r, true), '\n') }
+
+// renderLog is the one log renderer: events reads name the time
+// "timestamp" and carry type and task; downloads (line) do not.
+func renderLog(r *store.LogRow, line bool) []byte {
 	w := newObj(200)
-	w.Int("timestamp", r.TS)
-	w.Str("type", string(Log))
-	w.Str("task", r.Task)
+	if line {
+		w.Int("asctime", r.TS)
+	} else {
+		w.Int("timestamp", r.TS)
+		w.Str("type", string(Log))
+		w.Str("task", r.Task)
+	}
 	if r.Iter != nil {
 		w.Int("iter", *r.Iter)
 	}

@@ -42,7 +42,7 @@ func GetForUpdate(ctx context.Context, db *store.DB, q store.Querier, company, i
 // Default finds the company's default queue: the one queue with the
 // system tag "default" (none is 400/707, several 400/708).
 func Default(ctx context.Context, db *store.DB, q store.Querier, company string) (*store.Queue, error) {
-	list, err := db.Queues().Select(ctx, q, "company = ? AND "+store.SystemTagged(db.D)+" ORDER BY id", company, DefaultTag)
+	list, err := db.QueuesTagged(ctx, q, company, DefaultTag)
 	if err != nil {
 		return nil, err
 	}

@@ -62,3 +62,38 @@ func (m *Metrics) RefreshStale(ctx context.Context) error {
 	}
 	return nil
 }
+
+// Report reads the metrics of the company's queues (see Read): named
+// queues must be the company's (400/701), and refresh samples them (all of
+// the company's when none are named) before reading.
+func (m *Metrics) Report(ctx context.Context, r SeriesRequest, refresh bool) ([]*Series, error) {
+	for _, id := range r.Queues {
+		if _, err := Get(ctx, m.DB, m.DB.Read(), r.Company, id); err != nil {
+			return nil, err
+		}
+	}
+	if refresh {
+		if err := m.refresh(ctx, r.Company, r.Queues); err != nil {
+			return nil, err
+		}
+	}
+	return m.Read(ctx, r)
+}
+
+// refresh samples the named queues (all of the company's when none).
+func (m *Metrics) refresh(ctx context.Context, company string, ids []string) error {
+	if len(ids) == 0 {
+		var err error
+		if ids, err = m.DB.QueueIDsOf(ctx, m.DB.Read(), company); err != nil {
+			return err
+		}
+	}
+	return m.DB.Tx(ctx, func(q store.Querier) error {
+		for _, id := range ids {
+			if err := m.Record(ctx, q, company, id); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+}

@@ -14,11 +14,11 @@ const AllQueues = "all"
 
 // Series is the metrics of one queue (or of all) over time buckets.
 type Series struct {
-	Queue string `json:"queue"`
+	Queue string
 	// Dates are bucket starts in epoch milliseconds.
-	Dates           []int64   `json:"dates"`
-	AvgWaitingTimes []float64 `json:"avg_waiting_times"`
-	QueueLengths    []int     `json:"queue_lengths"`
+	Dates           []int64
+	AvgWaitingTimes []float64
+	QueueLengths    []int
 }
 
 func newSeries(queue string) *Series {

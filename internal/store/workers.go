@@ -62,14 +62,28 @@ func (db *DB) Workers() *Table[Worker, *Worker] {
 		Cols: []string{"company", "user_id", "worker", "last_activity", "expires", "tags", "system_tags"}}
 }
 
-// LiveWorkers lists the company's workers not expired at now (epoch ms),
-// ordered by worker id; cond (with args) narrows the selection.
-func (db *DB) LiveWorkers(ctx context.Context, q Querier, company string, now int64, cond string, args ...any) ([]*Worker, error) {
-	where := "company = ? AND expires > ?"
-	if cond != "" {
-		where += " AND " + cond
+// WorkerFilter narrows a LiveWorkers read.
+type WorkerFilter struct {
+	// ActiveSince keeps workers active at or after it (epoch ms; 0 = all).
+	ActiveSince int64
+	// Conds (with Args) are more conditions, as the list-query builder
+	// writes them (tag filters).
+	Conds []string
+	Args  []any
+}
+
+// LiveWorkers lists the company's workers not expired at now (epoch ms)
+// that pass the filter, ordered by worker id.
+func (db *DB) LiveWorkers(ctx context.Context, q Querier, company string, now int64, f WorkerFilter) ([]*Worker, error) {
+	where, args := "company = ? AND expires > ?", []any{company, now}
+	if f.ActiveSince > 0 {
+		where += " AND last_activity >= ?"
+		args = append(args, f.ActiveSince)
 	}
-	return db.Workers().Select(ctx, q, where+" ORDER BY worker, id", append([]any{company, now}, args...)...)
+	for _, c := range f.Conds {
+		where += " AND " + c
+	}
+	return db.Workers().Select(ctx, q, where+" ORDER BY worker, id", append(args, f.Args...)...)
 }
 
 // DeleteExpiredWorkers removes the workers expired before now (epoch ms).

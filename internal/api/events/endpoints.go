@@ -21,7 +21,6 @@ func Register(r *rpc.Registry, d *api.Deps) {
 	now := func() time.Time { return d.Now() }
 	s := &service{d: d,
 		ing:     &events.Ingester{DB: d.DB, Now: now},
-		reader:  &events.Reader{DB: d.DB},
 		scrolls: &events.Scrolls{DB: d.DB, Now: now},
 	}
 	d.DB.SetEventDeleter(func(ctx context.Context, q store.Querier, ids []string) (int64, error) {
@@ -89,7 +88,6 @@ const (
 type service struct {
 	d       *api.Deps
 	ing     *events.Ingester
-	reader  *events.Reader
 	scrolls *events.Scrolls
 }
 

@@ -8,7 +8,6 @@ import (
 	"github.com/trove-ml/trove/internal/apierr"
 	"github.com/trove-ml/trove/internal/events"
 	"github.com/trove-ml/trove/internal/rpc"
-	"github.com/trove-ml/trove/internal/store"
 )
 
 // maxHistogramTasks bounds multi_task_scalar_metrics_iter_histogram.
@@ -65,25 +64,21 @@ type curveOut struct {
 type histogramResponse map[string]map[string]*curveOut
 
 func (s *service) scalarMetricsIterHistogram(ctx context.Context, c *rpc.Call, req *histogramRequest) (*histogramResponse, error) {
-	t, err := s.readable(ctx, c, req.Task, req.ModelEvents)
-	if err != nil {
-		return nil, err
-	}
-	curves, err := s.reader.Histogram(ctx, t.ID, filters(req.Metrics), req.samples(), req.key())
+	tcs, err := events.Histograms(ctx, &s.d.Env, c.Company(), []string{req.Task}, req.ModelEvents, filters(req.Metrics), req.samples(), req.key())
 	if err != nil {
 		return nil, err
 	}
 	out := histogramResponse{}
-	for _, cv := range curves {
+	for _, cv := range tcs[0].Curves {
 		if out[cv.Metric] == nil {
 			out[cv.Metric] = map[string]*curveOut{}
 		}
-		out[cv.Metric][cv.Variant] = toCurve(cv, cv.Variant, req.key(), t)
+		out[cv.Metric][cv.Variant] = toCurve(cv, cv.Variant, req.key(), tcs[0].Task)
 	}
 	return &out, nil
 }
 
-func toCurve(cv events.Curve, name string, key events.HistKey, t *target) *curveOut {
+func toCurve(cv events.Curve, name string, key events.HistKey, t *events.Target) *curveOut {
 	out := &curveOut{Name: name, Y: events.FloatsJSON(cv.Y)}
 	if key == events.KeyISOTime {
 		xs := make([]string, len(cv.X))
@@ -122,17 +117,13 @@ type multiHistogramResponse struct {
 // multiTaskScalarMetricsIterHistogram compares tasks: each task is sampled
 // on its own.
 func (s *service) multiTaskScalarMetricsIterHistogram(ctx context.Context, c *rpc.Call, req *multiHistogramRequest) (*multiHistogramResponse, error) {
-	ts, err := s.readableMany(ctx, c, req.Tasks, req.ModelEvents)
+	tcs, err := events.Histograms(ctx, &s.d.Env, c.Company(), req.Tasks, req.ModelEvents, filters(req.Metrics), req.samples(), req.key())
 	if err != nil {
 		return nil, err
 	}
 	out := &multiHistogramResponse{Metrics: map[string]map[string]map[string]*curveOut{}}
-	for _, t := range ts {
-		curves, err := s.reader.Histogram(ctx, t.ID, filters(req.Metrics), req.samples(), req.key())
-		if err != nil {
-			return nil, err
-		}
-		for _, cv := range curves {
+	for _, tc := range tcs {
+		for _, cv := range tc.Curves {
 			m := out.Metrics[cv.Metric]
 			if m == nil {
 				m = map[string]map[string]*curveOut{}
@@ -141,7 +132,7 @@ func (s *service) multiTaskScalarMetricsIterHistogram(ctx context.Context, c *rp
 			if m[cv.Variant] == nil {
 				m[cv.Variant] = map[string]*curveOut{}
 			}
-			m[cv.Variant][t.ID] = toCurve(cv, t.Name, req.key(), t)
+			m[cv.Variant][tc.Task.ID] = toCurve(cv, tc.Task.Name, req.key(), tc.Task)
 		}
 	}
 	return out, nil
@@ -209,26 +200,9 @@ type vectorHistogramResponse struct {
 // vectorMetricsIterHistogram returns a vector series' values per
 // iteration (at most 10000 iterations, ascending).
 func (s *service) vectorMetricsIterHistogram(ctx context.Context, c *rpc.Call, req *vectorHistogramRequest) (*vectorHistogramResponse, error) {
-	t, err := s.readable(ctx, c, req.Task, req.ModelEvents)
+	h, err := events.VectorValues(ctx, &s.d.Env, c.Company(), req.Task, req.ModelEvents, req.Metric, req.Variant, maxTotal)
 	if err != nil {
 		return nil, err
 	}
-	rows, err := s.d.DB.Events().Docs(ctx, s.d.DB.Read(), store.DocQuery{Tasks: []string{t.ID}, EType: string(events.Vector),
-		Metrics: []store.MetricFilter{{Metric: req.Metric, Variants: []string{req.Variant}}}, Limit: maxTotal, SkipPlotContents: true})
-	if err != nil {
-		return nil, err
-	}
-	out := &vectorHistogramResponse{Metric: req.Metric, Variant: req.Variant, Vectors: []json.RawMessage{}, Iterations: []int64{}, Images: []json.RawMessage{}}
-	for _, r := range rows {
-		var doc struct {
-			Value json.RawMessage `json:"value"`
-		}
-		if err := json.Unmarshal(r.Doc, &doc); err != nil {
-			return nil, err
-		}
-		out.Vectors = append(out.Vectors, doc.Value)
-		out.Iterations = append(out.Iterations, r.Iter)
-		out.Images = append(out.Images, r.Doc)
-	}
-	return out, nil
+	return &vectorHistogramResponse{Metric: req.Metric, Variant: req.Variant, Vectors: h.Vectors, Iterations: h.Iterations, Images: h.Events}, nil
 }

@@ -5,14 +5,11 @@ import (
 	"encoding/json"
 	"errors"
 	"io"
-	"math"
 	"strings"
 
 	"github.com/trove-ml/trove/internal/apierr"
 	"github.com/trove-ml/trove/internal/events"
-	"github.com/trove-ml/trove/internal/jsonx"
 	"github.com/trove-ml/trove/internal/rpc"
-	"github.com/trove-ml/trove/internal/store"
 )
 
 type taskLogRequest struct {
@@ -41,46 +38,15 @@ type taskLogResponse struct {
 }
 
 // getTaskLog reads a page of a task's console log from from_timestamp
-// (exclusive; absent: the newest or the oldest event), completed with the
-// events sharing the last event's time, so the next page can start after
-// that time.
+// (exclusive; absent: the newest or the oldest event).
 func (s *service) getTaskLog(ctx context.Context, c *rpc.Call, req *taskLogRequest) (*taskLogResponse, error) {
-	t, err := s.readable(ctx, c, req.Task, false)
+	page, err := events.ReadLog(ctx, &s.d.Env, c.Company(), events.LogRequest{Task: req.Task, Metrics: filters(req.Metrics),
+		Earlier: req.NavigateEarlier == nil || *req.NavigateEarlier, Order: req.Order, From: req.FromTimestamp,
+		Limit: batchSize(req.BatchSize, 5000, maxTotal), MaxTotal: maxTotal})
 	if err != nil {
 		return nil, err
 	}
-	earlier := req.NavigateEarlier == nil || *req.NavigateEarlier
-	lq := store.LogQuery{Task: t.ID, Metrics: filters(req.Metrics), Desc: earlier, Limit: batchSize(req.BatchSize, 5000, maxTotal)}
-	if req.FromTimestamp != 0 {
-		lq.From = &req.FromTimestamp
-	}
-	es, q := s.d.DB.Events(), s.d.DB.Read()
-	rows, err := es.Logs(ctx, q, lq)
-	if err != nil {
-		return nil, err
-	}
-	if len(rows) == lq.Limit && len(rows) > 0 {
-		last := rows[len(rows)-1]
-		rest, err := es.Logs(ctx, q, store.LogQuery{Task: t.ID, Metrics: lq.Metrics, Desc: earlier, AtTS: &last.TS, AfterID: last.ID})
-		if err != nil {
-			return nil, err
-		}
-		rows = append(rows, rest...)
-	}
-	if (earlier && req.Order == "asc") || (!earlier && req.Order == "desc") {
-		for i, j := 0, len(rows)-1; i < j; i, j = i+1, j-1 {
-			rows[i], rows[j] = rows[j], rows[i]
-		}
-	}
-	total, err := es.CountLogs(ctx, q, t.ID, lq.Metrics, maxTotal)
-	if err != nil {
-		return nil, err
-	}
-	out := &taskLogResponse{Events: make([]json.RawMessage, len(rows)), Returned: len(rows), Total: total}
-	for i := range rows {
-		out.Events[i] = events.RenderLog(&rows[i])
-	}
-	return out, nil
+	return &taskLogResponse{Events: page.Events, Returned: len(page.Events), Total: page.Total}, nil
 }
 
 type downloadLogRequest struct {
@@ -92,7 +58,7 @@ type downloadLogRequest struct {
 // downloadTaskLog streams a task's whole log, oldest first, as JSON lines
 // or as text lines of line_format.
 func (s *service) downloadTaskLog(ctx context.Context, c *rpc.Call, req *downloadLogRequest) (*struct{}, error) {
-	t, err := s.readable(ctx, c, req.Task, false)
+	t, err := events.Readable(ctx, &s.d.Env, c.Company(), req.Task, false)
 	if err != nil {
 		return nil, err
 	}
@@ -114,31 +80,8 @@ func (s *service) downloadTaskLog(ctx context.Context, c *rpc.Call, req *downloa
 			return nil, apierr.FieldsValue("invalid line format")
 		}
 	}
-	es, q := s.d.DB.Events(), s.d.DB.Read()
 	c.SetRaw(&rpc.RawResponse{ContentType: "text/plain", Filename: "task_" + t.ID + ".log", Stream: func(w io.Writer) error {
-		lq := store.LogQuery{Task: t.ID, Limit: 5000, After: true, AfterTS: math.MinInt64, AfterID: math.MinInt64}
-		for {
-			rows, err := es.Logs(ctx, q, lq)
-			if err != nil {
-				return err
-			}
-			var buf []byte
-			for i := range rows {
-				if format != nil {
-					buf = append(buf, format.Line(&rows[i])...)
-				} else {
-					buf = append(buf, jsonx.Restore(events.RenderLogLine(&rows[i]))...)
-				}
-			}
-			if _, err := w.Write(buf); err != nil {
-				return err
-			}
-			if len(rows) < lq.Limit {
-				return nil
-			}
-			last := rows[len(rows)-1]
-			lq.AfterTS, lq.AfterID = last.TS, last.ID
-		}
+		return events.WriteLog(ctx, &s.d.Env, t.ID, format, w)
 	}})
 	return nil, nil
 }
@@ -149,6 +92,13 @@ type clearLogRequest struct {
 	ThresholdSec int64  `json:"threshold_sec"`
 }
 
+func (r *clearLogRequest) Validate() error {
+	if r.ThresholdSec < 0 {
+		return apierr.Validation("threshold_sec", "must not be negative")
+	}
+	return nil
+}
+
 type deletedResponse struct {
 	Deleted int64 `json:"deleted"`
 }
@@ -156,23 +106,7 @@ type deletedResponse struct {
 // clearTaskLog deletes a task's log events, or those older than
 // threshold_sec seconds.
 func (s *service) clearTaskLog(ctx context.Context, c *rpc.Call, req *clearLogRequest) (*deletedResponse, error) {
-	if req.ThresholdSec < 0 {
-		return nil, apierr.Validation("threshold_sec", "must not be negative")
-	}
-	var n int64
-	err := s.d.DB.Tx(ctx, func(q store.Querier) error {
-		t, err := s.writable(ctx, q, c, req.Task, false, req.AllowLocked)
-		if err != nil {
-			return err
-		}
-		var before *int64
-		if req.ThresholdSec > 0 {
-			b := s.d.Now().UnixMilli() - req.ThresholdSec*1000
-			before = &b
-		}
-		n, err = s.d.DB.Events().DeleteLogs(ctx, q, t.ID, before)
-		return err
-	})
+	n, err := events.ClearLog(ctx, &s.d.Env, c.Company(), req.Task, req.AllowLocked, req.ThresholdSec)
 	if err != nil {
 		return nil, err
 	}
@@ -200,15 +134,7 @@ func (s *service) deleteForModel(ctx context.Context, c *rpc.Call, req *deleteFo
 }
 
 func (s *service) deleteFor(ctx context.Context, c *rpc.Call, id string, model, allowLocked bool) (*deletedResponse, error) {
-	var n int64
-	err := s.d.DB.Tx(ctx, func(q store.Querier) error {
-		t, err := s.writable(ctx, q, c, id, model, allowLocked)
-		if err != nil {
-			return err
-		}
-		n, err = s.d.DB.Events().DeleteFor(ctx, q, []string{t.ID})
-		return err
-	})
+	n, err := events.DeleteFor(ctx, &s.d.Env, c.Company(), id, model, allowLocked)
 	if err != nil {
 		return nil, err
 	}

@@ -2,49 +2,12 @@ package events
 
 import (
 	"context"
-	"sort"
 
 	"github.com/trove-ml/trove/internal/apierr"
 	"github.com/trove-ml/trove/internal/events"
 	"github.com/trove-ml/trove/internal/jsonx"
 	"github.com/trove-ml/trove/internal/rpc"
-	"github.com/trove-ml/trove/internal/store"
 )
-
-// metricNames lists, per task, the metric/variants with events of type
-// ("" = scalars, vectors, images and plots) that have an iteration above
-// minIter.
-func (s *service) metricNames(ctx context.Context, tasks []string, typ events.Type, minIter int64) ([]store.TaskMetricVariant, error) {
-	es, q := s.d.DB.Events(), s.d.DB.Read()
-	var out []store.TaskMetricVariant
-	if typ == "" || typ == events.Scalar {
-		series, err := es.TaskSeries(ctx, q, tasks...)
-		if err != nil {
-			return nil, err
-		}
-		for _, sr := range series {
-			if sr.MaxIter > minIter {
-				out = append(out, store.TaskMetricVariant{Task: sr.Task, Metric: sr.Metric, Variant: sr.Variant})
-			}
-		}
-	}
-	switch typ {
-	case events.Log:
-		logs, err := es.LogMetricVariants(ctx, q, tasks)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, logs...)
-	case events.Scalar:
-	default:
-		docs, err := es.DocMetricVariants(ctx, q, tasks, string(typ), minIter, false)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, docs...)
-	}
-	return out, nil
-}
 
 type tasksRequest struct {
 	Tasks       taskIDs `json:"tasks" required:"true"`
@@ -72,25 +35,17 @@ type taskMetricsResponse struct {
 // getTaskMetrics lists each task's metric names (events with an iteration
 // above the single-value one).
 func (s *service) getTaskMetrics(ctx context.Context, c *rpc.Call, req *tasksRequest) (*taskMetricsResponse, error) {
-	ts, err := s.readableMany(ctx, c, req.Tasks, req.ModelEvents)
+	typ, err := eventTypeParam(req.EventType)
 	if err != nil {
 		return nil, err
 	}
-	typ, _ := eventTypeParam(req.EventType)
-	mvs, err := s.metricNames(ctx, ids(ts), typ, events.SingleValueIter)
+	names, err := events.MetricNamesOf(ctx, &s.d.Env, c.Company(), req.Tasks, req.ModelEvents, typ)
 	if err != nil {
 		return nil, err
 	}
-	names := map[string]map[string]bool{}
-	for _, mv := range mvs {
-		if names[mv.Task] == nil {
-			names[mv.Task] = map[string]bool{}
-		}
-		names[mv.Task][mv.Metric] = true
-	}
-	out := &taskMetricsResponse{Metrics: []taskMetrics{}}
-	for _, t := range ts {
-		out.Metrics = append(out.Metrics, taskMetrics{Task: t.ID, Metrics: sortedSet(names[t.ID])})
+	out := &taskMetricsResponse{Metrics: make([]taskMetrics, len(names))}
+	for i, n := range names {
+		out.Metrics[i] = taskMetrics{Task: n.Task, Metrics: n.Metrics}
 	}
 	return out, nil
 }
@@ -106,29 +61,21 @@ type multiTaskMetricsResponse struct {
 
 // getMultiTaskMetrics lists the union of the tasks' metrics and variants.
 func (s *service) getMultiTaskMetrics(ctx context.Context, c *rpc.Call, req *tasksRequest) (*multiTaskMetricsResponse, error) {
-	ts, err := s.readableMany(ctx, c, req.Tasks, req.ModelEvents)
+	typ, err := eventTypeParam(req.EventType)
 	if err != nil {
 		return nil, err
 	}
-	typ, _ := eventTypeParam(req.EventType)
-	mvs, err := s.metricNames(ctx, ids(ts), typ, events.NoIter)
+	mvs, err := events.MetricsAndVariants(ctx, &s.d.Env, c.Company(), req.Tasks, req.ModelEvents, typ)
 	if err != nil {
 		return nil, err
 	}
-	return &multiTaskMetricsResponse{Metrics: groupVariants(mvs)}, nil
+	return &multiTaskMetricsResponse{Metrics: metricVariantsToWire(mvs)}, nil
 }
 
-func groupVariants(mvs []store.TaskMetricVariant) []metricVariantsOut {
-	byMetric := map[string]map[string]bool{}
-	for _, mv := range mvs {
-		if byMetric[mv.Metric] == nil {
-			byMetric[mv.Metric] = map[string]bool{}
-		}
-		byMetric[mv.Metric][mv.Variant] = true
-	}
-	out := []metricVariantsOut{}
-	for _, m := range sortedSet(mapKeys(byMetric)) {
-		out = append(out, metricVariantsOut{Metric: m, Variants: sortedSet(byMetric[m])})
+func metricVariantsToWire(mvs []events.MetricVariants) []metricVariantsOut {
+	out := make([]metricVariantsOut, len(mvs))
+	for i, mv := range mvs {
+		out[i] = metricVariantsOut(mv)
 	}
 	return out
 }
@@ -143,17 +90,13 @@ type scalarMetricsAndVariantsResponse struct {
 }
 
 func (s *service) getScalarMetricsAndVariants(ctx context.Context, c *rpc.Call, req *taskRequest) (*scalarMetricsAndVariantsResponse, error) {
-	t, err := s.readable(ctx, c, req.Task, req.ModelEvents)
-	if err != nil {
-		return nil, err
-	}
-	mvs, err := s.metricNames(ctx, []string{t.ID}, events.Scalar, events.NoIter)
+	mvs, err := events.MetricsAndVariants(ctx, &s.d.Env, c.Company(), []string{req.Task}, req.ModelEvents, events.Scalar)
 	if err != nil {
 		return nil, err
 	}
 	out := &scalarMetricsAndVariantsResponse{Metrics: map[string][]string{}}
-	for _, g := range groupVariants(mvs) {
-		out.Metrics[g.Metric] = g.Variants
+	for _, mv := range mvs {
+		out.Metrics[mv.Metric] = mv.Variants
 	}
 	return out, nil
 }
@@ -165,15 +108,11 @@ type vectorMetricsAndVariantsResponse struct {
 // getVectorMetricsAndVariants lists a task's vector metrics with their
 // variants, as the seeds' list of objects.
 func (s *service) getVectorMetricsAndVariants(ctx context.Context, c *rpc.Call, req *taskRequest) (*vectorMetricsAndVariantsResponse, error) {
-	t, err := s.readable(ctx, c, req.Task, req.ModelEvents)
+	mvs, err := events.MetricsAndVariants(ctx, &s.d.Env, c.Company(), []string{req.Task}, req.ModelEvents, events.Vector)
 	if err != nil {
 		return nil, err
 	}
-	mvs, err := s.metricNames(ctx, []string{t.ID}, events.Vector, events.NoIter)
-	if err != nil {
-		return nil, err
-	}
-	return &vectorMetricsAndVariantsResponse{Metrics: groupVariants(mvs)}, nil
+	return &vectorMetricsAndVariantsResponse{Metrics: metricVariantsToWire(mvs)}, nil
 }
 
 type latestVariant struct {
@@ -201,43 +140,22 @@ type latestScalarValuesRequest struct {
 }
 
 // getTaskLatestScalarValues reports each series' last value, and the mean
-// of its last 100 values; as the reference, only values above zero count.
+// of its last 100 values.
 func (s *service) getTaskLatestScalarValues(ctx context.Context, c *rpc.Call, req *latestScalarValuesRequest) (*latestScalarValuesResponse, error) {
-	t, err := s.readable(ctx, c, req.Task, false)
+	l, err := events.LatestScalarValues(ctx, &s.d.Env, c.Company(), req.Task)
 	if err != nil {
 		return nil, err
 	}
-	es, q := s.d.DB.Events(), s.d.DB.Read()
-	series, err := es.TaskSeries(ctx, q, t.ID)
-	if err != nil {
-		return nil, err
+	out := &latestScalarValuesResponse{Metrics: make([]latestMetric, len(l.Metrics)), LastIter: l.LastIter,
+		Name: l.Task.Name, Status: l.Task.Status, LastTimestamp: l.LastTimestamp}
+	for i, m := range l.Metrics {
+		out.Metrics[i] = latestMetric{Name: m.Name, Variants: make([]latestVariant, len(m.Variants))}
+		for j, v := range m.Variants {
+			// last_10_value is the last value, as the reference reports it.
+			out.Metrics[i].Variants[j] = latestVariant{Name: v.Name, LastValue: jsonx.Float(v.Last),
+				Last10Value: jsonx.Float(v.Last), Last100Value: jsonx.Float(v.MeanLast100)}
+		}
 	}
-	out := &latestScalarValuesResponse{Metrics: []latestMetric{}, Name: t.Name, Status: t.Status}
-	for _, sr := range series {
-		vals, err := es.LastValues(ctx, q, sr.ID, true, 100)
-		if err != nil {
-			return nil, err
-		}
-		if len(vals) == 0 {
-			continue
-		}
-		sum := 0.0
-		for _, v := range vals {
-			sum += v
-		}
-		if n := len(out.Metrics); n == 0 || out.Metrics[n-1].Name != sr.Metric {
-			out.Metrics = append(out.Metrics, latestMetric{Name: sr.Metric, Variants: []latestVariant{}})
-		}
-		m := &out.Metrics[len(out.Metrics)-1]
-		m.Variants = append(m.Variants, latestVariant{Name: sr.Variant, LastValue: jsonx.Float(vals[0]), Last10Value: jsonx.Float(vals[0]),
-			Last100Value: jsonx.Float(sum / float64(len(vals)))})
-		out.LastTimestamp = max(out.LastTimestamp, sr.LastWTS)
-	}
-	iters, err := es.MaxIters(ctx, q, []string{t.ID})
-	if err != nil {
-		return nil, err
-	}
-	out.LastIter = iters[t.ID]
 	return out, nil
 }
 
@@ -274,60 +192,16 @@ type singleValuesResponse struct {
 // getTaskSingleValueMetrics returns the single values (report_single_value)
 // of tasks; tasks without any are left out.
 func (s *service) getTaskSingleValueMetrics(ctx context.Context, c *rpc.Call, req *singleValuesRequest) (*singleValuesResponse, error) {
-	ts, err := s.readableMany(ctx, c, req.Tasks, req.ModelEvents)
+	tasks, err := events.SingleValues(ctx, &s.d.Env, c.Company(), req.Tasks, req.ModelEvents, filters(req.Metrics))
 	if err != nil {
 		return nil, err
 	}
-	es, q := s.d.DB.Events(), s.d.DB.Read()
-	fs := filters(req.Metrics)
-	out := &singleValuesResponse{Tasks: []taskSingleValues{}}
-	for _, t := range ts {
-		series, err := es.TaskSeries(ctx, q, t.ID)
-		if err != nil {
-			return nil, err
+	out := &singleValuesResponse{Tasks: make([]taskSingleValues, len(tasks))}
+	for i, tv := range tasks {
+		out.Tasks[i] = taskSingleValues{Task: tv.Task.ID, TaskName: tv.Task.Name, Values: make([]singleValue, len(tv.Values))}
+		for j, v := range tv.Values {
+			out.Tasks[i].Values[j] = singleValue{Metric: v.Metric, Variant: v.Variant, Value: jsonx.Float(v.Value), Timestamp: v.Timestamp}
 		}
-		byID := map[int64]*store.Series{}
-		var idList []int64
-		for i := range series {
-			if events.Matches(fs, series[i].Metric, series[i].Variant) {
-				byID[series[i].ID] = &series[i]
-				idList = append(idList, series[i].ID)
-			}
-		}
-		pts, err := es.PointsAt(ctx, q, idList, events.SingleValueIter)
-		if err != nil {
-			return nil, err
-		}
-		if len(pts) == 0 {
-			continue
-		}
-		tv := taskSingleValues{Task: t.ID, TaskName: t.Name, Values: []singleValue{}}
-		for _, p := range pts {
-			sr := byID[p.Series]
-			tv.Values = append(tv.Values, singleValue{Metric: sr.Metric, Variant: sr.Variant, Value: jsonx.Float(p.Value), Timestamp: p.TS})
-		}
-		sort.Slice(tv.Values, func(i, j int) bool {
-			a, b := tv.Values[i], tv.Values[j]
-			return a.Metric < b.Metric || (a.Metric == b.Metric && a.Variant < b.Variant)
-		})
-		out.Tasks = append(out.Tasks, tv)
 	}
 	return out, nil
-}
-
-func sortedSet(m map[string]bool) []string {
-	out := make([]string, 0, len(m))
-	for k := range m {
-		out = append(out, k)
-	}
-	sort.Strings(out)
-	return out
-}
-
-func mapKeys[V any](m map[string]V) map[string]bool {
-	out := make(map[string]bool, len(m))
-	for k := range m {
-		out[k] = true
-	}
-	return out
 }

@@ -4,14 +4,8 @@ import (
 	"context"
 	"encoding/json"
 
-	"github.com/trove-ml/trove/internal/apierr"
 	"github.com/trove-ml/trove/internal/events"
 	"github.com/trove-ml/trove/internal/rpc"
-)
-
-const (
-	imageSampleKind = "image_sample"
-	plotSampleKind  = "plot_sample"
 )
 
 type imageSampleRequest struct {
@@ -40,58 +34,16 @@ func imageAnswer(id string, smp *events.Sample) *imageSampleResponse {
 	return out
 }
 
-func stateMismatch(id string) error {
-	return (&apierr.Error{Code: 400, Subcode: 1104, Msg: "Invalid scroll id (Task and metric stored in the state do not match the passed ones)"}).With("scroll_id", id)
-}
-
 // getDebugImageSample shows a variant's debug image at an iteration (the
 // latest when absent).
 func (s *service) getDebugImageSample(ctx context.Context, c *rpc.Call, req *imageSampleRequest) (*imageSampleResponse, error) {
-	if _, err := s.readable(ctx, c, req.Task, req.ModelEvents); err != nil {
-		return nil, err
-	}
-	current := req.NavigateCurrentMetric == nil || *req.NavigateCurrentMetric
-	smp := &events.Samples{DB: s.d.DB}
-	var st events.ImageSampleState
-	id := req.ScrollID
-	refresh := req.Refresh
-	if id != "" {
-		if err := s.scrolls.LoadState(ctx, id, c.Company(), imageSampleKind, &st); err != nil {
-			return nil, err
-		}
-		if st.Task != req.Task || st.NavigateCurrentMetric != current || (current && st.Metric != req.Metric) {
-			return nil, stateMismatch(id)
-		}
-	} else {
-		st, refresh = events.ImageSampleState{Task: req.Task, Metric: req.Metric, NavigateCurrentMetric: current}, true
-	}
-	if refresh {
-		metric := ""
-		if current {
-			metric = req.Metric
-		}
-		vs, err := smp.ImageRanges(ctx, req.Task, metric)
-		if err != nil {
-			return nil, err
-		}
-		st.Variants = vs
-	}
-	res, err := smp.GetImage(ctx, &st, req.Metric, req.Variant, req.Iteration)
+	id, smp, err := events.DebugImageSample(ctx, &s.d.Env, s.scrolls, c.Company(), events.SampleRequest{Task: req.Task,
+		Metric: req.Metric, Variant: req.Variant, Iteration: req.Iteration, Refresh: req.Refresh, ScrollID: req.ScrollID,
+		CurrentMetric: req.NavigateCurrentMetric == nil || *req.NavigateCurrentMetric, Model: req.ModelEvents})
 	if err != nil {
 		return nil, err
 	}
-	if id, err = s.keepState(ctx, c, id, imageSampleKind, &st); err != nil {
-		return nil, err
-	}
-	return imageAnswer(id, res), nil
-}
-
-// keepState stores a sample state under its id, or under a new id.
-func (s *service) keepState(ctx context.Context, c *rpc.Call, id, kind string, st any) (string, error) {
-	if id == "" {
-		return s.scrolls.NewState(ctx, c.Company(), kind, st)
-	}
-	return id, s.scrolls.SaveState(ctx, id, c.Company(), kind, st)
+	return imageAnswer(id, smp), nil
 }
 
 type nextSampleRequest struct {
@@ -104,29 +56,17 @@ type nextSampleRequest struct {
 
 func (r *nextSampleRequest) earlier() bool { return r.NavigateEarlier == nil || *r.NavigateEarlier }
 
+func (r *nextSampleRequest) toDomain() events.NextSampleRequest {
+	return events.NextSampleRequest{Task: r.Task, ScrollID: r.ScrollID, Earlier: r.earlier(), NextIteration: r.NextIteration, Model: r.ModelEvents}
+}
+
 // nextDebugImageSample steps from the current debug image.
 func (s *service) nextDebugImageSample(ctx context.Context, c *rpc.Call, req *nextSampleRequest) (*imageSampleResponse, error) {
-	if _, err := s.readable(ctx, c, req.Task, req.ModelEvents); err != nil {
-		return nil, err
-	}
-	var st events.ImageSampleState
-	if err := s.scrolls.LoadState(ctx, req.ScrollID, c.Company(), imageSampleKind, &st); err != nil {
-		return nil, err
-	}
-	if st.Task != req.Task {
-		return nil, stateMismatch(req.ScrollID)
-	}
-	smp := &events.Samples{DB: s.d.DB}
-	res, err := smp.NextImage(ctx, &st, req.earlier(), req.NextIteration)
+	smp, err := events.NextDebugImage(ctx, &s.d.Env, s.scrolls, c.Company(), req.toDomain())
 	if err != nil {
 		return nil, err
 	}
-	if len(res.Events) > 0 {
-		if err := s.scrolls.SaveState(ctx, req.ScrollID, c.Company(), imageSampleKind, &st); err != nil {
-			return nil, err
-		}
-	}
-	return imageAnswer(req.ScrollID, res), nil
+	return imageAnswer(req.ScrollID, smp), nil
 }
 
 type plotSampleRequest struct {
@@ -157,66 +97,20 @@ func plotAnswer(id string, smp *events.Sample) *plotSampleResponse {
 // getPlotSample shows a metric's plots at an iteration (the latest when
 // absent).
 func (s *service) getPlotSample(ctx context.Context, c *rpc.Call, req *plotSampleRequest) (*plotSampleResponse, error) {
-	if _, err := s.readable(ctx, c, req.Task, req.ModelEvents); err != nil {
-		return nil, err
-	}
-	current := req.NavigateCurrentMetric == nil || *req.NavigateCurrentMetric
-	smp := &events.Samples{DB: s.d.DB}
-	var st events.PlotSampleState
-	id := req.ScrollID
-	refresh := req.Refresh
-	if id != "" {
-		if err := s.scrolls.LoadState(ctx, id, c.Company(), plotSampleKind, &st); err != nil {
-			return nil, err
-		}
-		if st.Task != req.Task || st.NavigateCurrentMetric != current || (current && st.Metric != req.Metric) {
-			return nil, stateMismatch(id)
-		}
-	} else {
-		st, refresh = events.PlotSampleState{Task: req.Task, Metric: req.Metric, NavigateCurrentMetric: current}, true
-	}
-	if refresh {
-		metric := ""
-		if current {
-			metric = req.Metric
-		}
-		ms, err := smp.PlotRanges(ctx, req.Task, metric)
-		if err != nil {
-			return nil, err
-		}
-		st.Metrics = ms
-	}
-	res, err := smp.GetPlots(ctx, &st, req.Metric, req.Iteration)
+	id, smp, err := events.PlotSample(ctx, &s.d.Env, s.scrolls, c.Company(), events.SampleRequest{Task: req.Task,
+		Metric: req.Metric, Iteration: req.Iteration, Refresh: req.Refresh, ScrollID: req.ScrollID,
+		CurrentMetric: req.NavigateCurrentMetric == nil || *req.NavigateCurrentMetric, Model: req.ModelEvents})
 	if err != nil {
 		return nil, err
 	}
-	if id, err = s.keepState(ctx, c, id, plotSampleKind, &st); err != nil {
-		return nil, err
-	}
-	return plotAnswer(id, res), nil
+	return plotAnswer(id, smp), nil
 }
 
 // nextPlotSample steps from the current plots.
 func (s *service) nextPlotSample(ctx context.Context, c *rpc.Call, req *nextSampleRequest) (*plotSampleResponse, error) {
-	if _, err := s.readable(ctx, c, req.Task, req.ModelEvents); err != nil {
-		return nil, err
-	}
-	var st events.PlotSampleState
-	if err := s.scrolls.LoadState(ctx, req.ScrollID, c.Company(), plotSampleKind, &st); err != nil {
-		return nil, err
-	}
-	if st.Task != req.Task {
-		return nil, stateMismatch(req.ScrollID)
-	}
-	smp := &events.Samples{DB: s.d.DB}
-	res, err := smp.NextPlots(ctx, &st, req.earlier(), req.NextIteration)
+	smp, err := events.NextPlotSample(ctx, &s.d.Env, s.scrolls, c.Company(), req.toDomain())
 	if err != nil {
 		return nil, err
 	}
-	if len(res.Events) > 0 {
-		if err := s.scrolls.SaveState(ctx, req.ScrollID, c.Company(), plotSampleKind, &st); err != nil {
-			return nil, err
-		}
-	}
-	return plotAnswer(req.ScrollID, res), nil
+	return plotAnswer(req.ScrollID, smp), nil
 }

@@ -83,20 +83,6 @@ func (r *taskEventsRequest) Validate() error {
 	return validateMetrics("metrics", r.Metrics)
 }
 
-// eventsCursor is the state carried by get_task_events scroll ids: the
-// first request's selection, the total and the position reached.
-type eventsCursor struct {
-	Task    string               `json:"t"`
-	Model   bool                 `json:"m,omitempty"`
-	Type    events.Type          `json:"y,omitempty"`
-	Metrics []store.MetricFilter `json:"f,omitempty"`
-	Desc    bool                 `json:"d,omitempty"`
-	Batch   int                  `json:"n"`
-	Total   *int                 `json:"c,omitempty"`
-	Pos     *events.Pos          `json:"at,omitempty"`
-	Done    bool                 `json:"e,omitempty"`
-}
-
 type taskEventsResponse struct {
 	Events   []json.RawMessage `json:"events"`
 	Returned int               `json:"returned"`
@@ -112,7 +98,7 @@ func batchSize(n, def, limit int) int {
 }
 
 func (s *service) getTaskEvents(ctx context.Context, c *rpc.Call, req *taskEventsRequest) (*taskEventsResponse, error) {
-	var cur eventsCursor
+	var cur events.EventsCursor
 	if req.ScrollID != "" {
 		if err := s.scrolls.Open(req.ScrollID, c.Company(), "task_events", &cur); err != nil {
 			return nil, err
@@ -121,40 +107,23 @@ func (s *service) getTaskEvents(ctx context.Context, c *rpc.Call, req *taskEvent
 			cur.Batch = req.BatchSize
 		}
 	} else {
-		typ, _ := eventTypeParam(req.EventType)
-		cur = eventsCursor{Task: req.Task, Model: req.ModelEvents, Type: typ, Metrics: filters(req.Metrics), Desc: req.Order == "desc", Batch: req.BatchSize}
+		typ, err := eventTypeParam(req.EventType)
+		if err != nil {
+			return nil, err
+		}
+		cur = events.EventsCursor{Task: req.Task, Model: req.ModelEvents, Type: typ, Metrics: filters(req.Metrics), Desc: req.Order == "desc", Batch: req.BatchSize}
 	}
 	cur.Batch = batchSize(cur.Batch, 500, maxTotal)
-	if _, err := s.readable(ctx, c, cur.Task, cur.Model); err != nil {
+	count := req.ScrollID == "" && (req.CountTotal == nil || *req.CountTotal)
+	evs, err := events.TaskEvents(ctx, &s.d.Env, c.Company(), &cur, count, maxTotal)
+	if err != nil {
 		return nil, err
 	}
-	sel := events.Selection{Task: cur.Task, Type: cur.Type, Metrics: cur.Metrics, Desc: cur.Desc}
-	if req.ScrollID == "" && (req.CountTotal == nil || *req.CountTotal) {
-		n, err := s.reader.Count(ctx, sel, maxTotal)
-		if err != nil {
-			return nil, err
-		}
-		cur.Total = &n
-	}
-	resp := &taskEventsResponse{Events: []json.RawMessage{}, Total: cur.Total}
-	if !cur.Done {
-		evs, last, err := s.reader.Events(ctx, sel, cur.Pos, cur.Batch)
-		if err != nil {
-			return nil, err
-		}
-		for _, e := range evs {
-			resp.Events = append(resp.Events, e)
-		}
-		cur.Pos = last
-		cur.Done = len(evs) < cur.Batch
-	}
-	resp.Returned = len(resp.Events)
 	id, err := s.scrolls.Sign(c.Company(), "task_events", cur)
 	if err != nil {
 		return nil, err
 	}
-	resp.ScrollID = id
-	return resp, nil
+	return &taskEventsResponse{Events: evs, Returned: len(evs), Total: cur.Total, ScrollID: id}, nil
 }
 
 type scalarMetricDataRequest struct {
@@ -163,16 +132,6 @@ type scalarMetricDataRequest struct {
 	ScrollID    string `json:"scroll_id"`
 	NoScroll    bool   `json:"no_scroll"`
 	ModelEvents bool   `json:"model_events"`
-}
-
-// metricDataCursor is the state of get_scalar_metric_data scroll ids.
-type metricDataCursor struct {
-	Task   string      `json:"t"`
-	Model  bool        `json:"m,omitempty"`
-	Metric string      `json:"f"`
-	Total  int         `json:"c"`
-	Pos    *events.Pos `json:"at,omitempty"`
-	Done   bool        `json:"e,omitempty"`
 }
 
 type scalarMetricDataResponse struct {
@@ -185,37 +144,19 @@ type scalarMetricDataResponse struct {
 // getScalarMetricData pages through one metric's scalar events, highest
 // iterations first, 500 per call.
 func (s *service) getScalarMetricData(ctx context.Context, c *rpc.Call, req *scalarMetricDataRequest) (*scalarMetricDataResponse, error) {
-	var cur metricDataCursor
+	var cur events.MetricDataCursor
 	if req.ScrollID != "" {
 		if err := s.scrolls.Open(req.ScrollID, c.Company(), "metric_data", &cur); err != nil {
 			return nil, err
 		}
 	} else {
-		cur = metricDataCursor{Task: req.Task, Model: req.ModelEvents, Metric: req.Metric}
+		cur = events.MetricDataCursor{Task: req.Task, Model: req.ModelEvents, Metric: req.Metric}
 	}
-	if _, err := s.readable(ctx, c, cur.Task, cur.Model); err != nil {
+	evs, err := events.ScalarMetricData(ctx, &s.d.Env, c.Company(), &cur, req.ScrollID == "", maxTotal)
+	if err != nil {
 		return nil, err
 	}
-	sel := events.Selection{Task: cur.Task, Type: events.Scalar, Metrics: []store.MetricFilter{{Metric: cur.Metric}}, Desc: true}
-	if req.ScrollID == "" {
-		n, err := s.reader.Count(ctx, sel, maxTotal)
-		if err != nil {
-			return nil, err
-		}
-		cur.Total = n
-	}
-	resp := &scalarMetricDataResponse{Events: []json.RawMessage{}, Total: cur.Total}
-	if !cur.Done {
-		evs, last, err := s.reader.Events(ctx, sel, cur.Pos, 500)
-		if err != nil {
-			return nil, err
-		}
-		for _, e := range evs {
-			resp.Events = append(resp.Events, e)
-		}
-		cur.Pos, cur.Done = last, len(evs) < 500
-	}
-	resp.Returned = len(resp.Events)
+	resp := &scalarMetricDataResponse{Events: evs, Returned: len(evs), Total: cur.Total}
 	if !req.NoScroll {
 		id, err := s.scrolls.Sign(c.Company(), "metric_data", cur)
 		if err != nil {
@@ -254,18 +195,6 @@ func validKey(k string) error {
 	return apierr.Validation("key", "must be one of iter, timestamp, iso_time")
 }
 
-// rawCursor is the state of scalar_metrics_iter_raw scroll ids.
-type rawCursor struct {
-	Task   string             `json:"t"`
-	Model  bool               `json:"m,omitempty"`
-	Metric store.MetricFilter `json:"f"`
-	Key    string             `json:"k"`
-	Batch  int                `json:"n"`
-	Total  *int               `json:"c,omitempty"`
-	Pos    *events.Pos        `json:"at,omitempty"`
-	Done   bool               `json:"e,omitempty"`
-}
-
 type iterRawResponse struct {
 	Returned int                       `json:"returned"`
 	Total    *int                      `json:"total"`
@@ -279,7 +208,7 @@ const maxRawBatch = 200000
 // scalarMetricsIterRaw pages through one metric's points as arrays per
 // variant, ordered by iteration or time.
 func (s *service) scalarMetricsIterRaw(ctx context.Context, c *rpc.Call, req *iterRawRequest) (*iterRawResponse, error) {
-	var cur rawCursor
+	var cur events.RawCursor
 	if req.ScrollID != "" {
 		if err := s.scrolls.Open(req.ScrollID, c.Company(), "iter_raw", &cur); err != nil {
 			return nil, err
@@ -292,35 +221,17 @@ func (s *service) scalarMetricsIterRaw(ctx context.Context, c *rpc.Call, req *it
 		if key == "" {
 			key = "iter"
 		}
-		cur = rawCursor{Task: req.Task, Model: req.ModelEvents, Metric: store.MetricFilter{Metric: req.Metric.Metric, Variants: req.Metric.Variants},
+		cur = events.RawCursor{Task: req.Task, Model: req.ModelEvents, Metric: store.MetricFilter{Metric: req.Metric.Metric, Variants: req.Metric.Variants},
 			Key: key, Batch: req.BatchSize}
 	}
 	cur.Batch = batchSize(cur.Batch, 10000, maxRawBatch)
-	if _, err := s.readable(ctx, c, cur.Task, cur.Model); err != nil {
+	pts, err := events.RawScalars(ctx, &s.d.Env, c.Company(), &cur, req.ScrollID == "" && req.CountTotal)
+	if err != nil {
 		return nil, err
 	}
-	sel := events.Selection{Task: cur.Task, Type: events.Scalar, Metrics: []store.MetricFilter{cur.Metric}}
-	if req.ScrollID == "" && req.CountTotal {
-		n, err := s.reader.CountRaw(ctx, sel)
-		if err != nil {
-			return nil, err
-		}
-		cur.Total = &n
-	}
-	resp := &iterRawResponse{Total: cur.Total, Variants: map[string]map[string]any{}}
-	if !cur.Done {
-		pts, err := s.reader.Raw(ctx, sel, cur.Key != "iter", cur.Pos, cur.Batch)
-		if err != nil {
-			return nil, err
-		}
-		for name, v := range pts.Variants {
-			resp.Variants[name] = map[string]any{"y": floats(v.Y), cur.Key: v.Keys}
-		}
-		resp.Returned = pts.Returned
-		if pts.Last != nil {
-			cur.Pos = pts.Last
-		}
-		cur.Done = pts.Returned < cur.Batch
+	resp := &iterRawResponse{Returned: pts.Returned, Total: cur.Total, Variants: map[string]map[string]any{}}
+	for name, v := range pts.Variants {
+		resp.Variants[name] = map[string]any{"y": floats(v.Y), cur.Key: v.Keys}
 	}
 	id, err := s.scrolls.Sign(c.Company(), "iter_raw", cur)
 	if err != nil {

@@ -2,15 +2,9 @@ package queues
 
 import (
 	"context"
-	"errors"
 
-	"github.com/trove-ml/trove/internal/apierr"
-	"github.com/trove-ml/trove/internal/domain"
-	"github.com/trove-ml/trove/internal/jsonx"
 	"github.com/trove-ml/trove/internal/queues"
 	"github.com/trove-ml/trove/internal/rpc"
-	"github.com/trove-ml/trove/internal/store"
-	"github.com/trove-ml/trove/internal/taskops"
 )
 
 type taskInQueueRequest struct {
@@ -29,32 +23,10 @@ type addTaskResponse struct {
 	Added int `json:"added"`
 }
 
-// addTask appends a task of the company to the queue. The task's status
-// does not change (tasks.enqueue is the operation that queues a task).
+// addTask appends a task of the company to the queue.
 func (s *service) addTask(ctx context.Context, c *rpc.Call, req *addTaskRequest) (*addTaskResponse, error) {
-	err := s.d.DB.Tx(ctx, func(q store.Querier) error {
-		if _, err := queues.Get(ctx, s.d.DB, q, c.Company(), req.Queue); err != nil {
-			return err
-		}
-		// Lock the task before the queue, the lock order of tasks.enqueue.
-		t, err := s.d.DB.Tasks().GetForUpdate(ctx, q, req.Task, c.Company())
-		if err != nil {
-			return domain.NotFound(err, apierr.InvalidTaskID(req.Task))
-		}
-		if err := s.d.DB.AddQueueEntry(ctx, q, req.Queue, t.ID, s.d.Now().UnixMilli()); err != nil {
-			if errors.Is(err, store.ErrAlreadyQueued) {
-				return apierr.TaskAlreadyQueued(t.ID)
-			}
-			return err
-		}
-		if req.UpdateExecutionQueue != nil && !*req.UpdateExecutionQueue {
-			return nil
-		}
-		t.Normalize()
-		t.Execution.Queue = req.Queue
-		return s.d.DB.Tasks().Update(ctx, q, t)
-	})
-	if err != nil {
+	setQueue := req.UpdateExecutionQueue == nil || *req.UpdateExecutionQueue
+	if err := queues.AddTask(ctx, &s.d.Env, c.Company(), req.Queue, req.Task, setQueue); err != nil {
 		return nil, err
 	}
 	return &addTaskResponse{Added: 1}, nil
@@ -72,24 +44,7 @@ type removeTaskResponse struct {
 }
 
 func (s *service) removeTask(ctx context.Context, c *rpc.Call, req *removeTaskRequest) (*removeTaskResponse, error) {
-	err := s.d.DB.Tx(ctx, func(q store.Querier) error {
-		if _, err := queues.GetForUpdate(ctx, s.d.DB, q, c.Company(), req.Queue); err != nil {
-			return err
-		}
-		ok, err := s.d.DB.RemoveQueueEntry(ctx, q, req.Queue, req.Task)
-		if err != nil {
-			return err
-		}
-		if !ok {
-			return apierr.TaskNotQueued(req.Queue, req.Task)
-		}
-		if req.UpdateTaskStatus {
-			_, err = queues.Revert(ctx, &s.d.Env, q, c.Company(), c.User(), req.Queue, []string{req.Task},
-				"Task was removed from the queue "+req.Queue)
-		}
-		return err
-	})
-	if err != nil {
+	if err := queues.RemoveTask(ctx, &s.d.Env, c.Company(), c.User(), req.Queue, req.Task, req.UpdateTaskStatus); err != nil {
 		return nil, err
 	}
 	return &removeTaskResponse{Removed: 1}, nil
@@ -105,18 +60,7 @@ type clearQueueResponse struct {
 
 // clearQueue empties a queue (2.31); its tasks get their status back.
 func (s *service) clearQueue(ctx context.Context, c *rpc.Call, req *queueRequest) (*clearQueueResponse, error) {
-	var removed []string
-	err := s.d.DB.Tx(ctx, func(q store.Querier) error {
-		if _, err := queues.GetForUpdate(ctx, s.d.DB, q, c.Company(), req.Queue); err != nil {
-			return err
-		}
-		tasks, err := s.d.DB.ClearQueue(ctx, q, req.Queue)
-		if err != nil {
-			return err
-		}
-		removed, err = queues.Revert(ctx, &s.d.Env, q, c.Company(), c.User(), req.Queue, tasks, "Queue "+req.Queue+" was cleared")
-		return err
-	})
+	removed, err := queues.Clear(ctx, &s.d.Env, c.Company(), c.User(), req.Queue)
 	if err != nil {
 		return nil, err
 	}
@@ -140,59 +84,18 @@ type getNextTaskResponse struct {
 	TaskInfo *taskInfo `json:"task_info,omitempty"`
 }
 
-// getNextTask hands out the top entry of a queue: each entry goes to
-// exactly one caller. An empty queue answers {}.
+// getNextTask hands out the top entry of a queue. An empty queue answers {}.
 func (s *service) getNextTask(ctx context.Context, c *rpc.Call, req *getNextTaskRequest) (*getNextTaskResponse, error) {
-	var popped *store.QueueEntry
-	err := s.d.DB.Tx(ctx, func(q store.Querier) error {
-		// No lock on the queue: the entry's own row lock decides who
-		// gets it, so workers of one queue are served in parallel.
-		if _, err := queues.Get(ctx, s.d.DB, q, c.Company(), req.Queue); err != nil {
-			return err
-		}
-		var err error
-		popped, err = s.d.DB.PopQueueEntry(ctx, q, req.Queue, req.Task)
-		return err
-	})
-	if err != nil || popped == nil {
+	h, err := queues.NextTask(ctx, &s.d.Env, c.Company(), req.Queue, req.Task)
+	if err != nil || h == nil {
 		return &getNextTaskResponse{}, err
 	}
-	resp := &getNextTaskResponse{Entry: &entry{Task: popped.Task, Added: jsonx.FromMillis(popped.Added)}}
-	t, err := s.requeueStopped(ctx, popped.Task)
-	if err != nil {
-		return nil, err
-	}
-	if req.GetTaskInfo && t != nil {
-		resp.TaskInfo = &taskInfo{Company: t.Company, User: t.User}
+	e := toEntry(h.Entry)
+	resp := &getNextTaskResponse{Entry: &e}
+	if req.GetTaskInfo && h.Task != nil {
+		resp.TaskInfo = &taskInfo{Company: h.Task.Company, User: h.Task.User}
 	}
 	return resp, nil
-}
-
-// requeueStopped puts a handed-out task that was stopped meanwhile (an
-// abort racing the enqueue) back to queued, as the reference does, so the
-// agent can run it. It runs after the hand-out committed, taking the
-// task's lock alone. The task is returned (nil when it no longer exists).
-func (s *service) requeueStopped(ctx context.Context, id string) (*store.Task, error) {
-	t, err := s.d.DB.Tasks().Get(ctx, s.d.DB.Read(), id)
-	if errors.Is(err, store.ErrNotFound) {
-		return nil, nil
-	}
-	if err != nil || t.Status != taskops.Stopped {
-		return t, err
-	}
-	err = s.d.DB.Tx(ctx, func(q store.Querier) error {
-		t, err = s.d.DB.Tasks().GetForUpdate(ctx, q, id)
-		if err != nil || t.Status != taskops.Stopped {
-			return err
-		}
-		t.Normalize()
-		t.Status = taskops.Queued
-		return s.d.DB.Tasks().Update(ctx, q, t)
-	})
-	if errors.Is(err, store.ErrNotFound) {
-		return nil, nil
-	}
-	return t, err
 }
 
 type peekTaskResponse struct {
@@ -200,18 +103,11 @@ type peekTaskResponse struct {
 }
 
 func (s *service) peekTask(ctx context.Context, c *rpc.Call, req *queueRequest) (*peekTaskResponse, error) {
-	qu, err := queues.Get(ctx, s.d.DB, s.d.DB.Read(), c.Company(), req.Queue)
-	if err != nil {
-		return nil, err
+	top, err := queues.Peek(ctx, &s.d.Env, c.Company(), req.Queue)
+	if err != nil || top == "" {
+		return &peekTaskResponse{}, err
 	}
-	top, err := s.d.DB.QueueEntries(ctx, s.d.DB.Read(), qu.ID, 1)
-	if err != nil {
-		return nil, err
-	}
-	if len(top) == 0 {
-		return &peekTaskResponse{}, nil
-	}
-	return &peekTaskResponse{Task: &top[0].Task}, nil
+	return &peekTaskResponse{Task: &top}, nil
 }
 
 type numEntriesResponse struct {
@@ -219,13 +115,9 @@ type numEntriesResponse struct {
 }
 
 func (s *service) getNumEntries(ctx context.Context, c *rpc.Call, req *queueRequest) (*numEntriesResponse, error) {
-	qu, err := queues.Get(ctx, s.d.DB, s.d.DB.Read(), c.Company(), req.Queue)
+	n, err := queues.NumEntries(ctx, &s.d.Env, c.Company(), req.Queue)
 	if err != nil {
 		return nil, err
 	}
-	load, err := s.d.DB.QueueLoadOf(ctx, s.d.DB.Read(), qu.ID)
-	if err != nil {
-		return nil, err
-	}
-	return &numEntriesResponse{Num: load.Entries}, nil
+	return &numEntriesResponse{Num: n}, nil
 }

@@ -21,10 +21,3 @@ var Schema = &query.Schema{
 	Refs:           []string{"company"},
 	DateTimeFields: []string{"created", "last_update"},
 }
-
-// refTables says where *_ex reads find names of referenced records.
-var refTables = query.RefTables{"company": "companies"}
-
-// hiddenTags are the system tags of queues left out of listings unless
-// search_hidden, id or name is given (the reference's default).
-var hiddenTags = []string{"k8s-glue"}

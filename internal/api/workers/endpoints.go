@@ -10,6 +10,7 @@ import (
 
 	"github.com/trove-ml/trove/internal/api"
 	"github.com/trove-ml/trove/internal/rpc"
+	"github.com/trove-ml/trove/internal/workers"
 )
 
 // expiredSweepEvery is how often rows of expired workers are deleted
@@ -20,8 +21,7 @@ const expiredSweepEvery = 10 * time.Minute
 func Register(r *rpc.Registry, d *api.Deps) {
 	s := &service{d: d}
 	d.Hooks.Every("expired workers sweep", expiredSweepEvery, func(ctx context.Context) error {
-		_, err := d.DB.DeleteExpiredWorkers(ctx, d.DB.Write(), d.Now().UnixMilli())
-		return err
+		return workers.SweepExpired(ctx, &d.Env)
 	})
 	r.Add(
 		rpc.Endpoint{Name: "workers.register", MinVersion: "2.4", Handler: rpc.Typed(s.register)},

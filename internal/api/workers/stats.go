@@ -2,11 +2,10 @@ package workers
 
 import (
 	"context"
-	"sort"
 
+	"github.com/trove-ml/trove/internal/api"
 	"github.com/trove-ml/trove/internal/apierr"
 	"github.com/trove-ml/trove/internal/rpc"
-	"github.com/trove-ml/trove/internal/store"
 	"github.com/trove-ml/trove/internal/workers"
 )
 
@@ -23,65 +22,26 @@ type getMetricKeysResponse struct {
 	Categories []metricCategory `json:"categories"`
 }
 
-// getMetricKeys lists the statistic categories and metrics stored for the
-// workers (all of the company's when none are named), most frequent first.
 func (s *service) getMetricKeys(ctx context.Context, c *rpc.Call, req *getMetricKeysRequest) (*getMetricKeysResponse, error) {
-	keys, err := s.d.DB.WorkerStatKeys(ctx, s.d.DB.Read(), c.Company(), req.WorkerIDs)
+	cats, err := workers.MetricKeys(ctx, &s.d.Env, c.Company(), req.WorkerIDs)
 	if err != nil {
 		return nil, err
 	}
-	if len(keys) == 0 {
-		return nil, apierr.WorkerStatsNotFound("no statistics for the company workers").With("workers", req.WorkerIDs)
-	}
-	// Categories in order of their total count, metrics by their own.
-	totals := map[string]int{}
-	var order []string
-	byCategory := map[string][]string{}
-	for _, k := range keys {
-		if _, ok := totals[k.Category]; !ok {
-			order = append(order, k.Category)
-		}
-		totals[k.Category] += k.Count
-		byCategory[k.Category] = append(byCategory[k.Category], k.Metric)
-	}
-	sort.SliceStable(order, func(i, j int) bool { return totals[order[i]] > totals[order[j]] })
-	resp := &getMetricKeysResponse{Categories: make([]metricCategory, 0, len(order))}
-	for _, cat := range order {
-		resp.Categories = append(resp.Categories, metricCategory{Name: cat, MetricKeys: byCategory[cat]})
+	resp := &getMetricKeysResponse{Categories: make([]metricCategory, len(cats))}
+	for i, cat := range cats {
+		resp.Categories[i] = metricCategory{Name: cat.Name, MetricKeys: cat.Metrics}
 	}
 	return resp, nil
 }
 
 // rangeRequest is the time range of the statistics reads.
 type rangeRequest struct {
-	// FromDate and ToDate are epoch seconds.
-	FromDate *float64 `json:"from_date" required:"true"`
-	ToDate   *float64 `json:"to_date" required:"true"`
-	// Interval is the bucket width in seconds.
-	Interval  *int     `json:"interval" required:"true"`
+	api.DateRange
 	WorkerIDs []string `json:"worker_ids"`
 }
 
-// maxDate bounds dates (epoch seconds) so that milliseconds fit.
-const maxDate = 1e12
-
-func (r *rangeRequest) Validate() error {
-	switch {
-	case *r.FromDate < 0 || *r.FromDate > maxDate:
-		return apierr.Validation("from_date", "must be epoch seconds, got %v", *r.FromDate)
-	case *r.ToDate < 0 || *r.ToDate > maxDate:
-		return apierr.Validation("to_date", "must be epoch seconds, got %v", *r.ToDate)
-	case *r.Interval < 1:
-		return apierr.Validation("interval", "must be at least 1, got %d", *r.Interval)
-	case *r.FromDate >= *r.ToDate:
-		return apierr.FieldsValue("from_date must be less than to_date")
-	}
-	return nil
-}
-
-func (r *rangeRequest) statsRange(company string) (workers.Buckets, store.StatsRange) {
-	b := workers.NewBuckets(*r.FromDate, *r.ToDate, *r.Interval)
-	return b, store.StatsRange{Company: company, From: b.From, To: b.To, Bucket: b.Width, Workers: r.WorkerIDs}
+func (r *rangeRequest) toRange(company string) workers.Range {
+	return workers.Range{Company: company, From: *r.FromDate, To: *r.ToDate, Interval: *r.Interval, Workers: r.WorkerIDs}
 }
 
 // statItem asks for one metric with one aggregation.
@@ -145,70 +105,29 @@ type getStatsResponse struct {
 	Workers []*workerStats `json:"workers"`
 }
 
-// getStats aggregates the asked metrics per worker (and variant) over time
-// buckets; every bucket of the range is returned, 0 where a worker's
-// metric has no value.
+// getStats aggregates the asked metrics per worker over time buckets.
 func (s *service) getStats(ctx context.Context, c *rpc.Call, req *getStatsRequest) (*getStatsResponse, error) {
-	buckets, sr := req.statsRange(c.Company())
-	aggs := map[string][]string{}
-	var metrics []string
-	for _, it := range req.Items {
-		if _, ok := aggs[it.Key]; !ok {
-			metrics = append(metrics, it.Key)
-		}
-		if !contains(aggs[it.Key], it.Aggregation) {
-			aggs[it.Key] = append(aggs[it.Key], it.Aggregation)
-		}
+	items := make([]workers.StatItem, len(req.Items))
+	for i, it := range req.Items {
+		items[i] = workers.StatItem{Metric: it.Key, Aggregation: it.Aggregation}
 	}
-	rows, err := s.d.DB.AggregateWorkerStats(ctx, s.d.DB.Read(), sr, metrics, req.SplitByVariant)
+	stats, err := workers.Stats(ctx, &s.d.Env, req.toRange(c.Company()), items, req.SplitByVariant)
 	if err != nil {
 		return nil, err
 	}
-	resp := &getStatsResponse{Workers: []*workerStats{}}
-	index := map[int64]int{}
-	for i, at := range buckets.Starts {
-		index[at] = i
-	}
-	var ws *workerStats
-	var ms *metricStats
-	for _, r := range rows {
-		if ws == nil || ws.Worker != r.Worker {
-			ws = &workerStats{Worker: r.Worker, Metrics: []*metricStats{}}
-			resp.Workers = append(resp.Workers, ws)
-			ms = nil
-		}
-		if ms == nil || ms.Metric != r.Metric || (req.SplitByVariant && *ms.Variant != r.Variant) {
-			ms = newMetricStats(r.Metric, buckets.Starts, aggs[r.Metric])
-			if req.SplitByVariant {
-				v := r.Variant
-				ms.Variant = &v
+	resp := &getStatsResponse{Workers: make([]*workerStats, len(stats))}
+	for i, ws := range stats {
+		out := &workerStats{Worker: ws.Worker, Metrics: make([]*metricStats, len(ws.Metrics))}
+		for j, ms := range ws.Metrics {
+			m := &metricStats{Metric: ms.Metric, Variant: ms.Variant, Dates: ms.Dates, Stats: make([]aggregationValues, len(ms.Stats))}
+			for k, a := range ms.Stats {
+				m.Stats[k] = aggregationValues{Aggregation: a.Aggregation, Values: a.Values}
 			}
-			ws.Metrics = append(ws.Metrics, ms)
+			out.Metrics[j] = m
 		}
-		i, ok := index[r.At]
-		if !ok {
-			continue // the incomplete last bucket
-		}
-		for _, st := range ms.Stats {
-			switch st.Aggregation {
-			case "avg":
-				st.Values[i] = r.Avg
-			case "min":
-				st.Values[i] = r.Min
-			case "max":
-				st.Values[i] = r.Max
-			}
-		}
+		resp.Workers[i] = out
 	}
 	return resp, nil
-}
-
-func newMetricStats(metric string, dates []int64, aggs []string) *metricStats {
-	ms := &metricStats{Metric: metric, Dates: dates, Stats: make([]aggregationValues, len(aggs))}
-	for i, a := range aggs {
-		ms.Stats[i] = aggregationValues{Aggregation: a, Values: make([]float64, len(dates))}
-	}
-	return ms
 }
 
 type activitySeries struct {
@@ -224,30 +143,9 @@ type getActivityReportResponse struct {
 // getActivityReport counts per time bucket the workers that reported
 // statistics (total) and those that reported while running a task (active).
 func (s *service) getActivityReport(ctx context.Context, c *rpc.Call, req *rangeRequest) (*getActivityReportResponse, error) {
-	buckets, sr := req.statsRange(c.Company())
-	resp := &getActivityReportResponse{}
-	for _, part := range []struct {
-		active bool
-		out    *activitySeries
-	}{{false, &resp.Total}, {true, &resp.Active}} {
-		counts, err := s.d.DB.WorkerActivity(ctx, s.d.DB.Read(), sr, part.active)
-		if err != nil {
-			return nil, err
-		}
-		part.out.Dates = buckets.Starts
-		part.out.Counts = make([]int, len(buckets.Starts))
-		for i, at := range buckets.Starts {
-			part.out.Counts[i] = counts[at]
-		}
+	total, active, err := workers.ActivityReport(ctx, &s.d.Env, req.toRange(c.Company()))
+	if err != nil {
+		return nil, err
 	}
-	return resp, nil
-}
-
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
+	return &getActivityReportResponse{Total: activitySeries(total), Active: activitySeries(active)}, nil
 }

@@ -1,0 +1,140 @@
+package events
+
+import (
+	"context"
+	"encoding/json"
+	"io"
+	"math"
+
+	"github.com/trove-ml/trove/internal/domain"
+	"github.com/trove-ml/trove/internal/jsonx"
+	"github.com/trove-ml/trove/internal/store"
+)
+
+// LogRequest is a page of a task's console log.
+type LogRequest struct {
+	Task    string
+	Metrics []store.MetricFilter
+	// Earlier pages towards older events (newest first).
+	Earlier bool
+	// Order ("asc" or "desc", "" for the paging direction) orders the page.
+	Order string
+	// From is the timestamp the page starts after (0: the newest or the
+	// oldest event).
+	From int64
+	// Limit is the page size before completion (see LogPage).
+	Limit int
+	// MaxTotal caps the count of the log's events.
+	MaxTotal int
+}
+
+// LogPage is a rendered page of a log and how many events the log holds.
+type LogPage struct {
+	Events []json.RawMessage
+	Total  int
+}
+
+// ReadLog reads a page of a readable task's console log, completed with
+// the events sharing the last event's time, so that the next page can
+// start after that time.
+func ReadLog(ctx context.Context, d *domain.Env, company string, r LogRequest) (*LogPage, error) {
+	t, err := Readable(ctx, d, company, r.Task, false)
+	if err != nil {
+		return nil, err
+	}
+	lq := store.LogQuery{Task: t.ID, Metrics: r.Metrics, Desc: r.Earlier, Limit: r.Limit}
+	if r.From != 0 {
+		lq.From = &r.From
+	}
+	es, q := d.DB.Events(), d.DB.Read()
+	rows, err := es.Logs(ctx, q, lq)
+	if err != nil {
+		return nil, err
+	}
+	if len(rows) == lq.Limit && len(rows) > 0 {
+		last := rows[len(rows)-1]
+		rest, err := es.Logs(ctx, q, store.LogQuery{Task: t.ID, Metrics: lq.Metrics, Desc: r.Earlier, AtTS: &last.TS, AfterID: last.ID})
+		if err != nil {
+			return nil, err
+		}
+		rows = append(rows, rest...)
+	}
+	if (r.Earlier && r.Order == "asc") || (!r.Earlier && r.Order == "desc") {
+		for i, j := 0, len(rows)-1; i < j; i, j = i+1, j-1 {
+			rows[i], rows[j] = rows[j], rows[i]
+		}
+	}
+	total, err := es.CountLogs(ctx, q, t.ID, lq.Metrics, r.MaxTotal)
+	if err != nil {
+		return nil, err
+	}
+	page := &LogPage{Events: make([]json.RawMessage, len(rows)), Total: total}
+	for i := range rows {
+		page.Events[i] = RenderLog(&rows[i])
+	}
+	return page, nil
+}
+
+// WriteLog writes a task's whole log to w, oldest first, as text lines of
+// format, or as JSON lines when format is nil.
+func WriteLog(ctx context.Context, d *domain.Env, taskID string, format *LineFormat, w io.Writer) error {
+	es, q := d.DB.Events(), d.DB.Read()
+	lq := store.LogQuery{Task: taskID, Limit: 5000, After: true, AfterTS: math.MinInt64, AfterID: math.MinInt64}
+	for {
+		rows, err := es.Logs(ctx, q, lq)
+		if err != nil {
+			return err
+		}
+		var buf []byte
+		for i := range rows {
+			if format != nil {
+				buf = append(buf, format.Line(&rows[i])...)
+			} else {
+				buf = append(buf, jsonx.Restore(RenderLogLine(&rows[i]))...)
+			}
+		}
+		if _, err := w.Write(buf); err != nil {
+			return err
+		}
+		if len(rows) < lq.Limit {
+			return nil
+		}
+		last := rows[len(rows)-1]
+		lq.AfterTS, lq.AfterID = last.TS, last.ID
+	}
+}
+
+// ClearLog deletes a writable task's log events, or those older than
+// olderThanSec seconds (> 0), and returns how many.
+func ClearLog(ctx context.Context, d *domain.Env, company, taskID string, allowLocked bool, olderThanSec int64) (int64, error) {
+	var n int64
+	err := d.DB.Tx(ctx, func(q store.Querier) error {
+		t, err := Writable(ctx, d, q, company, taskID, false, allowLocked)
+		if err != nil {
+			return err
+		}
+		var before *int64
+		if olderThanSec > 0 {
+			b := d.Now().UnixMilli() - olderThanSec*1000
+			before = &b
+		}
+		n, err = d.DB.Events().DeleteLogs(ctx, q, t.ID, before)
+		return err
+	})
+	return n, err
+}
+
+// DeleteFor deletes every event of a writable task (or model) and returns
+// how many.
+func DeleteFor(ctx context.Context, d *domain.Env, company, id string, model, allowLocked bool) (int64, error) {
+	var n int64
+	err := d.DB.Tx(ctx, func(q store.Querier) error {
+		t, err := Writable(ctx, d, q, company, id, model, allowLocked)
+		if err != nil {
+			return err
+		}
+		n, err = d.DB.Events().DeleteFor(ctx, q, []string{t.ID})
+		return err
+	})
+	return n, err
+}

@@ -1,0 +1,150 @@
+package queues
+
+import (
+	"context"
+	"errors"
+
+	"github.com/trove-ml/trove/internal/apierr"
+	"github.com/trove-ml/trove/internal/domain"
+	"github.com/trove-ml/trove/internal/store"
+)
+
+// WithEntries loads a queue of the company with its first max entries
+// (<= 0: all).
+func WithEntries(ctx context.Context, d *domain.Env, company, id string, max int) (*store.Queue, []store.QueueEntry, error) {
+	qu, err := Get(ctx, d.DB, d.DB.Read(), company, id)
+	if err != nil {
+		return nil, nil, err
+	}
+	entries, err := d.DB.QueueEntries(ctx, d.DB.Read(), qu.ID, max)
+	if err != nil {
+		return nil, nil, err
+	}
+	return qu, entries, nil
+}
+
+// AddTask appends a task of the company to the queue (400/712 when it is
+// already in it). The task's status does not change (tasks.enqueue is the
+// operation that queues a task); setExecutionQueue also points the task's
+// execution queue at this queue.
+func AddTask(ctx context.Context, d *domain.Env, company, queueID, taskID string, setExecutionQueue bool) error {
+	return d.DB.Tx(ctx, func(q store.Querier) error {
+		if _, err := Get(ctx, d.DB, q, company, queueID); err != nil {
+			return err
+		}
+		// Lock the task before the queue, the lock order of tasks.enqueue.
+		t, err := d.DB.Tasks().GetForUpdate(ctx, q, taskID, company)
+		if err != nil {
+			return domain.NotFound(err, apierr.InvalidTaskID(taskID))
+		}
+		if err := d.DB.AddQueueEntry(ctx, q, queueID, t.ID, d.Now().UnixMilli()); err != nil {
+			if errors.Is(err, store.ErrAlreadyQueued) {
+				return apierr.TaskAlreadyQueued(t.ID)
+			}
+			return err
+		}
+		if !setExecutionQueue {
+			return nil
+		}
+		t.Normalize()
+		t.Execution.Queue = queueID
+		return d.DB.Tasks().Update(ctx, q, t)
+	})
+}
+
+// RemoveTask takes a task out of the queue (400/711 when it is not in it);
+// revert gives the task back its status before the enqueue.
+func RemoveTask(ctx context.Context, d *domain.Env, company, user, queueID, taskID string, revert bool) error {
+	return d.DB.Tx(ctx, func(q store.Querier) error {
+		if _, err := GetForUpdate(ctx, d.DB, q, company, queueID); err != nil {
+			return err
+		}
+		ok, err := d.DB.RemoveQueueEntry(ctx, q, queueID, taskID)
+		if err != nil {
+			return err
+		}
+		if !ok {
+			return apierr.TaskNotQueued(queueID, taskID)
+		}
+		if revert {
+			_, err = Revert(ctx, d, q, company, user, queueID, []string{taskID}, "Task was removed from the queue "+queueID)
+		}
+		return err
+	})
+}
+
+// Clear empties a queue; its tasks get their status back. The ids of the
+// tasks that changed are returned.
+func Clear(ctx context.Context, d *domain.Env, company, user, queueID string) ([]string, error) {
+	var removed []string
+	err := d.DB.Tx(ctx, func(q store.Querier) error {
+		if _, err := GetForUpdate(ctx, d.DB, q, company, queueID); err != nil {
+			return err
+		}
+		tasks, err := d.DB.ClearQueue(ctx, q, queueID)
+		if err != nil {
+			return err
+		}
+		removed, err = Revert(ctx, d, q, company, user, queueID, tasks, "Queue "+queueID+" was cleared")
+		return err
+	})
+	return removed, err
+}
+
+// Peek returns the task at the top of a queue of the company ("" when empty).
+func Peek(ctx context.Context, d *domain.Env, company, queueID string) (string, error) {
+	_, top, err := WithEntries(ctx, d, company, queueID, 1)
+	if err != nil || len(top) == 0 {
+		return "", err
+	}
+	return top[0].Task, nil
+}
+
+// NumEntries counts the entries of a queue of the company.
+func NumEntries(ctx context.Context, d *domain.Env, company, queueID string) (int, error) {
+	qu, err := Get(ctx, d.DB, d.DB.Read(), company, queueID)
+	if err != nil {
+		return 0, err
+	}
+	load, err := d.DB.QueueLoadOf(ctx, d.DB.Read(), qu.ID)
+	return load.Entries, err
+}
+
+// Target is where a move puts an entry: the new index (0 is the top) from
+// the current one and the queue's size; the store clamps it to the queue.
+type Target func(current, n int) int
+
+// ToFront moves an entry to the top.
+func ToFront(int, int) int { return 0 }
+
+// ToBack moves an entry to the bottom.
+func ToBack(_, n int) int { return n - 1 }
+
+// Forward moves an entry by places towards the top.
+func Forward(by int) Target {
+	return func(cur, _ int) int { return cur - by }
+}
+
+// Backward moves an entry by places towards the bottom.
+func Backward(by int) Target {
+	return func(cur, _ int) int { return cur + by }
+}
+
+// Move puts a task at a new place in its queue and returns the place it
+// ended at (0 is the top; a target beyond either end stops there). A task
+// not in the queue is 400/711.
+func Move(ctx context.Context, d *domain.Env, company, queueID, taskID string, target Target) (int, error) {
+	var pos int
+	err := d.DB.Tx(ctx, func(q store.Querier) error {
+		if _, err := GetForUpdate(ctx, d.DB, q, company, queueID); err != nil {
+			return err
+		}
+		var err error
+		pos, err = d.DB.MoveQueueEntry(ctx, q, queueID, taskID, target)
+		if errors.Is(err, store.ErrNotQueued) {
+			return apierr.TaskNotQueued(queueID, taskID)
+		}
+		return err
+	})
+	return pos, err
+}

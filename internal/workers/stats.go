@@ -1,0 +1,180 @@
+package workers
+
+import (
+	"context"
+	"slices"
+	"sort"
+
+	"github.com/trove-ml/trove/internal/apierr"
+	"github.com/trove-ml/trove/internal/domain"
+	"github.com/trove-ml/trove/internal/store"
+)
+
+// Category is a statistics category with its metrics, most frequent first.
+type Category struct {
+	Name    string
+	Metrics []string
+}
+
+// MetricKeys lists the statistic categories and metrics stored for the
+// workers (all of the company's when none are named), the categories in
+// order of their total count. None at all is 400/1001.
+func MetricKeys(ctx context.Context, d *domain.Env, company string, workers []string) ([]Category, error) {
+	keys, err := d.DB.WorkerStatKeys(ctx, d.DB.Read(), company, workers)
+	if err != nil {
+		return nil, err
+	}
+	if len(keys) == 0 {
+		return nil, apierr.WorkerStatsNotFound("no statistics for the company workers").With("workers", workers)
+	}
+	totals := map[string]int{}
+	var order []string
+	byCategory := map[string][]string{}
+	for _, k := range keys {
+		if _, ok := totals[k.Category]; !ok {
+			order = append(order, k.Category)
+		}
+		totals[k.Category] += k.Count
+		byCategory[k.Category] = append(byCategory[k.Category], k.Metric)
+	}
+	sort.SliceStable(order, func(i, j int) bool { return totals[order[i]] > totals[order[j]] })
+	out := make([]Category, 0, len(order))
+	for _, cat := range order {
+		out = append(out, Category{Name: cat, Metrics: byCategory[cat]})
+	}
+	return out, nil
+}
+
+// Range is the time range and workers of a statistics read.
+type Range struct {
+	Company string
+	// From and To are epoch seconds; Interval the bucket width in seconds.
+	From, To float64
+	Interval int
+	// Workers limits the workers (empty = all of the company's).
+	Workers []string
+}
+
+func (r Range) buckets() (Buckets, store.StatsRange) {
+	b := NewBuckets(r.From, r.To, r.Interval)
+	return b, store.StatsRange{Company: r.Company, From: b.From, To: b.To, Bucket: b.Width, Workers: r.Workers}
+}
+
+// StatItem asks for one metric with one aggregation (avg, min or max).
+type StatItem struct {
+	Metric, Aggregation string
+}
+
+// Aggregations are the values of one aggregation, one per bucket.
+type Aggregations struct {
+	Aggregation string
+	Values      []float64
+}
+
+// MetricStats is one metric (and variant, when split) of a worker.
+type MetricStats struct {
+	Metric string
+	// Variant is nil unless the read splits by variant.
+	Variant *string
+	Dates   []int64
+	Stats   []Aggregations
+}
+
+// WorkerStats is the asked metrics of one worker.
+type WorkerStats struct {
+	Worker  string
+	Metrics []*MetricStats
+}
+
+// Stats aggregates the asked metrics per worker (and variant) over time
+// buckets; every bucket of the range is returned, 0 where a worker's
+// metric has no value.
+func Stats(ctx context.Context, d *domain.Env, r Range, items []StatItem, splitByVariant bool) ([]*WorkerStats, error) {
+	buckets, sr := r.buckets()
+	aggs := map[string][]string{}
+	var metrics []string
+	for _, it := range items {
+		if _, ok := aggs[it.Metric]; !ok {
+			metrics = append(metrics, it.Metric)
+		}
+		if !slices.Contains(aggs[it.Metric], it.Aggregation) {
+			aggs[it.Metric] = append(aggs[it.Metric], it.Aggregation)
+		}
+	}
+	rows, err := d.DB.AggregateWorkerStats(ctx, d.DB.Read(), sr, metrics, splitByVariant)
+	if err != nil {
+		return nil, err
+	}
+	out := []*WorkerStats{}
+	index := map[int64]int{}
+	for i, at := range buckets.Starts {
+		index[at] = i
+	}
+	var ws *WorkerStats
+	var ms *MetricStats
+	for _, row := range rows {
+		if ws == nil || ws.Worker != row.Worker {
+			ws = &WorkerStats{Worker: row.Worker, Metrics: []*MetricStats{}}
+			out = append(out, ws)
+			ms = nil
+		}
+		if ms == nil || ms.Metric != row.Metric || (splitByVariant && *ms.Variant != row.Variant) {
+			ms = newMetricStats(row.Metric, buckets.Starts, aggs[row.Metric])
+			if splitByVariant {
+				v := row.Variant
+				ms.Variant = &v
+			}
+			ws.Metrics = append(ws.Metrics, ms)
+		}
+		i, ok := index[row.At]
+		if !ok {
+			continue // the incomplete last bucket
+		}
+		for _, st := range ms.Stats {
+			switch st.Aggregation {
+			case "avg":
+				st.Values[i] = row.Avg
+			case "min":
+				st.Values[i] = row.Min
+			case "max":
+				st.Values[i] = row.Max
+			}
+		}
+	}
+	return out, nil
+}
+
+func newMetricStats(metric string, dates []int64, aggs []string) *MetricStats {
+	ms := &MetricStats{Metric: metric, Dates: dates, Stats: make([]Aggregations, len(aggs))}
+	for i, a := range aggs {
+		ms.Stats[i] = Aggregations{Aggregation: a, Values: make([]float64, len(dates))}
+	}
+	return ms
+}
+
+// Activity is a count of workers per bucket start.
+type Activity struct {
+	Dates  []int64
+	Counts []int
+}
+
+// ActivityReport counts per time bucket the workers that reported
+// statistics (total) and those that reported while running a task (active).
+func ActivityReport(ctx context.Context, d *domain.Env, r Range) (total, active Activity, err error) {
+	buckets, sr := r.buckets()
+	for _, part := range []struct {
+		activeOnly bool
+		out        *Activity
+	}{{false, &total}, {true, &active}} {
+		counts, err := d.DB.WorkerActivity(ctx, d.DB.Read(), sr, part.activeOnly)
+		if err != nil {
+			return Activity{}, Activity{}, err
+		}
+		part.out.Dates = buckets.Starts
+		part.out.Counts = make([]int, len(buckets.Starts))
+		for i, at := range buckets.Starts {
+			part.out.Counts[i] = counts[at]
+		}
+	}
+	return total, active, nil
+}

@@ -7,7 +7,7 @@ import (
 	"github.com/trove-ml/trove/internal/apierr"
 	"github.com/trove-ml/trove/internal/domain"
 	"github.com/trove-ml/trove/internal/store"
-	"github.com/trove-ml/trove/internal/taskops"
+	taskdom "github.com/trove-ml/trove/internal/tasks"
 )
 
 // Revert gives tasks that left a queue without being run (the queue was
@@ -31,10 +31,10 @@ func Revert(ctx context.Context, d *domain.Env, q store.Querier, company, user, 
 		}
 		t.Normalize()
 		to := t.EnqueueStatus
-		if to == "" || to == taskops.Queued {
-			to = taskops.Created
+		if to == "" || to == taskdom.Queued {
+			to = taskdom.Created
 		}
-		_, err = taskops.SetStatus(ctx, d, q, user, t, taskops.Change{To: to, Force: true, StatusReason: reason,
+		_, err = taskdom.SetStatus(ctx, d, q, user, t, taskdom.Change{To: to, Force: true, StatusReason: reason,
 			Apply: func(t *store.Task, _ map[string]any) {
 				t.EnqueueStatus = ""
 				t.Execution.Queue = ""

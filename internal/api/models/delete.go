@@ -8,7 +8,7 @@ import (
 	"github.com/trove-ml/trove/internal/apierr"
 	"github.com/trove-ml/trove/internal/rpc"
 	"github.com/trove-ml/trove/internal/store"
-	"github.com/trove-ml/trove/internal/taskops"
+	taskdom "github.com/trove-ml/trove/internal/tasks"
 )
 
 type deleteRequest struct {
@@ -74,7 +74,7 @@ func (s *service) deleteOne(ctx context.Context, q store.Querier, c *rpc.Call, i
 	if err != nil {
 		return "", err
 	}
-	deletedRef := taskops.DeletedPrefix + id
+	deletedRef := taskdom.DeletedPrefix + id
 	now := s.d.Time()
 	users, err := s.d.DB.TasksUsingModel(ctx, q, id)
 	if err != nil {
@@ -93,7 +93,7 @@ func (s *service) deleteOne(ctx context.Context, q store.Querier, c *rpc.Call, i
 			return "", err
 		}
 	}
-	if creator != nil && creator.Status == taskops.Published && !force {
+	if creator != nil && creator.Status == taskdom.Published && !force {
 		return "", apierr.ModelCreatingTaskExists("and published, use force=True to delete").With("task", m.Task)
 	}
 	for _, t := range users {
@@ -109,7 +109,7 @@ func (s *service) deleteOne(ctx context.Context, q store.Querier, c *rpc.Call, i
 	if creator != nil {
 		creator.Normalize()
 		repointInputs(creator, id, deletedRef)
-		if creator.Status == taskops.Published {
+		if creator.Status == taskdom.Published {
 			for _, it := range creator.Models.Output {
 				if it != nil && it.Model == id {
 					it.Model = deletedRef

@@ -11,7 +11,7 @@ import (
 	"github.com/trove-ml/trove/internal/ids"
 	"github.com/trove-ml/trove/internal/rpc"
 	"github.com/trove-ml/trove/internal/store"
-	"github.com/trove-ml/trove/internal/taskops"
+	taskdom "github.com/trove-ml/trove/internal/tasks"
 )
 
 // outputModelName is the name of the output entry update_for_task writes.
@@ -59,11 +59,11 @@ type updateForTaskResponse struct {
 func (s *service) updateForTask(ctx context.Context, c *rpc.Call, req *updateForTaskRequest) (*updateForTaskResponse, error) {
 	var resp *updateForTaskResponse
 	err := s.d.DB.Tx(ctx, func(q store.Querier) error {
-		t, err := taskops.LoadWritable(ctx, &s.d.Env, q, c.Company(), req.Task)
+		t, err := taskdom.LoadWritable(ctx, &s.d.Env, q, c.Company(), req.Task)
 		if err != nil {
 			return err
 		}
-		if t.Status != taskops.Created && t.Status != taskops.InProgress {
+		if t.Status != taskdom.Created && t.Status != taskdom.InProgress {
 			return apierr.InvalidTaskStatus("model can only be updated for tasks in the [created, in_progress] states").
 				With("id", t.ID, "status", t.Status)
 		}
@@ -137,7 +137,7 @@ func (s *service) modelFromTask(ctx context.Context, q store.Querier, c *rpc.Cal
 	m := &store.Model{ID: ids.New(), Company: c.Company(), User: c.User(), Name: name, Created: now,
 		LastUpdate: now, LastChange: now, LastChangedBy: c.User(), URI: r.URI, Comment: &comment,
 		Project: t.Project, Task: t.ID, Framework: t.Execution.Framework, Design: t.Execution.ModelDesc,
-		Labels: t.Execution.ModelLabels, Ready: t.Status == taskops.Published}
+		Labels: t.Execution.ModelLabels, Ready: t.Status == taskdom.Published}
 	if len(t.Models.Input) > 0 && t.Models.Input[0] != nil {
 		m.Parent = t.Models.Input[0].Model
 	}

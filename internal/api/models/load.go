@@ -8,7 +8,7 @@ import (
 	"github.com/trove-ml/trove/internal/apierr"
 	"github.com/trove-ml/trove/internal/domain"
 	"github.com/trove-ml/trove/internal/store"
-	"github.com/trove-ml/trove/internal/taskops"
+	taskdom "github.com/trove-ml/trove/internal/tasks"
 )
 
 // loadWritable loads a model of the caller's company for writing. Public
@@ -26,7 +26,7 @@ func (s *service) loadWritable(ctx context.Context, q store.Querier, company, id
 
 // checkTask refuses a task the caller may not write (400/101, public 403/21).
 func (s *service) checkTask(ctx context.Context, q store.Querier, company, id string) error {
-	_, err := taskops.LoadWritable(ctx, &s.d.Env, q, company, id)
+	_, err := taskdom.LoadWritable(ctx, &s.d.Env, q, company, id)
 	return err
 }
 

@@ -8,7 +8,7 @@ import (
 	"github.com/trove-ml/trove/internal/apierr"
 	"github.com/trove-ml/trove/internal/rpc"
 	"github.com/trove-ml/trove/internal/store"
-	"github.com/trove-ml/trove/internal/taskops"
+	taskdom "github.com/trove-ml/trove/internal/tasks"
 )
 
 type setReadyRequest struct {
@@ -95,8 +95,8 @@ func (s *service) publish(ctx context.Context, q store.Querier, c *rpc.Call, id 
 		case errors.Is(err, store.ErrNotFound):
 		case err != nil:
 			return nil, err
-		case t.Status != taskops.Published:
-			res, err := taskops.Publish(ctx, &s.d.Env, q, c.Company(), c.User(), m.Task, forceTask, false, "", "")
+		case t.Status != taskdom.Published:
+			res, err := taskdom.Publish(ctx, &s.d.Env, q, c.Company(), c.User(), m.Task, forceTask, false, "", "")
 			if err != nil {
 				return nil, err
 			}

@@ -10,7 +10,7 @@ import (
 	"github.com/trove-ml/trove/internal/jsonx"
 	"github.com/trove-ml/trove/internal/rpc"
 	"github.com/trove-ml/trove/internal/store"
-	"github.com/trove-ml/trove/internal/taskops"
+	taskdom "github.com/trove-ml/trove/internal/tasks"
 )
 
 // patch holds the writable fields of edit and update; nil (absent or
@@ -98,7 +98,7 @@ func (s *service) patchModel(ctx context.Context, c *rpc.Call, id string, p *pat
 func (s *service) applyPatch(ctx context.Context, q store.Querier, c *rpc.Call, m *store.Model, p *patch) (*api.UpdateResult, error) {
 	fields := map[string]any{}
 	data := false // a change that moves last_update
-	if p.Task != nil && strings.HasPrefix(*p.Task, taskops.DeletedPrefix) {
+	if p.Task != nil && strings.HasPrefix(*p.Task, taskdom.DeletedPrefix) {
 		p.Task = nil // a reference to a deleted task is not written back
 	}
 	if p.Name != nil {
@@ -194,7 +194,7 @@ func (s *service) applyPatch(ctx context.Context, q store.Querier, c *rpc.Call, 
 // raiseTaskIteration lifts last_iteration of a company task to at least
 // iter; a task that is gone or not the caller's is skipped.
 func (s *service) raiseTaskIteration(ctx context.Context, q store.Querier, c *rpc.Call, taskID string, iter int64) error {
-	if taskID == "" || strings.HasPrefix(taskID, taskops.DeletedPrefix) {
+	if taskID == "" || strings.HasPrefix(taskID, taskdom.DeletedPrefix) {
 		return nil
 	}
 	t, err := s.d.DB.Tasks().GetForUpdate(ctx, q, taskID, c.Company())

@@ -10,7 +10,7 @@ import (
 	"github.com/trove-ml/trove/internal/queues"
 	"github.com/trove-ml/trove/internal/rpc"
 	"github.com/trove-ml/trove/internal/store"
-	"github.com/trove-ml/trove/internal/taskops"
+	taskdom "github.com/trove-ml/trove/internal/tasks"
 )
 
 type taskInQueueRequest struct {
@@ -177,16 +177,16 @@ func (s *service) requeueStopped(ctx context.Context, id string) (*store.Task, e
 	if errors.Is(err, store.ErrNotFound) {
 		return nil, nil
 	}
-	if err != nil || t.Status != taskops.Stopped {
+	if err != nil || t.Status != taskdom.Stopped {
 		return t, err
 	}
 	err = s.d.DB.Tx(ctx, func(q store.Querier) error {
 		t, err = s.d.DB.Tasks().GetForUpdate(ctx, q, id)
-		if err != nil || t.Status != taskops.Stopped {
+		if err != nil || t.Status != taskdom.Stopped {
 			return err
 		}
 		t.Normalize()
-		t.Status = taskops.Queued
+		t.Status = taskdom.Queued
 		return s.d.DB.Tasks().Update(ctx, q, t)
 	})
 	if errors.Is(err, store.ErrNotFound) {

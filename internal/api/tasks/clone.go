@@ -9,7 +9,7 @@ import (
 	"github.com/trove-ml/trove/internal/ids"
 	"github.com/trove-ml/trove/internal/rpc"
 	"github.com/trove-ml/trove/internal/store"
-	"github.com/trove-ml/trove/internal/taskops"
+	taskdom "github.com/trove-ml/trove/internal/tasks"
 )
 
 type cloneRequest struct {
@@ -99,7 +99,7 @@ func (s *service) clone(ctx context.Context, c *rpc.Call, req *cloneRequest) (*c
 // replacements, and none of its run state.
 func (s *service) cloneOf(c *rpc.Call, src *store.Task, req *cloneRequest) *store.Task {
 	now := s.d.Time()
-	t := &store.Task{ID: ids.New(), Company: c.Company(), User: c.User(), Status: taskops.Created,
+	t := &store.Task{ID: ids.New(), Company: c.Company(), User: c.User(), Status: taskdom.Created,
 		Created: now, LastUpdate: now, LastChange: now, LastChangedBy: c.User(),
 		Name: src.Name, Comment: src.Comment, Type: src.Type, Project: src.Project,
 		Tags: src.Tags, Script: src.Script, Container: src.Container, Hyperparams: src.Hyperparams,
@@ -117,7 +117,7 @@ func (s *service) cloneOf(c *rpc.Call, src *store.Task, req *cloneRequest) *stor
 		t.SystemTags = domain.SortedTags(req.NewTaskSystemTags)
 	} else {
 		for _, tag := range src.SystemTags {
-			if tag != taskops.TagDevelopment && tag != taskops.TagArchived {
+			if tag != taskdom.TagDevelopment && tag != taskdom.TagArchived {
 				t.SystemTags = append(t.SystemTags, tag)
 			}
 		}
@@ -125,7 +125,7 @@ func (s *service) cloneOf(c *rpc.Call, src *store.Task, req *cloneRequest) *stor
 	switch {
 	case req.NewTaskParent != "":
 		t.Parent = req.NewTaskParent
-	case src.Parent != "" && !strings.HasPrefix(src.Parent, taskops.DeletedPrefix):
+	case src.Parent != "" && !strings.HasPrefix(src.Parent, taskdom.DeletedPrefix):
 		t.Parent = src.Parent
 	default:
 		t.Parent = src.ID

@@ -8,7 +8,7 @@ import (
 	"github.com/trove-ml/trove/internal/ids"
 	"github.com/trove-ml/trove/internal/rpc"
 	"github.com/trove-ml/trove/internal/store"
-	"github.com/trove-ml/trove/internal/taskops"
+	taskdom "github.com/trove-ml/trove/internal/tasks"
 )
 
 type createRequest struct {
@@ -24,7 +24,7 @@ type idResponse struct {
 // newTask builds a task of the caller from the request fields.
 func (s *service) newTask(c *rpc.Call, f *taskFields) *store.Task {
 	now := s.d.Time()
-	t := &store.Task{ID: ids.New(), Company: c.Company(), User: c.User(), Status: taskops.Created,
+	t := &store.Task{ID: ids.New(), Company: c.Company(), User: c.User(), Status: taskdom.Created,
 		Created: now, LastUpdate: now, LastChange: now, LastChangedBy: c.User()}
 	t.Normalize()
 	f.apply(t, now)
@@ -53,7 +53,7 @@ type empty struct{}
 // validate checks a task as create would, without saving it. A parent
 // that refers to a deleted task is dropped first, as the reference does.
 func (s *service) validate(ctx context.Context, c *rpc.Call, req *createRequest) (*empty, error) {
-	if req.Parent != nil && strings.HasPrefix(*req.Parent, taskops.DeletedPrefix) {
+	if req.Parent != nil && strings.HasPrefix(*req.Parent, taskdom.DeletedPrefix) {
 		req.Parent = nil
 	}
 	t := s.newTask(c, &req.taskFields)

@@ -13,7 +13,7 @@ import (
 	"github.com/trove-ml/trove/internal/jsonx"
 	"github.com/trove-ml/trove/internal/rpc"
 	"github.com/trove-ml/trove/internal/store"
-	"github.com/trove-ml/trove/internal/taskops"
+	taskdom "github.com/trove-ml/trove/internal/tasks"
 )
 
 type editRequest struct {
@@ -24,7 +24,7 @@ type editRequest struct {
 }
 
 func (r *editRequest) Validate() error {
-	if r.Status != nil && !taskops.ValidStatus(*r.Status) {
+	if r.Status != nil && !taskdom.ValidStatus(*r.Status) {
 		return apierr.Validation("status", "invalid task status %q", *r.Status)
 	}
 	return r.validate(false)
@@ -37,12 +37,12 @@ var userFields = map[string]bool{"name": true, "comment": true, "tags": true, "s
 func (s *service) edit(ctx context.Context, c *rpc.Call, req *editRequest) (*api.UpdateResult, error) {
 	var res *api.UpdateResult
 	err := s.d.DB.Tx(ctx, func(q store.Querier) error {
-		t, err := taskops.LoadWritable(ctx, &s.d.Env, q, c.Company(), req.Task)
+		t, err := taskdom.LoadWritable(ctx, &s.d.Env, q, c.Company(), req.Task)
 		if err != nil {
 			return err
 		}
-		if !req.Force && !contains(taskops.EditFrom, t.Status) {
-			return apierr.InvalidTaskStatus("").With("expected", taskops.Created, "status", t.Status)
+		if !req.Force && !contains(taskdom.EditFrom, t.Status) {
+			return apierr.InvalidTaskStatus("").With("expected", taskdom.Created, "status", t.Status)
 		}
 		now := s.d.Time()
 		oldProject := t.Project
@@ -146,7 +146,7 @@ func (s *service) applyUpdate(ctx context.Context, q store.Querier, c *rpc.Call,
 func (s *service) update(ctx context.Context, c *rpc.Call, req *updateRequest) (*api.UpdateResult, error) {
 	res := &api.UpdateResult{Fields: map[string]any{}}
 	err := s.d.DB.Tx(ctx, func(q store.Querier) error {
-		t, err := taskops.LoadWritable(ctx, &s.d.Env, q, c.Company(), req.Task)
+		t, err := taskdom.LoadWritable(ctx, &s.d.Env, q, c.Company(), req.Task)
 		if err != nil {
 			return err
 		}
@@ -193,7 +193,7 @@ func (s *service) updateBatch(ctx context.Context, c *rpc.Call) (any, error) {
 			if loaded[r.Task] != nil {
 				continue
 			}
-			t, err := taskops.LoadWritable(ctx, &s.d.Env, q, c.Company(), r.Task)
+			t, err := taskdom.LoadWritable(ctx, &s.d.Env, q, c.Company(), r.Task)
 			if err != nil {
 				if !apierr.Is(err, 400, 101) {
 					return err
@@ -240,7 +240,7 @@ func (s *service) setRequirements(ctx context.Context, c *rpc.Call, req *setRequ
 func (s *service) write(ctx context.Context, c *rpc.Call, id string, fn func(t *store.Task) (map[string]any, error)) (*api.UpdateResult, error) {
 	var res *api.UpdateResult
 	err := s.d.DB.Tx(ctx, func(q store.Querier) error {
-		t, err := taskops.LoadWritable(ctx, &s.d.Env, q, c.Company(), id)
+		t, err := taskdom.LoadWritable(ctx, &s.d.Env, q, c.Company(), id)
 		if err != nil {
 			return err
 		}
@@ -261,7 +261,7 @@ func (s *service) write(ctx context.Context, c *rpc.Call, id string, fn func(t *
 
 func (s *service) ping(ctx context.Context, c *rpc.Call, req *taskRequest) (*empty, error) {
 	_, err := s.write(ctx, c, req.Task, func(t *store.Task) (map[string]any, error) {
-		if t.Status == taskops.InProgress && t.Started != nil {
+		if t.Status == taskdom.InProgress && t.Started != nil {
 			d := int64(s.d.Now().Sub(t.Started.Time).Seconds())
 			t.ActiveDuration = &d
 		}
@@ -301,7 +301,7 @@ func (s *service) move(ctx context.Context, c *rpc.Call, req *moveRequest) (*mov
 		var missing []string
 		var list []*store.Task
 		for _, id := range req.IDs {
-			t, err := taskops.LoadWritable(ctx, &s.d.Env, q, c.Company(), id)
+			t, err := taskdom.LoadWritable(ctx, &s.d.Env, q, c.Company(), id)
 			if err != nil {
 				if !apierr.Is(err, 400, 101) {
 					return err

@@ -8,7 +8,7 @@ import (
 	"github.com/trove-ml/trove/internal/domain"
 	"github.com/trove-ml/trove/internal/rpc"
 	"github.com/trove-ml/trove/internal/store"
-	"github.com/trove-ml/trove/internal/taskops"
+	taskdom "github.com/trove-ml/trove/internal/tasks"
 )
 
 // eventsResult is the events.delete_for_task answer inside reset and delete.
@@ -34,15 +34,15 @@ type resetResponse struct {
 	URLs          *store.FileURLs `json:"urls,omitempty"`
 }
 
-func (s *service) doReset(ctx context.Context, r taskops.ResetRequest, urls, deleteFiles bool) (*resetResponse, error) {
-	var res *taskops.ResetResult
+func (s *service) doReset(ctx context.Context, r taskdom.ResetRequest, urls, deleteFiles bool) (*resetResponse, error) {
+	var res *taskdom.ResetResult
 	var eventURLs []string
 	err := s.d.DB.Tx(ctx, func(q store.Querier) error {
 		var err error
 		if eventURLs, err = s.d.DB.EventFileURLs(ctx, q, []string{r.Task}); err != nil {
 			return err
 		}
-		res, err = taskops.Reset(ctx, &s.d.Env, q, r)
+		res, err = taskdom.Reset(ctx, &s.d.Env, q, r)
 		return err
 	})
 	if err != nil {
@@ -62,7 +62,7 @@ func (s *service) doReset(ctx context.Context, r taskops.ResetRequest, urls, del
 }
 
 func (s *service) reset(ctx context.Context, c *rpc.Call, req *resetRequest) (*resetResponse, error) {
-	return s.doReset(ctx, taskops.ResetRequest{StatusRequest: req.op(c), ClearAll: req.ClearAll,
+	return s.doReset(ctx, taskdom.ResetRequest{StatusRequest: req.op(c), ClearAll: req.ClearAll,
 		DeleteOutputModels: req.DeleteOutputModels == nil || *req.DeleteOutputModels}, req.ReturnFileURLs, api.DeleteFiles(req.DeleteExternalArtifacts))
 }
 
@@ -76,7 +76,7 @@ type resetManyRequest struct {
 
 func (s *service) resetMany(ctx context.Context, c *rpc.Call, req *resetManyRequest) (*api.BatchResult, error) {
 	return api.RunBatch(ctx, req.IDs, func(ctx context.Context, id string) (map[string]any, error) {
-		res, err := s.doReset(ctx, taskops.ResetRequest{StatusRequest: req.op(c, id), ClearAll: req.ClearAll,
+		res, err := s.doReset(ctx, taskdom.ResetRequest{StatusRequest: req.op(c, id), ClearAll: req.ClearAll,
 			DeleteOutputModels: req.DeleteOutputModels == nil || *req.DeleteOutputModels}, req.ReturnFileURLs, api.DeleteFiles(req.DeleteExternalArtifacts))
 		if err != nil {
 			return nil, err
@@ -107,15 +107,15 @@ type deleteResponse struct {
 	URLs            *store.FileURLs `json:"urls"`
 }
 
-func (s *service) doDelete(ctx context.Context, r taskops.DeleteRequest, urls, deleteFiles bool) (*deleteResponse, error) {
-	var res *taskops.CleanupResult
+func (s *service) doDelete(ctx context.Context, r taskdom.DeleteRequest, urls, deleteFiles bool) (*deleteResponse, error) {
+	var res *taskdom.CleanupResult
 	var eventURLs []string
 	err := s.d.DB.Tx(ctx, func(q store.Querier) error {
 		var err error
 		if eventURLs, err = s.d.DB.EventFileURLs(ctx, q, []string{r.Task}); err != nil {
 			return err
 		}
-		res, err = taskops.Delete(ctx, &s.d.Env, q, r)
+		res, err = taskdom.Delete(ctx, &s.d.Env, q, r)
 		return err
 	})
 	if err != nil {
@@ -133,7 +133,7 @@ func (s *service) doDelete(ctx context.Context, r taskops.DeleteRequest, urls, d
 }
 
 func (s *service) delete(ctx context.Context, c *rpc.Call, req *deleteRequest) (*deleteResponse, error) {
-	return s.doDelete(ctx, taskops.DeleteRequest{StatusRequest: req.op(c),
+	return s.doDelete(ctx, taskdom.DeleteRequest{StatusRequest: req.op(c),
 		DeleteOutputModels: req.DeleteOutputModels == nil || *req.DeleteOutputModels}, req.ReturnFileURLs, api.DeleteFiles(req.DeleteExternalArtifacts))
 }
 
@@ -147,7 +147,7 @@ type deleteManyRequest struct {
 
 func (s *service) deleteMany(ctx context.Context, c *rpc.Call, req *deleteManyRequest) (*api.BatchResult, error) {
 	return api.RunBatch(ctx, req.IDs, func(ctx context.Context, id string) (map[string]any, error) {
-		res, err := s.doDelete(ctx, taskops.DeleteRequest{StatusRequest: req.op(c, id),
+		res, err := s.doDelete(ctx, taskdom.DeleteRequest{StatusRequest: req.op(c, id),
 			DeleteOutputModels: req.DeleteOutputModels == nil || *req.DeleteOutputModels}, req.ReturnFileURLs, api.DeleteFiles(req.DeleteExternalArtifacts))
 		if err != nil {
 			return nil, err
@@ -174,7 +174,7 @@ func (s *service) archive(ctx context.Context, c *rpc.Call, req *archiveRequest)
 	err := s.d.DB.Tx(ctx, func(q store.Querier) error {
 		var missing []string
 		for _, id := range req.Tasks {
-			if _, err := taskops.LoadWritable(ctx, &s.d.Env, q, c.Company(), id); err != nil {
+			if _, err := taskdom.LoadWritable(ctx, &s.d.Env, q, c.Company(), id); err != nil {
 				if !apierr.Is(err, 400, 101) {
 					return err
 				}
@@ -185,8 +185,8 @@ func (s *service) archive(ctx context.Context, c *rpc.Call, req *archiveRequest)
 			return apierr.InvalidTaskID(missing...)
 		}
 		for _, id := range req.Tasks {
-			r := taskops.StatusRequest{Company: c.Company(), User: c.User(), Task: id, StatusReason: req.StatusReason, StatusMessage: req.StatusMessage}
-			if err := taskops.Archive(ctx, &s.d.Env, q, r); err != nil {
+			r := taskdom.StatusRequest{Company: c.Company(), User: c.User(), Task: id, StatusReason: req.StatusReason, StatusMessage: req.StatusMessage}
+			if err := taskdom.Archive(ctx, &s.d.Env, q, r); err != nil {
 				return err
 			}
 			n++
@@ -200,15 +200,15 @@ func (s *service) archive(ctx context.Context, c *rpc.Call, req *archiveRequest)
 }
 
 func (s *service) archiveMany(ctx context.Context, c *rpc.Call, req *batchRequest) (*api.BatchResult, error) {
-	return s.visibility(ctx, c, req, taskops.Archive, "archived")
+	return s.visibility(ctx, c, req, taskdom.Archive, "archived")
 }
 
 func (s *service) unarchiveMany(ctx context.Context, c *rpc.Call, req *batchRequest) (*api.BatchResult, error) {
-	return s.visibility(ctx, c, req, taskops.Unarchive, "unarchived")
+	return s.visibility(ctx, c, req, taskdom.Unarchive, "unarchived")
 }
 
 func (s *service) visibility(ctx context.Context, c *rpc.Call, req *batchRequest,
-	op func(context.Context, *domain.Env, store.Querier, taskops.StatusRequest) error, key string) (*api.BatchResult, error) {
+	op func(context.Context, *domain.Env, store.Querier, taskdom.StatusRequest) error, key string) (*api.BatchResult, error) {
 	return api.RunBatch(ctx, req.IDs, func(ctx context.Context, id string) (map[string]any, error) {
 		err := s.d.DB.Tx(ctx, func(q store.Querier) error { return op(ctx, &s.d.Env, q, req.op(c, id)) })
 		if err != nil {

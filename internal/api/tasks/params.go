@@ -8,7 +8,7 @@ import (
 	"github.com/trove-ml/trove/internal/apierr"
 	"github.com/trove-ml/trove/internal/rpc"
 	"github.com/trove-ml/trove/internal/store"
-	"github.com/trove-ml/trove/internal/taskops"
+	taskdom "github.com/trove-ml/trove/internal/tasks"
 )
 
 // propertiesSection holds user properties, editable in any status.
@@ -17,17 +17,17 @@ const propertiesSection = "properties"
 // checkEditable applies the status lock of partial edits: created, or
 // created and in_progress with force.
 func checkEditable(t *store.Task, force bool) error {
-	if t.Status == taskops.Created || (force && t.Status == taskops.InProgress) {
+	if t.Status == taskdom.Created || (force && t.Status == taskdom.InProgress) {
 		return nil
 	}
-	return apierr.InvalidTaskStatus("").With("expected", taskops.Created, "status", t.Status)
+	return apierr.InvalidTaskStatus("").With("expected", taskdom.Created, "status", t.Status)
 }
 
 // editLocked runs a partial edit under the status lock; touch says whether it
 // sets last_update.
 func (s *service) editLocked(ctx context.Context, c *rpc.Call, id string, force, anyStatus, touch bool, fn func(t *store.Task) error) error {
 	return s.d.DB.Tx(ctx, func(q store.Querier) error {
-		t, err := taskops.LoadWritable(ctx, &s.d.Env, q, c.Company(), id)
+		t, err := taskdom.LoadWritable(ctx, &s.d.Env, q, c.Company(), id)
 		if err != nil {
 			return err
 		}

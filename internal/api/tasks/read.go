@@ -10,7 +10,7 @@ import (
 	"github.com/trove-ml/trove/internal/query"
 	"github.com/trove-ml/trove/internal/rpc"
 	"github.com/trove-ml/trove/internal/store"
-	"github.com/trove-ml/trove/internal/taskops"
+	taskdom "github.com/trove-ml/trove/internal/tasks"
 )
 
 func notFound(err error, id string) error { return domain.NotFound(err, apierr.InvalidTaskID(id)) }
@@ -43,7 +43,7 @@ type getAllRequest struct {
 
 // Validate refuses status and type filter values that do not exist.
 func (r *getAllRequest) Validate() error {
-	if err := checkEnum("status", r.Status, taskops.ValidStatus); err != nil {
+	if err := checkEnum("status", r.Status, taskdom.ValidStatus); err != nil {
 		return err
 	}
 	return checkEnum("type", r.Type, func(v string) bool { return contains(TaskTypes, strings.ToLower(v)) })
@@ -107,7 +107,7 @@ func (s *service) list(ctx context.Context, c *rpc.Call, req *getAllRequest, all
 	}
 	plan.WhereIn("company", companies)
 	if !req.SearchHidden && len(req.ID) == 0 {
-		plan.Where("NOT "+s.d.DB.D.ArrayHas("system_tags"), taskops.TagHidden)
+		plan.Where("NOT "+s.d.DB.D.ArrayHas("system_tags"), taskdom.TagHidden)
 	}
 	if len(opts.Skip) > 0 {
 		tree, err := s.d.DB.LoadProjectTree(ctx, s.d.DB.Read(), domain.Visible(c.Company())...)

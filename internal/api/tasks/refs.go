@@ -8,7 +8,7 @@ import (
 	"github.com/trove-ml/trove/internal/apierr"
 	"github.com/trove-ml/trove/internal/domain"
 	"github.com/trove-ml/trove/internal/store"
-	"github.com/trove-ml/trove/internal/taskops"
+	taskdom "github.com/trove-ml/trove/internal/tasks"
 )
 
 // refChecks says which references of a task to check.
@@ -21,7 +21,7 @@ type refChecks struct {
 // existing input models (400/201). A project is always checked for
 // writability when set.
 func (s *service) checkRefs(ctx context.Context, q store.Querier, company string, t *store.Task, c refChecks) error {
-	if c.parent && t.Parent != "" && !strings.HasPrefix(t.Parent, taskops.DeletedPrefix) {
+	if c.parent && t.Parent != "" && !strings.HasPrefix(t.Parent, taskdom.DeletedPrefix) {
 		if _, err := s.d.DB.Tasks().Get(ctx, q, t.Parent, domain.Visible(company)...); err != nil {
 			return domain.NotFound(err, apierr.New(400, 101, "Invalid task id (invalid parent)").With("parent", t.Parent))
 		}

@@ -1,8 +1,8 @@
-// Package taskops holds the task rules that do not depend on HTTP: the
+// Package tasks holds the task rules that do not depend on HTTP: the
 // status machine, and the task operations other services call (publishing
 // a task from models.set_ready, the silent-task watchdog). Every function
 // works inside the caller's transaction.
-package taskops
+package tasks
 
 import (
 	"context"

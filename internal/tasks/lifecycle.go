@@ -13,6 +13,8 @@ type ResetRequest struct {
 	StatusRequest
 	ClearAll           bool
 	DeleteOutputModels bool
+	// DeleteFiles removes the stored files of what the reset deleted.
+	DeleteFiles bool
 }
 
 // ResetResult is what a reset did.
@@ -24,9 +26,23 @@ type ResetResult struct {
 	Cleanup  *CleanupResult
 }
 
-// Reset brings a task back to created: out of every queue, outputs and
-// events removed, run state cleared (status reason and message "reset").
-func Reset(ctx context.Context, d *domain.Env, q store.Querier, r ResetRequest) (*ResetResult, error) {
+// Reset brings a task back to created, in its own transaction: out of
+// every queue, outputs and events removed, run state cleared (status
+// reason and message "reset"). The files go after the commit.
+func Reset(ctx context.Context, d *domain.Env, r ResetRequest) (*ResetResult, error) {
+	var out *ResetResult
+	err := withCleanup(ctx, d, r.Company, r.DeleteFiles, func(q store.Querier) (*CleanupResult, error) {
+		var err error
+		out, err = reset(ctx, d, q, r)
+		if err != nil {
+			return nil, err
+		}
+		return out.Cleanup, nil
+	})
+	return out, err
+}
+
+func reset(ctx context.Context, d *domain.Env, q store.Querier, r ResetRequest) (*ResetResult, error) {
 	t, err := LoadWritable(ctx, d, q, r.Company, r.Task)
 	if err != nil {
 		return nil, err
@@ -35,15 +51,16 @@ func Reset(ctx context.Context, d *domain.Env, q store.Querier, r ResetRequest) 
 		return nil, err
 	}
 	out := &ResetResult{}
-	n, err := d.DB.RemoveTaskFromQueues(ctx, q, t.ID, "")
+	if out.Cleanup, err = cleanup(ctx, d, q, r.User, t, cleanupOptions{force: r.Force, deleteOutputModels: r.DeleteOutputModels}); err != nil {
+		return nil, err
+	}
+	n, events, err := detach(ctx, d, q, []string{t.ID}, out.Cleanup.URLs)
 	if err != nil {
 		return nil, err
 	}
+	out.Cleanup.Events = events
 	if t.Status == Queued {
 		out.Dequeued = &n
-	}
-	if out.Cleanup, err = cleanup(ctx, d, q, r.User, t, cleanupOptions{force: r.Force, deleteOutputModels: r.DeleteOutputModels}); err != nil {
-		return nil, err
 	}
 	out.Update, err = SetStatus(ctx, d, q, r.User, t, Change{To: Created, Force: true, StatusReason: "reset", StatusMessage: "reset",
 		Apply: func(t *store.Task, fields map[string]any) { clearRun(t, r.ClearAll, fields) }})
@@ -88,12 +105,25 @@ func clearRun(t *store.Task, clearAll bool, fields map[string]any) {
 type DeleteRequest struct {
 	StatusRequest
 	DeleteOutputModels bool
+	// DeleteFiles removes the stored files of what was deleted.
+	DeleteFiles bool
 }
 
-// Delete removes a task: refused while in progress or with children
-// unless forced; out of every queue, outputs and events removed, children
-// and kept models pointed at "__DELETED__<id>".
-func Delete(ctx context.Context, d *domain.Env, q store.Querier, r DeleteRequest) (*CleanupResult, error) {
+// Delete removes a task, in its own transaction: refused while in
+// progress or with children unless forced; out of every queue, outputs
+// and events removed, children and kept models pointed at
+// "__DELETED__<id>". The files go after the commit.
+func Delete(ctx context.Context, d *domain.Env, r DeleteRequest) (*CleanupResult, error) {
+	var res *CleanupResult
+	err := withCleanup(ctx, d, r.Company, r.DeleteFiles, func(q store.Querier) (*CleanupResult, error) {
+		var err error
+		res, err = deleteOne(ctx, d, q, r)
+		return res, err
+	})
+	return res, err
+}
+
+func deleteOne(ctx context.Context, d *domain.Env, q store.Querier, r DeleteRequest) (*CleanupResult, error) {
 	t, err := LoadWritable(ctx, d, q, r.Company, r.Task)
 	if err != nil {
 		return nil, err
@@ -101,14 +131,11 @@ func Delete(ctx context.Context, d *domain.Env, q store.Querier, r DeleteRequest
 	if !r.Force && has(DeleteRefused, t.Status) {
 		return nil, apierr.TaskCannotBeDeleted("due to status, use force=True").With("task", t.ID, "current", t.Status)
 	}
-	if _, err := d.DB.RemoveTaskFromQueues(ctx, q, t.ID, ""); err != nil {
-		return nil, err
-	}
 	res, err := cleanup(ctx, d, q, r.User, t, cleanupOptions{force: r.Force, anyChildBlocks: true, updateChildren: true, deleteOutputModels: r.DeleteOutputModels})
 	if err != nil {
 		return nil, err
 	}
-	if _, err := d.DB.DeleteTasksCascade(ctx, q, []string{t.ID}, nil); err != nil {
+	if _, res.Events, err = purge(ctx, d, q, []string{t.ID}, res.URLs); err != nil {
 		return nil, err
 	}
 	if err := d.DB.TouchProject(ctx, q, t.Project, d.Time()); err != nil {
@@ -125,7 +152,7 @@ func Archive(ctx context.Context, d *domain.Env, q store.Querier, r StatusReques
 	if err != nil {
 		return err
 	}
-	if _, err := d.DB.RemoveTaskFromQueues(ctx, q, t.ID, ""); err != nil {
+	if _, err := d.DB.RemoveTaskFromQueues(ctx, q, t.ID, "", d.Time()); err != nil {
 		return err
 	}
 	if t.Status == Queued || t.Status == InProgress {

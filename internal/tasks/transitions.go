@@ -133,7 +133,7 @@ func Stop(ctx context.Context, d *domain.Env, q store.Querier, r StatusRequest) 
 	if live {
 		ch.To, ch.StatusMessage = t.Status, StoppingMessage
 	} else if t.Status == Queued {
-		if _, err := d.DB.RemoveTaskFromQueues(ctx, q, t.ID, ""); err != nil {
+		if _, err := d.DB.RemoveTaskFromQueues(ctx, q, t.ID, "", d.Time()); err != nil {
 			return nil, err
 		}
 	}

@@ -76,7 +76,7 @@ func (s *service) removeTask(ctx context.Context, c *rpc.Call, req *removeTaskRe
 		if _, err := queues.GetForUpdate(ctx, s.d.DB, q, c.Company(), req.Queue); err != nil {
 			return err
 		}
-		ok, err := s.d.DB.RemoveQueueEntry(ctx, q, req.Queue, req.Task)
+		ok, err := s.d.DB.RemoveQueueEntry(ctx, q, req.Queue, req.Task, s.d.Time())
 		if err != nil {
 			return err
 		}
@@ -84,7 +84,7 @@ func (s *service) removeTask(ctx context.Context, c *rpc.Call, req *removeTaskRe
 			return apierr.TaskNotQueued(req.Queue, req.Task)
 		}
 		if req.UpdateTaskStatus {
-			_, err = queues.Revert(ctx, &s.d.Env, q, c.Company(), c.User(), req.Queue, []string{req.Task},
+			_, err = taskdom.Revert(ctx, &s.d.Env, q, c.Company(), c.User(), req.Queue, []string{req.Task},
 				"Task was removed from the queue "+req.Queue)
 		}
 		return err
@@ -110,11 +110,11 @@ func (s *service) clearQueue(ctx context.Context, c *rpc.Call, req *queueRequest
 		if _, err := queues.GetForUpdate(ctx, s.d.DB, q, c.Company(), req.Queue); err != nil {
 			return err
 		}
-		tasks, err := s.d.DB.ClearQueue(ctx, q, req.Queue)
+		tasks, err := s.d.DB.ClearQueue(ctx, q, req.Queue, s.d.Time())
 		if err != nil {
 			return err
 		}
-		removed, err = queues.Revert(ctx, &s.d.Env, q, c.Company(), c.User(), req.Queue, tasks, "Queue "+req.Queue+" was cleared")
+		removed, err = taskdom.Revert(ctx, &s.d.Env, q, c.Company(), c.User(), req.Queue, tasks, "Queue "+req.Queue+" was cleared")
 		return err
 	})
 	if err != nil {
@@ -151,7 +151,7 @@ func (s *service) getNextTask(ctx context.Context, c *rpc.Call, req *getNextTask
 			return err
 		}
 		var err error
-		popped, err = s.d.DB.PopQueueEntry(ctx, q, req.Queue, req.Task)
+		popped, err = s.d.DB.PopQueueEntry(ctx, q, req.Queue, req.Task, s.d.Time())
 		return err
 	})
 	if err != nil || popped == nil {

@@ -12,6 +12,7 @@ import (
 	"github.com/trove-ml/trove/internal/queues"
 	"github.com/trove-ml/trove/internal/rpc"
 	"github.com/trove-ml/trove/internal/store"
+	taskdom "github.com/trove-ml/trove/internal/tasks"
 )
 
 // minNameLength is the shortest queue name (after trimming).
@@ -163,11 +164,11 @@ func (s *service) delete(ctx context.Context, c *rpc.Call, req *deleteRequest) (
 			}
 			// Only the entries this call removes give their tasks back
 			// (one handed out meanwhile belongs to its worker).
-			tasks, err := s.d.DB.ClearQueue(ctx, q, qu.ID)
+			tasks, err := s.d.DB.ClearQueue(ctx, q, qu.ID, s.d.Time())
 			if err != nil {
 				return err
 			}
-			if _, err := queues.Revert(ctx, &s.d.Env, q, c.Company(), c.User(), qu.ID, tasks, "Queue "+qu.ID+" was deleted"); err != nil {
+			if _, err := taskdom.Revert(ctx, &s.d.Env, q, c.Company(), c.User(), qu.ID, tasks, "Queue "+qu.ID+" was deleted"); err != nil {
 				return err
 			}
 		}

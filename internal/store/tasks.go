@@ -301,3 +301,9 @@ func deleteByID(ctx context.Context, q Querier, table string, ids []string) (int
 	n, err := res.RowsAffected()
 	return int(n), err
 }
+
+// UpdateTaskIfStatus rewrites the task only while its stored status is
+// still status (optimistic status changes) and reports whether it did.
+func (db *DB) UpdateTaskIfStatus(ctx context.Context, q Querier, t *Task, status string) (bool, error) {
+	return db.Tasks().UpdateIf(ctx, q, t, "status = ?", status)
+}

@@ -95,7 +95,7 @@ func SetStatus(ctx context.Context, d *domain.Env, q store.Querier, user string,
 		ch.Apply(t, fields)
 	}
 	t.Normalize()
-	ok, err := d.DB.Tasks().UpdateIf(ctx, q, t, "status = ?", read)
+	ok, err := d.DB.UpdateTaskIfStatus(ctx, q, t, read)
 	if err != nil {
 		return nil, err
 	}

@@ -2,7 +2,6 @@ package tasks
 
 import (
 	"context"
-	"sort"
 	"strings"
 
 	"github.com/trove-ml/trove/internal/apierr"
@@ -132,19 +131,9 @@ type getTypesResponse struct {
 }
 
 func (s *service) getTypes(ctx context.Context, c *rpc.Call, req *getTypesRequest) (*getTypesResponse, error) {
-	where := "company IN (?, '')"
-	args := []any{c.Company()}
-	if len(req.Projects) > 0 {
-		where += " AND project IN (" + store.Placeholders(len(req.Projects)) + ")"
-		args = append(args, store.Args(req.Projects)...)
-	}
-	types, err := store.IDs(ctx, s.d.DB.Read(), "SELECT DISTINCT type FROM tasks WHERE "+where, args...)
+	types, err := taskdom.Types(ctx, &s.d.Env, c.Company(), req.Projects)
 	if err != nil {
 		return nil, err
 	}
-	if types == nil {
-		types = []string{}
-	}
-	sort.Strings(types)
 	return &getTypesResponse{Types: types}, nil
 }

@@ -184,7 +184,7 @@ func setArchived(ctx context.Context, d *domain.Env, q store.Querier, r StatusRe
 	now := d.Time()
 	reason, message := r.StatusReason, r.StatusMessage
 	t.StatusReason, t.StatusMessage = &reason, &message
-	t.SystemTags = without(t.SystemTags, TagArchived)
+	t.SystemTags = domain.WithoutTag(t.SystemTags, TagArchived)
 	if archived {
 		t.SystemTags = domain.SortedTags(append(t.SystemTags, TagArchived))
 	}

@@ -27,8 +27,9 @@ const (
 	Unknown    = "unknown"
 )
 
-// Statuses lists every valid task status.
-var Statuses = []string{Created, Queued, InProgress, Stopped, Published, Publishing, Closed, Failed, Completed, Unknown}
+// Statuses lists every valid task status, in the order lists of them
+// (project status counts) show them. It is the one list of statuses.
+var Statuses = []string{Created, Queued, InProgress, Stopped, Publishing, Published, Closed, Failed, Completed, Unknown}
 
 // ValidStatus reports whether s is a task status.
 func ValidStatus(s string) bool { return has(Statuses, s) }
@@ -89,7 +90,7 @@ func SetStatus(ctx context.Context, d *domain.Env, q store.Querier, user string,
 		"status_changed": now, "last_update": now, "last_change": now, "last_changed_by": user,
 	}
 	if ch.To == Queued {
-		t.SystemTags = without(t.SystemTags, TagDevelopment)
+		t.SystemTags = domain.WithoutTag(t.SystemTags, TagDevelopment)
 	}
 	if ch.Apply != nil {
 		ch.Apply(t, fields)
@@ -130,19 +131,6 @@ func has(list []string, s string) bool {
 		}
 	}
 	return false
-}
-
-// HasTag reports whether tags hold tag.
-func HasTag(tags []string, tag string) bool { return has(tags, tag) }
-
-func without(tags []string, tag string) []string {
-	out := make([]string, 0, len(tags))
-	for _, x := range tags {
-		if x != tag {
-			out = append(out, x)
-		}
-	}
-	return out
 }
 
 // userName is how stop messages name the caller.

@@ -127,7 +127,7 @@ func Stop(ctx context.Context, d *domain.Env, q store.Querier, r StatusRequest) 
 	if err := CheckFrom(t, Stopped, StopFrom, r.Force); err != nil {
 		return nil, err
 	}
-	live := t.LastWorker != "" && !HasTag(t.SystemTags, TagDevelopment) &&
+	live := t.LastWorker != "" && !domain.HasTag(t.SystemTags, TagDevelopment) &&
 		d.Now().Sub(t.LastUpdate.Time) < WorkerTimeout && t.Status == InProgress
 	ch := Change{To: Stopped, Force: true, StatusReason: r.StatusReason, StatusMessage: "Stopped by " + userName(r.UserName, r.User)}
 	if live {

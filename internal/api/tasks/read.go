@@ -8,7 +8,6 @@ import (
 	"github.com/trove-ml/trove/internal/domain"
 	"github.com/trove-ml/trove/internal/query"
 	"github.com/trove-ml/trove/internal/rpc"
-	"github.com/trove-ml/trove/internal/store"
 	taskdom "github.com/trove-ml/trove/internal/tasks"
 )
 
@@ -19,7 +18,7 @@ type taskRequest struct {
 }
 
 type getByIDResponse struct {
-	Task *store.Task `json:"task"`
+	Task *task `json:"task"`
 }
 
 func (s *service) getByID(ctx context.Context, c *rpc.Call, req *taskRequest) (*getByIDResponse, error) {
@@ -27,7 +26,7 @@ func (s *service) getByID(ctx context.Context, c *rpc.Call, req *taskRequest) (*
 	if err != nil {
 		return nil, err
 	}
-	return &getByIDResponse{Task: t}, nil
+	return &getByIDResponse{Task: toWire(t)}, nil
 }
 
 // getAllRequest is the TasksQuery.

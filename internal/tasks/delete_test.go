@@ -148,7 +148,10 @@ func TestDeleteTasks(t *testing.T) {
 		seeded(t, d, "b")
 		urls := store.NewFileURLs()
 		var n int
-		tx(t, d, func(q store.Querier) (err error) { n, err = tasks.DeleteTasks(ctx, d, q, []string{"b", "missing"}, urls); return })
+		tx(t, d, func(q store.Querier) (err error) {
+			n, err = tasks.DeleteTasks(ctx, d, q, []string{"b", "missing"}, urls)
+			return
+		})
 		if n != 1 || entries(t, d, "q-b") != 0 || series(t, d, "b") != 0 {
 			t.Fatalf("deleted %d", n)
 		}

@@ -73,7 +73,9 @@ func samples(t *testing.T, d *domain.Env, queue string) int {
 	return len(s)
 }
 
-func runnable(tk *store.Task) { tk.Script.EntryPoint, tk.Script.Repository = "train.py", "https://example.com/r.git" }
+func runnable(tk *store.Task) {
+	tk.Script.EntryPoint, tk.Script.Repository = "train.py", "https://example.com/r.git"
+}
 
 // TestEnqueueDequeue: enqueue finds the default queue, records the status
 // before, and samples the queue's metrics; dequeue gives the status back.

@@ -75,19 +75,16 @@ func (s *service) clone(ctx context.Context, c *rpc.Call, req *cloneRequest) (*c
 			t.Project = p.ID
 			resp.NewProject = &newProject{ID: p.ID, Name: p.Name}
 		}
-		checks := refChecks{
-			parent:  req.ValidateReferences || req.NewTaskParent != "",
-			project: req.ValidateReferences || req.NewTaskProject != "",
-			models:  req.ValidateReferences || len(req.NewTaskInputModels) > 0 || (req.ExecutionOverrides != nil && req.ExecutionOverrides.Model != nil),
+		checks := taskdom.RefChecks{
+			Parent:  req.ValidateReferences || req.NewTaskParent != "",
+			Project: req.ValidateReferences || req.NewTaskProject != "",
+			Models:  req.ValidateReferences || len(req.NewTaskInputModels) > 0 || (req.ExecutionOverrides != nil && req.ExecutionOverrides.Model != nil),
 		}
-		if err := s.checkRefs(ctx, q, c.Company(), t, checks); err != nil {
-			return err
-		}
-		if err := s.d.DB.Tasks().Insert(ctx, q, t); err != nil {
+		if err := taskdom.Insert(ctx, &s.d.Env, q, c.Company(), t, checks); err != nil {
 			return err
 		}
 		resp.ID = t.ID
-		return s.d.DB.TouchProject(ctx, q, t.Project, t.Created)
+		return nil
 	})
 	if err != nil {
 		return nil, err

@@ -55,7 +55,7 @@ func (s *service) edit(ctx context.Context, c *rpc.Call, req *editRequest) (*api
 			res = &api.UpdateResult{Updated: 0, Fields: map[string]any{}}
 			return nil
 		}
-		if err := s.checkRefs(ctx, q, c.Company(), t, refChecks{parent: req.Parent != nil, project: req.Project != nil, models: req.Models != nil}); err != nil {
+		if err := taskdom.CheckRefs(ctx, &s.d.Env, q, c.Company(), t, taskdom.RefChecks{Parent: req.Parent != nil, Project: req.Project != nil, Models: req.Models != nil}); err != nil {
 			return err
 		}
 		t.LastChange, t.LastChangedBy = now, c.User()
@@ -70,28 +70,13 @@ func (s *service) edit(ctx context.Context, c *rpc.Call, req *editRequest) (*api
 		if err := s.d.DB.Tasks().Update(ctx, q, t); err != nil {
 			return err
 		}
-		if err := touchProjects(ctx, s.d, q, oldProject, t.Project); err != nil {
+		if err := taskdom.TouchProjects(ctx, &s.d.Env, q, oldProject, t.Project); err != nil {
 			return err
 		}
 		res = &api.UpdateResult{Updated: 1, Fields: fields}
 		return nil
 	})
 	return res, err
-}
-
-// touchProjects bumps last_update of each distinct project given.
-func touchProjects(ctx context.Context, d *api.Deps, q store.Querier, ids ...string) error {
-	seen := map[string]bool{}
-	for _, id := range ids {
-		if id == "" || seen[id] {
-			continue
-		}
-		seen[id] = true
-		if err := d.DB.TouchProject(ctx, q, id, d.Time()); err != nil {
-			return err
-		}
-	}
-	return nil
 }
 
 // updateRequest is tasks.update and one line of tasks.update_batch.
@@ -118,7 +103,7 @@ func (s *service) applyUpdate(ctx context.Context, q store.Querier, c *rpc.Call,
 	f := taskFields{Name: r.Name, Tags: r.Tags, SystemTags: r.SystemTags, Comment: r.Comment, Project: r.Project}
 	fields := f.apply(t, s.d.Time())
 	if r.Project != nil {
-		if err := s.checkRefs(ctx, q, c.Company(), t, refChecks{project: true}); err != nil {
+		if err := taskdom.CheckRefs(ctx, &s.d.Env, q, c.Company(), t, taskdom.RefChecks{Project: true}); err != nil {
 			return nil, err
 		}
 	}
@@ -156,7 +141,7 @@ func (s *service) update(ctx context.Context, c *rpc.Call, req *updateRequest) (
 			return err
 		}
 		res.Updated, res.Fields = 1, fields
-		return touchProjects(ctx, s.d, q, oldProject, t.Project)
+		return taskdom.TouchProjects(ctx, &s.d.Env, q, oldProject, t.Project)
 	})
 	if err != nil {
 		return nil, err
@@ -235,39 +220,17 @@ func (s *service) setRequirements(ctx context.Context, c *rpc.Call, req *setRequ
 	})
 }
 
-// write runs a small write on one task of the caller in a transaction,
-// setting last_update and last_change.
+// write runs a small write on one task of the caller (taskdom.Write).
 func (s *service) write(ctx context.Context, c *rpc.Call, id string, fn func(t *store.Task) (map[string]any, error)) (*api.UpdateResult, error) {
-	var res *api.UpdateResult
-	err := s.d.DB.Tx(ctx, func(q store.Querier) error {
-		t, err := taskdom.LoadWritable(ctx, &s.d.Env, q, c.Company(), id)
-		if err != nil {
-			return err
-		}
-		fields, err := fn(t)
-		if err != nil {
-			return err
-		}
-		now := s.d.Time()
-		t.LastUpdate, t.LastChange, t.LastChangedBy = now, now, c.User()
-		if err := s.d.DB.Tasks().Update(ctx, q, t); err != nil {
-			return err
-		}
-		res = &api.UpdateResult{Updated: 1, Fields: fields}
-		return nil
-	})
-	return res, err
+	res, err := taskdom.Write(ctx, &s.d.Env, c.Company(), c.User(), id, fn)
+	if err != nil {
+		return nil, err
+	}
+	return api.Updated(res), nil
 }
 
 func (s *service) ping(ctx context.Context, c *rpc.Call, req *taskRequest) (*empty, error) {
-	_, err := s.write(ctx, c, req.Task, func(t *store.Task) (map[string]any, error) {
-		if t.Status == taskdom.InProgress && t.Started != nil {
-			d := int64(s.d.Now().Sub(t.Started.Time).Seconds())
-			t.ActiveDuration = &d
-		}
-		return nil, nil
-	})
-	if err != nil {
+	if err := taskdom.Ping(ctx, &s.d.Env, c.Company(), c.User(), req.Task); err != nil {
 		return nil, err
 	}
 	return &empty{}, nil
@@ -340,7 +303,7 @@ func (s *service) move(ctx context.Context, c *rpc.Call, req *moveRequest) (*mov
 		if projectID != "" {
 			resp.ProjectID = &projectID
 		}
-		return touchProjects(ctx, s.d, q, touched...)
+		return taskdom.TouchProjects(ctx, &s.d.Env, q, touched...)
 	})
 	if err != nil {
 		return nil, err

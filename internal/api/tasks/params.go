@@ -14,38 +14,11 @@ import (
 // propertiesSection holds user properties, editable in any status.
 const propertiesSection = "properties"
 
-// checkEditable applies the status lock of partial edits: created, or
-// created and in_progress with force.
-func checkEditable(t *store.Task, force bool) error {
-	if t.Status == taskdom.Created || (force && t.Status == taskdom.InProgress) {
-		return nil
-	}
-	return apierr.InvalidTaskStatus("").With("expected", taskdom.Created, "status", t.Status)
-}
-
-// editLocked runs a partial edit under the status lock; touch says whether it
-// sets last_update.
+// editLocked runs a partial edit under the status lock (taskdom.EditLocked);
+// touch says whether it sets last_update.
 func (s *service) editLocked(ctx context.Context, c *rpc.Call, id string, force, anyStatus, touch bool, fn func(t *store.Task) error) error {
-	return s.d.DB.Tx(ctx, func(q store.Querier) error {
-		t, err := taskdom.LoadWritable(ctx, &s.d.Env, q, c.Company(), id)
-		if err != nil {
-			return err
-		}
-		if !anyStatus {
-			if err := checkEditable(t, force); err != nil {
-				return err
-			}
-		}
-		if err := fn(t); err != nil {
-			return err
-		}
-		now := s.d.Time()
-		t.LastChange, t.LastChangedBy = now, c.User()
-		if touch {
-			t.LastUpdate = now
-		}
-		return s.d.DB.Tasks().Update(ctx, q, t)
-	})
+	return taskdom.EditLocked(ctx, &s.d.Env, taskdom.EditRequest{Company: c.Company(), User: c.User(), Task: id,
+		Force: force, AnyStatus: anyStatus, Touch: touch}, fn)
 }
 
 type tasksRequest struct {

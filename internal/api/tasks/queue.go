@@ -50,7 +50,7 @@ func (s *service) enqueueMany(ctx context.Context, c *rpc.Call, req *enqueueMany
 				if err != nil {
 					return err
 				}
-				if err := s.checkRefs(ctx, q, c.Company(), t, refChecks{parent: true, project: true, models: true}); err != nil {
+				if err := taskdom.CheckRefs(ctx, &s.d.Env, q, c.Company(), t, taskdom.AllRefs); err != nil {
 					return err
 				}
 			}

@@ -11,8 +11,6 @@ import (
 	taskdom "github.com/trove-ml/trove/internal/tasks"
 )
 
-func notFound(err error, id string) error { return domain.NotFound(err, apierr.InvalidTaskID(id)) }
-
 type taskRequest struct {
 	Task string `json:"task" required:"true"`
 }

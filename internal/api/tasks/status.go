@@ -103,32 +103,13 @@ type completedResponse struct {
 	Published int `json:"published"`
 }
 
-// completed marks a task completed and, when asked, publishes it in the
-// same transaction with the same force.
+// completed marks a task completed and, when asked, publishes it.
 func (s *service) completed(ctx context.Context, c *rpc.Call, req *completedRequest) (*completedResponse, error) {
-	out := &completedResponse{}
-	err := s.d.DB.Tx(ctx, func(q store.Querier) error {
-		r := req.op(c)
-		res, err := taskdom.MarkCompleted(ctx, &s.d.Env, q, r)
-		if err != nil {
-			return err
-		}
-		out.UpdateResult = *api.Updated(res)
-		if req.Publish && res.Updated > 0 {
-			pub, err := taskdom.Publish(ctx, &s.d.Env, q, r.Company, r.User, r.Task, r.Force, true, r.StatusReason, r.StatusMessage)
-			if err != nil {
-				return err
-			}
-			out.Published = pub.Updated
-			out.Fields["status"] = taskdom.Published
-			out.Fields["published"] = pub.Fields["published"]
-		}
-		return nil
-	})
+	res, err := taskdom.Complete(ctx, &s.d.Env, req.op(c), req.Publish)
 	if err != nil {
 		return nil, err
 	}
-	return out, nil
+	return &completedResponse{UpdateResult: *api.Updated(res.Update), Published: res.Published}, nil
 }
 
 type publishRequest struct {

@@ -19,6 +19,9 @@ type EnqueueRequest struct {
 	// neither means the company's default queue.
 	Queue     string
 	QueueName string
+	// ValidateRefs checks the task's parent, project and input models
+	// first (tasks.enqueue_many with validate_tasks).
+	ValidateRefs bool
 }
 
 // Enqueue puts a created task into a queue: status queued (enqueue_status
@@ -26,6 +29,15 @@ type EnqueueRequest struct {
 // leaves every other queue. The task needs an entry point and either a
 // repository or inline code (script.diff).
 func Enqueue(ctx context.Context, d *domain.Env, q store.Querier, r EnqueueRequest) (*domain.Update, error) {
+	if r.ValidateRefs {
+		t, err := LoadWritable(ctx, d, q, r.Company, r.Task)
+		if err != nil {
+			return nil, err
+		}
+		if err := CheckRefs(ctx, d, q, r.Company, t, AllRefs); err != nil {
+			return nil, err
+		}
+	}
 	if r.Queue != "" && r.QueueName != "" {
 		return nil, apierr.ValidationMsg("either queue id or queue name should be provided")
 	}

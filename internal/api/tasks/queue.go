@@ -45,17 +45,9 @@ func (s *service) enqueueMany(ctx context.Context, c *rpc.Call, req *enqueueMany
 	return api.RunBatch(ctx, req.IDs, func(ctx context.Context, id string) (map[string]any, error) {
 		var res *domain.Update
 		err := s.d.DB.Tx(ctx, func(q store.Querier) error {
-			if req.ValidateTasks {
-				t, err := taskdom.LoadWritable(ctx, &s.d.Env, q, c.Company(), id)
-				if err != nil {
-					return err
-				}
-				if err := taskdom.CheckRefs(ctx, &s.d.Env, q, c.Company(), t, taskdom.AllRefs); err != nil {
-					return err
-				}
-			}
 			var err error
-			res, err = taskdom.Enqueue(ctx, &s.d.Env, q, taskdom.EnqueueRequest{StatusRequest: req.op(c, id), Queue: req.Queue, QueueName: req.QueueName})
+			res, err = taskdom.Enqueue(ctx, &s.d.Env, q, taskdom.EnqueueRequest{StatusRequest: req.op(c, id), Queue: req.Queue, QueueName: req.QueueName,
+				ValidateRefs: req.ValidateTasks})
 			return err
 		})
 		if err != nil {

@@ -92,13 +92,19 @@ func clearRun(t *store.Task, clearAll bool, fields map[string]any) {
 		return
 	}
 	t.Execution.Queue = ""
+	t.Execution.Artifacts = InputArtifacts(t.Execution.Artifacts)
+}
+
+// InputArtifacts returns the input artifacts of a list (never nil): what
+// a task keeps of its artifacts when reset or cloned.
+func InputArtifacts(list []*store.Artifact) []*store.Artifact {
 	kept := []*store.Artifact{}
-	for _, a := range t.Execution.Artifacts {
+	for _, a := range list {
 		if a.Mode == "input" {
 			kept = append(kept, a)
 		}
 	}
-	t.Execution.Artifacts = kept
+	return kept
 }
 
 // DeleteRequest is a status request plus the delete options.

@@ -157,13 +157,7 @@ func (s *service) cloneOf(c *rpc.Call, src *store.Task, req *cloneRequest) *stor
 		o.applyTo(t, now)
 	}
 	t.Execution.Queue = ""
-	kept := []*store.Artifact{}
-	for _, a := range t.Execution.Artifacts {
-		if a.Mode == "input" {
-			kept = append(kept, a)
-		}
-	}
-	t.Execution.Artifacts = kept
+	t.Execution.Artifacts = taskdom.InputArtifacts(t.Execution.Artifacts)
 	t.Normalize()
 	return t
 }

@@ -19,8 +19,13 @@ type CleanupResult struct {
 	DeletedModels   int
 	// Events is the number of events deleted.
 	Events int64
-	// URLs are the files of what was deleted, removed after commit.
+	// URLs are the files of what was deleted, removed after commit (the
+	// answer's urls).
 	URLs *store.FileURLs
+	// EventFiles are the files of the deleted events, removed after
+	// commit too; the answer's urls.event_urls stays empty, as the
+	// reference answers.
+	EventFiles []string
 }
 
 // cleanupOptions say how a cleanup treats what hangs off the task.

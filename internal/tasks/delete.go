@@ -23,37 +23,37 @@ func DeleteTasks(ctx context.Context, d *domain.Env, q store.Querier, ids []stri
 	for _, t := range list {
 		urls.ArtifactURLs = append(urls.ArtifactURLs, artifactURLs(t, true)...)
 	}
-	n, _, err := purge(ctx, d, q, ids, urls)
+	n, _, eventURLs, err := purge(ctx, d, q, ids)
+	urls.EventURLs = append(urls.EventURLs, eventURLs...)
 	return n, err
 }
 
 // purge removes the tasks' queue entries and events (detach) and then
-// the task rows; it returns the rows and the events deleted.
-func purge(ctx context.Context, d *domain.Env, q store.Querier, ids []string, urls *store.FileURLs) (int, int64, error) {
-	_, events, err := detach(ctx, d, q, ids, urls)
+// the task rows; it returns the rows and the events deleted and the
+// events' file URLs.
+func purge(ctx context.Context, d *domain.Env, q store.Querier, ids []string) (int, int64, []string, error) {
+	_, events, eventURLs, err := detach(ctx, d, q, ids)
 	if err != nil {
-		return 0, 0, err
+		return 0, 0, nil, err
 	}
 	n, err := d.DB.DeleteTasks(ctx, q, ids)
-	return n, events, err
+	return n, events, eventURLs, err
 }
 
 // detach is the one path by which tasks leave every queue and lose their
 // events (reset and delete): it returns the queue entries and the events
-// it removed, and adds the events' file URLs to urls.
-func detach(ctx context.Context, d *domain.Env, q store.Querier, ids []string, urls *store.FileURLs) (dequeued int, events int64, err error) {
+// it removed and the file URLs of those events.
+func detach(ctx context.Context, d *domain.Env, q store.Querier, ids []string) (dequeued int, events int64, eventURLs []string, err error) {
 	if dequeued, err = d.DB.RemoveTasksFromAllQueues(ctx, q, ids, d.Time()); err != nil {
-		return 0, 0, err
+		return 0, 0, nil, err
 	}
-	eventURLs, err := d.DB.EventFileURLs(ctx, q, ids)
-	if err != nil {
-		return 0, 0, err
+	if eventURLs, err = d.DB.EventFileURLs(ctx, q, ids); err != nil {
+		return 0, 0, nil, err
 	}
-	urls.EventURLs = append(urls.EventURLs, eventURLs...)
 	if events, err = d.DB.Events().DeleteFor(ctx, q, ids); err != nil {
-		return 0, 0, err
+		return 0, 0, nil, err
 	}
-	return dequeued, events, nil
+	return dequeued, events, eventURLs, nil
 }
 
 // artifactURLs lists the URIs of the task's artifacts: the output ones
@@ -84,7 +84,7 @@ func withCleanup(ctx context.Context, d *domain.Env, company string, deleteFiles
 		return err
 	}
 	if deleteFiles {
-		d.RemoveFiles(ctx, company, res.URLs.ArtifactURLs, res.URLs.ModelURLs, res.URLs.EventURLs)
+		d.RemoveFiles(ctx, company, res.URLs.ArtifactURLs, res.URLs.ModelURLs, res.URLs.EventURLs, res.EventFiles)
 	}
 	return nil
 }

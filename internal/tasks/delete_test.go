@@ -96,6 +96,10 @@ func TestDeleteCascade(t *testing.T) {
 		if res.Events == 0 || res.DeletedModels != 1 || res.UpdatedChildren != 1 {
 			t.Fatalf("result %+v", res)
 		}
+		// The answer's event_urls stay empty (as the reference answers); the files still go.
+		if len(res.URLs.EventURLs) != 0 || !slices.Equal(res.EventFiles, []string{"https://files/v.png"}) {
+			t.Fatalf("event urls %v, event files %v", res.URLs.EventURLs, res.EventFiles)
+		}
 		if _, err := d.DB.Tasks().Get(ctx, d.DB.Read(), "v"); err == nil {
 			t.Fatal("task kept")
 		}

@@ -54,11 +54,11 @@ func reset(ctx context.Context, d *domain.Env, q store.Querier, r ResetRequest) 
 	if out.Cleanup, err = cleanup(ctx, d, q, r.User, t, cleanupOptions{force: r.Force, deleteOutputModels: r.DeleteOutputModels}); err != nil {
 		return nil, err
 	}
-	n, events, err := detach(ctx, d, q, []string{t.ID}, out.Cleanup.URLs)
+	n, events, eventURLs, err := detach(ctx, d, q, []string{t.ID})
 	if err != nil {
 		return nil, err
 	}
-	out.Cleanup.Events = events
+	out.Cleanup.Events, out.Cleanup.EventFiles = events, eventURLs
 	if t.Status == Queued {
 		out.Dequeued = &n
 	}
@@ -141,7 +141,7 @@ func deleteOne(ctx context.Context, d *domain.Env, q store.Querier, r DeleteRequ
 	if err != nil {
 		return nil, err
 	}
-	if _, res.Events, err = purge(ctx, d, q, []string{t.ID}, res.URLs); err != nil {
+	if _, res.Events, res.EventFiles, err = purge(ctx, d, q, []string{t.ID}); err != nil {
 		return nil, err
 	}
 	if err := d.DB.TouchProject(ctx, q, t.Project, d.Time()); err != nil {

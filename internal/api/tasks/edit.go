@@ -30,53 +30,21 @@ func (r *editRequest) Validate() error {
 	return r.validate(false)
 }
 
-// userFields are the fields whose change alone does not bump last_update.
-var userFields = map[string]bool{"name": true, "comment": true, "tags": true, "system_tags": true, "project": true,
-	"status_message": true, "created": true}
-
 func (s *service) edit(ctx context.Context, c *rpc.Call, req *editRequest) (*api.UpdateResult, error) {
-	var res *api.UpdateResult
-	err := s.d.DB.Tx(ctx, func(q store.Querier) error {
-		t, err := taskdom.LoadWritable(ctx, &s.d.Env, q, c.Company(), req.Task)
-		if err != nil {
-			return err
-		}
-		if !req.Force && !contains(taskdom.EditFrom, t.Status) {
-			return apierr.InvalidTaskStatus("").With("expected", taskdom.Created, "status", t.Status)
-		}
-		now := s.d.Time()
-		oldProject := t.Project
-		fields := req.apply(t, now)
-		if req.Status != nil {
-			t.Status = *req.Status
-			fields["status"] = t.Status
-		}
-		if len(fields) == 0 {
-			res = &api.UpdateResult{Updated: 0, Fields: map[string]any{}}
-			return nil
-		}
-		if err := taskdom.CheckRefs(ctx, &s.d.Env, q, c.Company(), t, taskdom.RefChecks{Parent: req.Parent != nil, Project: req.Project != nil, Models: req.Models != nil}); err != nil {
-			return err
-		}
-		t.LastChange, t.LastChangedBy = now, c.User()
-		fields["last_change"], fields["last_changed_by"] = now, c.User()
-		for k := range fields {
-			if !userFields[k] && k != "last_change" && k != "last_changed_by" {
-				t.LastUpdate = now
-				fields["last_update"] = now
-				break
+	res, err := taskdom.EditFields(ctx, &s.d.Env, taskdom.EditFieldsRequest{Company: c.Company(), User: c.User(), Task: req.Task,
+		Force: req.Force, Refs: taskdom.RefChecks{Parent: req.Parent != nil, Project: req.Project != nil, Models: req.Models != nil},
+		Apply: func(t *store.Task, now jsonx.Time) map[string]any {
+			fields := req.apply(t, now)
+			if req.Status != nil {
+				t.Status = *req.Status
+				fields["status"] = t.Status
 			}
-		}
-		if err := s.d.DB.Tasks().Update(ctx, q, t); err != nil {
-			return err
-		}
-		if err := taskdom.TouchProjects(ctx, &s.d.Env, q, oldProject, t.Project); err != nil {
-			return err
-		}
-		res = &api.UpdateResult{Updated: 1, Fields: fields}
-		return nil
-	})
-	return res, err
+			return fields
+		}})
+	if err != nil {
+		return nil, err
+	}
+	return api.Updated(res), nil
 }
 
 // updateRequest is tasks.update and one line of tasks.update_batch.
@@ -98,55 +66,36 @@ func (r *updateRequest) Validate() error {
 	return f.validate(false)
 }
 
-// applyUpdate writes the update fields into t and returns them.
-func (s *service) applyUpdate(ctx context.Context, q store.Querier, c *rpc.Call, t *store.Task, r *updateRequest) (map[string]any, error) {
-	f := taskFields{Name: r.Name, Tags: r.Tags, SystemTags: r.SystemTags, Comment: r.Comment, Project: r.Project}
-	fields := f.apply(t, s.d.Time())
-	if r.Project != nil {
-		if err := taskdom.CheckRefs(ctx, &s.d.Env, q, c.Company(), t, taskdom.RefChecks{Project: true}); err != nil {
-			return nil, err
+// domain maps the request to the tasks domain's update.
+func (r *updateRequest) domain() taskdom.UpdateFieldsRequest {
+	return taskdom.UpdateFieldsRequest{Task: r.Task, ProjectChanged: r.Project != nil, Apply: func(t *store.Task, now jsonx.Time) map[string]any {
+		f := taskFields{Name: r.Name, Tags: r.Tags, SystemTags: r.SystemTags, Comment: r.Comment, Project: r.Project}
+		fields := f.apply(t, now)
+		if r.StatusMessage != nil {
+			t.StatusMessage = r.StatusMessage
+			fields["status_message"] = *r.StatusMessage
 		}
-	}
-	if r.StatusMessage != nil {
-		t.StatusMessage = r.StatusMessage
-		fields["status_message"] = *r.StatusMessage
-	}
-	if r.OutputError != nil {
-		t.Output.Error = r.OutputError
-		fields["output.error"] = *r.OutputError
-	}
-	if r.Created != nil && !r.Created.IsZero() {
-		t.Created = *r.Created
-		fields["created"] = t.Created
-	}
-	if len(fields) == 0 {
-		return fields, nil
-	}
-	now := s.d.Time()
-	t.LastChange, t.LastChangedBy = now, c.User()
-	fields["last_change"], fields["last_changed_by"] = now, c.User()
-	return fields, s.d.DB.Tasks().Update(ctx, q, t)
+		if r.OutputError != nil {
+			t.Output.Error = r.OutputError
+			fields["output.error"] = *r.OutputError
+		}
+		if r.Created != nil && !r.Created.IsZero() {
+			t.Created = *r.Created
+			fields["created"] = t.Created
+		}
+		return fields
+	}}
 }
 
 func (s *service) update(ctx context.Context, c *rpc.Call, req *updateRequest) (*api.UpdateResult, error) {
-	res := &api.UpdateResult{Fields: map[string]any{}}
-	err := s.d.DB.Tx(ctx, func(q store.Querier) error {
-		t, err := taskdom.LoadWritable(ctx, &s.d.Env, q, c.Company(), req.Task)
-		if err != nil {
-			return err
-		}
-		oldProject := t.Project
-		fields, err := s.applyUpdate(ctx, q, c, t, req)
-		if err != nil || len(fields) == 0 {
-			return err
-		}
-		res.Updated, res.Fields = 1, fields
-		return taskdom.TouchProjects(ctx, &s.d.Env, q, oldProject, t.Project)
-	})
+	res, err := taskdom.UpdateFields(ctx, &s.d.Env, c.Company(), c.User(), []taskdom.UpdateFieldsRequest{req.domain()}, true)
 	if err != nil {
 		return nil, err
 	}
-	return res, nil
+	if res[0].Updated == 0 {
+		return &api.UpdateResult{Fields: map[string]any{}}, nil
+	}
+	return api.Updated(res[0]), nil
 }
 
 type updateBatchResponse struct {
@@ -159,7 +108,7 @@ func (s *service) updateBatch(ctx context.Context, c *rpc.Call) (any, error) {
 	if len(c.Lines) == 0 {
 		return nil, apierr.BatchNoItems()
 	}
-	reqs := make([]*updateRequest, 0, len(c.Lines))
+	updates := make([]taskdom.UpdateFieldsRequest, 0, len(c.Lines))
 	for i, ln := range c.Lines {
 		r := &updateRequest{}
 		if err := rpc.Decode(ln, r); err != nil {
@@ -168,42 +117,15 @@ func (s *service) updateBatch(ctx context.Context, c *rpc.Call) (any, error) {
 			}
 			return nil, err
 		}
-		reqs = append(reqs, r)
+		updates = append(updates, r.domain())
 	}
-	n := 0
-	err := s.d.DB.Tx(ctx, func(q store.Querier) error {
-		var missing []string
-		loaded := map[string]*store.Task{}
-		for _, r := range reqs {
-			if loaded[r.Task] != nil {
-				continue
-			}
-			t, err := taskdom.LoadWritable(ctx, &s.d.Env, q, c.Company(), r.Task)
-			if err != nil {
-				if !apierr.Is(err, 400, 101) {
-					return err
-				}
-				missing = append(missing, r.Task)
-				continue
-			}
-			loaded[r.Task] = t
-		}
-		if len(missing) > 0 {
-			return apierr.InvalidTaskID(missing...)
-		}
-		for _, r := range reqs {
-			fields, err := s.applyUpdate(ctx, q, c, loaded[r.Task], r)
-			if err != nil {
-				return err
-			}
-			if len(fields) > 0 {
-				n++
-			}
-		}
-		return nil
-	})
+	res, err := taskdom.UpdateFields(ctx, &s.d.Env, c.Company(), c.User(), updates, false)
 	if err != nil {
 		return nil, err
+	}
+	n := 0
+	for _, u := range res {
+		n += u.Updated
 	}
 	return &updateBatchResponse{Updated: n}, nil
 }

@@ -17,7 +17,9 @@ var ctx = context.Background()
 
 type removed struct{ urls []string }
 
-func (r *removed) RemoveStoredFiles(_ context.Context, _ string, urls []string) { r.urls = append(r.urls, urls...) }
+func (r *removed) RemoveStoredFiles(_ context.Context, _ string, urls []string) {
+	r.urls = append(r.urls, urls...)
+}
 
 // fixture stores project p (child pc) of company c1 with a task holding
 // an artifact in p, an archived model in pc and a task outside.

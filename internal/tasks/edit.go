@@ -89,24 +89,13 @@ type UpdateFieldsRequest struct {
 func UpdateFields(ctx context.Context, d *domain.Env, company, user string, updates []UpdateFieldsRequest, touchProjects bool) ([]*domain.Update, error) {
 	out := make([]*domain.Update, len(updates))
 	err := d.DB.Tx(ctx, func(q store.Querier) error {
-		var missing []string
-		loaded := map[string]*store.Task{}
-		for _, u := range updates {
-			if loaded[u.Task] != nil {
-				continue
-			}
-			t, err := LoadWritable(ctx, d, q, company, u.Task)
-			if err != nil {
-				if !apierr.Is(err, 400, 101) {
-					return err
-				}
-				missing = append(missing, u.Task)
-				continue
-			}
-			loaded[u.Task] = t
+		ids := make([]string, len(updates))
+		for i, u := range updates {
+			ids[i] = u.Task
 		}
-		if len(missing) > 0 {
-			return apierr.InvalidTaskID(missing...)
+		loaded, err := LoadAllWritable(ctx, d, q, company, ids)
+		if err != nil {
+			return err
 		}
 		for i, u := range updates {
 			t := loaded[u.Task]

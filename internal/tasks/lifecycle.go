@@ -177,6 +177,26 @@ func Archive(ctx context.Context, d *domain.Env, q store.Querier, r StatusReques
 	return setArchived(ctx, d, q, r, t, true)
 }
 
+// ArchiveAll archives every listed task in one transaction; any unknown
+// id fails the whole call. It returns how many it archived.
+func ArchiveAll(ctx context.Context, d *domain.Env, r StatusRequest, ids []string) (int, error) {
+	n := 0
+	err := d.DB.Tx(ctx, func(q store.Querier) error {
+		if _, err := LoadAllWritable(ctx, d, q, r.Company, ids); err != nil {
+			return err
+		}
+		for _, id := range ids {
+			r.Task = id
+			if err := Archive(ctx, d, q, r); err != nil {
+				return err
+			}
+			n++
+		}
+		return nil
+	})
+	return n, err
+}
+
 // Unarchive removes the archived system tag.
 func Unarchive(ctx context.Context, d *domain.Env, q store.Querier, r StatusRequest) error {
 	t, err := LoadWritable(ctx, d, q, r.Company, r.Task)

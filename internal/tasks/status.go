@@ -124,6 +124,31 @@ func LoadWritable(ctx context.Context, d *domain.Env, q store.Querier, company, 
 	return t, nil
 }
 
+// LoadAllWritable loads the listed tasks for writing (each once, by id);
+// unknown ids fail the whole call with one 400/101 naming them all.
+func LoadAllWritable(ctx context.Context, d *domain.Env, q store.Querier, company string, ids []string) (map[string]*store.Task, error) {
+	var missing []string
+	loaded := map[string]*store.Task{}
+	for _, id := range ids {
+		if loaded[id] != nil {
+			continue
+		}
+		t, err := LoadWritable(ctx, d, q, company, id)
+		if err != nil {
+			if !apierr.Is(err, 400, 101) {
+				return nil, err
+			}
+			missing = append(missing, id)
+			continue
+		}
+		loaded[id] = t
+	}
+	if len(missing) > 0 {
+		return nil, apierr.InvalidTaskID(missing...)
+	}
+	return loaded, nil
+}
+
 func has(list []string, s string) bool {
 	for _, x := range list {
 		if x == s {

@@ -183,21 +183,9 @@ func (s *service) move(ctx context.Context, c *rpc.Call, req *moveRequest) (*mov
 	}
 	resp := &moveResponse{}
 	err := s.d.DB.Tx(ctx, func(q store.Querier) error {
-		var missing []string
-		var list []*store.Task
-		for _, id := range req.IDs {
-			t, err := taskdom.LoadWritable(ctx, &s.d.Env, q, c.Company(), id)
-			if err != nil {
-				if !apierr.Is(err, 400, 101) {
-					return err
-				}
-				missing = append(missing, id)
-				continue
-			}
-			list = append(list, t)
-		}
-		if len(missing) > 0 {
-			return apierr.InvalidTaskID(missing...)
+		loaded, err := taskdom.LoadAllWritable(ctx, &s.d.Env, q, c.Company(), req.IDs)
+		if err != nil {
+			return err
 		}
 		switch {
 		case projectID != "":
@@ -215,7 +203,8 @@ func (s *service) move(ctx context.Context, c *rpc.Call, req *moveRequest) (*mov
 		}
 		now := s.d.Time()
 		touched := []string{projectID}
-		for _, t := range list {
+		for _, id := range req.IDs {
+			t := loaded[id]
 			touched = append(touched, t.Project)
 			t.Project, t.LastChange, t.LastChangedBy = projectID, now, c.User()
 			if err := s.d.DB.Tasks().Update(ctx, q, t); err != nil {

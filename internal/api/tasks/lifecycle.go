@@ -4,7 +4,6 @@ import (
 	"context"
 
 	"github.com/trove-ml/trove/internal/api"
-	"github.com/trove-ml/trove/internal/apierr"
 	"github.com/trove-ml/trove/internal/domain"
 	"github.com/trove-ml/trove/internal/rpc"
 	"github.com/trove-ml/trove/internal/store"
@@ -154,29 +153,8 @@ type archiveResponse struct {
 // archive archives every listed task in one transaction; any unknown id
 // fails the whole call.
 func (s *service) archive(ctx context.Context, c *rpc.Call, req *archiveRequest) (*archiveResponse, error) {
-	n := 0
-	err := s.d.DB.Tx(ctx, func(q store.Querier) error {
-		var missing []string
-		for _, id := range req.Tasks {
-			if _, err := taskdom.LoadWritable(ctx, &s.d.Env, q, c.Company(), id); err != nil {
-				if !apierr.Is(err, 400, 101) {
-					return err
-				}
-				missing = append(missing, id)
-			}
-		}
-		if len(missing) > 0 {
-			return apierr.InvalidTaskID(missing...)
-		}
-		for _, id := range req.Tasks {
-			r := taskdom.StatusRequest{Company: c.Company(), User: c.User(), Task: id, StatusReason: req.StatusReason, StatusMessage: req.StatusMessage}
-			if err := taskdom.Archive(ctx, &s.d.Env, q, r); err != nil {
-				return err
-			}
-			n++
-		}
-		return nil
-	})
+	n, err := taskdom.ArchiveAll(ctx, &s.d.Env, taskdom.StatusRequest{Company: c.Company(), User: c.User(),
+		StatusReason: req.StatusReason, StatusMessage: req.StatusMessage}, req.Tasks)
 	if err != nil {
 		return nil, err
 	}

@@ -49,7 +49,7 @@ func (s *service) loadVisible(ctx context.Context, c *rpc.Call, ids []string, st
 
 type taskParams struct {
 	Task        string             `json:"task"`
-	Hyperparams []*store.ParamItem `json:"hyperparams"`
+	Hyperparams []*paramItem `json:"hyperparams"`
 }
 
 type getHyperParamsResponse struct {
@@ -63,10 +63,10 @@ func (s *service) getHyperParams(ctx context.Context, c *rpc.Call, req *tasksReq
 	}
 	out := &getHyperParamsResponse{Params: []taskParams{}}
 	for _, t := range list {
-		items := []*store.ParamItem{}
+		items := []*paramItem{}
 		for _, sec := range t.Hyperparams {
 			for _, p := range sec {
-				items = append(items, p)
+				items = append(items, toWireParam(p))
 			}
 		}
 		sort.Slice(items, func(i, j int) bool {
@@ -231,7 +231,7 @@ type getConfigurationsRequest struct {
 
 type taskConfiguration struct {
 	Task          string              `json:"task"`
-	Configuration []*store.ConfigItem `json:"configuration"`
+	Configuration []*configItem `json:"configuration"`
 }
 
 type getConfigurationsResponse struct {
@@ -245,10 +245,10 @@ func (s *service) getConfigurations(ctx context.Context, c *rpc.Call, req *getCo
 	}
 	out := &getConfigurationsResponse{Configurations: []taskConfiguration{}}
 	for _, t := range list {
-		items := []*store.ConfigItem{}
+		items := []*configItem{}
 		for name, it := range t.Configuration {
 			if len(req.Names) == 0 || contains(req.Names, name) {
-				items = append(items, it)
+				items = append(items, toWireConfig(it))
 			}
 		}
 		sort.Slice(items, func(i, j int) bool { return items[i].Name < items[j].Name })

@@ -159,9 +159,9 @@ func toWire(t *store.Task) *task {
 		}),
 		MetricStats: t.MetricStats,
 		Hyperparams: convertMap(t.Hyperparams, func(ps map[string]*store.ParamItem) map[string]*paramItem {
-			return convertMap(ps, convertPtr(func(p store.ParamItem) paramItem { return paramItem(p) }))
+			return convertMap(ps, toWireParam)
 		}),
-		Configuration: convertMap(t.Configuration, convertPtr(func(c store.ConfigItem) configItem { return configItem(c) })),
+		Configuration: convertMap(t.Configuration, toWireConfig),
 		Runtime:       t.Runtime,
 		Models: taskModels{Input: convertList(t.Models.Input, convertPtr(toWireModelItem)),
 			Output: convertList(t.Models.Output, convertPtr(toWireModelItem))},
@@ -174,6 +174,13 @@ func toWireExecution(e *store.Execution) execution {
 		Framework: e.Framework, Artifacts: convertList(e.Artifacts, convertPtr(func(a store.Artifact) artifact { return artifact(a) })),
 		TestSplit: e.TestSplit, DockerCmd: e.DockerCmd}
 }
+
+// The per-item conversions, shared by toWire and the answers that list
+// items of a task (hyper parameters, configuration).
+var (
+	toWireParam  = convertPtr(func(p store.ParamItem) paramItem { return paramItem(p) })
+	toWireConfig = convertPtr(func(c store.ConfigItem) configItem { return configItem(c) })
+)
 
 func toWireModelItem(m store.TaskModelItem) modelItem { return modelItem(m) }
 

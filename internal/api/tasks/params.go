@@ -48,7 +48,7 @@ func (s *service) loadVisible(ctx context.Context, c *rpc.Call, ids []string, st
 }
 
 type taskParams struct {
-	Task        string             `json:"task"`
+	Task        string       `json:"task"`
 	Hyperparams []*paramItem `json:"hyperparams"`
 }
 
@@ -230,7 +230,7 @@ type getConfigurationsRequest struct {
 }
 
 type taskConfiguration struct {
-	Task          string              `json:"task"`
+	Task          string        `json:"task"`
 	Configuration []*configItem `json:"configuration"`
 }
 

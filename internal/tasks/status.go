@@ -1,7 +1,10 @@
-// Package tasks holds the task rules that do not depend on HTTP: the
-// status machine, and the task operations other services call (publishing
-// a task from models.set_ready, the silent-task watchdog). Every function
-// works inside the caller's transaction.
+// Package tasks is the tasks domain: the status machine and every task
+// rule and cascade (create, edit, enqueue, reset, delete with its queue
+// entries, events, output models and files, the silent-task watchdog).
+// Functions that take a store.Querier work inside the caller's
+// transaction (other services compose them, e.g. models.set_ready
+// publishing a task); the others (Reset, Delete, Create, EditFields, ...)
+// run their own and remove stored files only after it commits.
 package tasks
 
 import (

@@ -9,7 +9,7 @@ import (
 	"github.com/trove-ml/trove/internal/domain"
 	"github.com/trove-ml/trove/internal/ids"
 	"github.com/trove-ml/trove/internal/store"
-	"github.com/trove-ml/trove/internal/taskops"
+	taskdom "github.com/trove-ml/trove/internal/tasks"
 )
 
 // outputModelName is the name of the output entry UpdateForTask writes.
@@ -39,11 +39,11 @@ type ForTaskResult struct {
 func UpdateForTask(ctx context.Context, env *domain.Env, a Actor, in ForTaskInput) (*ForTaskResult, error) {
 	var res *ForTaskResult
 	err := env.DB.Tx(ctx, func(q store.Querier) error {
-		t, err := taskops.LoadWritable(ctx, env, q, a.Company, in.Task)
+		t, err := taskdom.LoadWritable(ctx, env, q, a.Company, in.Task)
 		if err != nil {
 			return err
 		}
-		if t.Status != taskops.Created && t.Status != taskops.InProgress {
+		if t.Status != taskdom.Created && t.Status != taskdom.InProgress {
 			return apierr.InvalidTaskStatus("model can only be updated for tasks in the [created, in_progress] states").
 				With("id", t.ID, "status", t.Status)
 		}
@@ -117,7 +117,7 @@ func modelFromTask(ctx context.Context, env *domain.Env, q store.Querier, a Acto
 	m := &store.Model{ID: ids.New(), Company: a.Company, User: a.User, Name: name, Created: now,
 		LastUpdate: now, LastChange: now, LastChangedBy: a.User, URI: in.URI, Comment: &comment,
 		Project: t.Project, Task: t.ID, Framework: t.Execution.Framework, Design: t.Execution.ModelDesc,
-		Labels: t.Execution.ModelLabels, Ready: t.Status == taskops.Published}
+		Labels: t.Execution.ModelLabels, Ready: t.Status == taskdom.Published}
 	if len(t.Models.Input) > 0 && t.Models.Input[0] != nil {
 		m.Parent = t.Models.Input[0].Model
 	}

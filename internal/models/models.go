@@ -13,7 +13,7 @@ import (
 	"github.com/trove-ml/trove/internal/domain"
 	"github.com/trove-ml/trove/internal/jsonx"
 	"github.com/trove-ml/trove/internal/store"
-	"github.com/trove-ml/trove/internal/taskops"
+	taskdom "github.com/trove-ml/trove/internal/tasks"
 )
 
 // Actor is who calls: the company and the user.
@@ -90,7 +90,7 @@ func writeEachIn(ctx context.Context, env *domain.Env, q store.Querier, company 
 
 // checkTask refuses a task the caller may not write (400/101, public 403/21).
 func checkTask(ctx context.Context, env *domain.Env, q store.Querier, company, id string) error {
-	_, err := taskops.LoadWritable(ctx, env, q, company, id)
+	_, err := taskdom.LoadWritable(ctx, env, q, company, id)
 	return err
 }
 

@@ -7,7 +7,7 @@ import (
 	"github.com/trove-ml/trove/internal/apierr"
 	"github.com/trove-ml/trove/internal/domain"
 	"github.com/trove-ml/trove/internal/store"
-	"github.com/trove-ml/trove/internal/taskops"
+	taskdom "github.com/trove-ml/trove/internal/tasks"
 )
 
 // PublishedTask is the creating task published along with a model.
@@ -37,8 +37,8 @@ func Publish(ctx context.Context, env *domain.Env, a Actor, id string, publishTa
 			case errors.Is(err, store.ErrNotFound):
 			case err != nil:
 				return err
-			case t.Status != taskops.Published:
-				res, err := taskops.Publish(ctx, env, q, a.Company, a.User, m.Task, forceTask, false, "", "")
+			case t.Status != taskdom.Published:
+				res, err := taskdom.Publish(ctx, env, q, a.Company, a.User, m.Task, forceTask, false, "", "")
 				if err != nil {
 					return err
 				}

@@ -8,7 +8,7 @@ import (
 	"github.com/trove-ml/trove/internal/domain"
 	"github.com/trove-ml/trove/internal/jsonx"
 	"github.com/trove-ml/trove/internal/store"
-	"github.com/trove-ml/trove/internal/taskops"
+	taskdom "github.com/trove-ml/trove/internal/tasks"
 )
 
 // Patch holds the writable fields of edit and update; nil leaves a field
@@ -56,7 +56,7 @@ func Update(ctx context.Context, env *domain.Env, a Actor, id string, p *Patch) 
 func applyPatch(ctx context.Context, env *domain.Env, q store.Querier, a Actor, m *store.Model, p *Patch) (*domain.Update, error) {
 	fields := map[string]any{}
 	data := false // a change that moves last_update
-	if p.Task != nil && strings.HasPrefix(*p.Task, taskops.DeletedPrefix) {
+	if p.Task != nil && strings.HasPrefix(*p.Task, taskdom.DeletedPrefix) {
 		p.Task = nil // a reference to a deleted task is not written back
 	}
 	if p.Name != nil {
@@ -160,7 +160,7 @@ func applyRefs(ctx context.Context, env *domain.Env, q store.Querier, a Actor, m
 // raiseTaskIteration lifts last_iteration of a company task to at least
 // iter; a task that is gone or not the caller's is skipped.
 func raiseTaskIteration(ctx context.Context, env *domain.Env, q store.Querier, a Actor, taskID string, iter int64) error {
-	if taskID == "" || strings.HasPrefix(taskID, taskops.DeletedPrefix) {
+	if taskID == "" || strings.HasPrefix(taskID, taskdom.DeletedPrefix) {
 		return nil
 	}
 	t, err := env.DB.Tasks().GetForUpdate(ctx, q, taskID, a.Company)

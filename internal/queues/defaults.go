@@ -14,8 +14,7 @@ import (
 // Task.enqueue without set-up (as the reference does at start-up). Several
 // processes starting at once are safe: the unique name wins once.
 func EnsureDefaultQueues(ctx context.Context, db *store.DB, now jsonx.Time) error {
-	companies, err := store.IDs(ctx, db.Read(), `SELECT id FROM companies c WHERE NOT EXISTS
-		(SELECT 1 FROM queues WHERE queues.company = c.id) ORDER BY id`)
+	companies, err := db.CompaniesWithoutQueues(ctx, db.Read())
 	if err != nil {
 		return err
 	}

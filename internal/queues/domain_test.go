@@ -5,6 +5,8 @@ import (
 	"testing"
 	"time"
 
+	taskdom "github.com/trove-ml/trove/internal/tasks"
+
 	"github.com/trove-ml/trove/internal/apierr"
 	"github.com/trove-ml/trove/internal/domain/domaintest"
 	"github.com/trove-ml/trove/internal/queues"
@@ -68,10 +70,10 @@ func TestCreateUpdateDelete(t *testing.T) {
 		if err := queues.AddTask(ctx, d, company, id, "t1", true); err != nil {
 			t.Fatal(err)
 		}
-		if err := queues.Delete(ctx, d, company, domaintest.User, id, false); !apierr.Is(err, 400, 702) {
+		if err := taskdom.DeleteQueue(ctx, d, company, domaintest.User, id, false); !apierr.Is(err, 400, 702) {
 			t.Fatalf("non-empty delete: %v", err)
 		}
-		if err := queues.Delete(ctx, d, company, domaintest.User, id, true); err != nil {
+		if err := taskdom.DeleteQueue(ctx, d, company, domaintest.User, id, true); err != nil {
 			t.Fatal(err)
 		}
 		if status, queue := taskStatus(t, e, "t1"); status != "created" || queue != "" {
@@ -130,24 +132,24 @@ func TestEntries(t *testing.T) {
 		}); err != nil {
 			t.Fatal(err)
 		}
-		h, err := queues.NextTask(ctx, d, company, id, "")
+		h, err := taskdom.NextFromQueue(ctx, d, company, id, "")
 		if err != nil || h == nil || h.Entry.Task != "a" || h.Task == nil || h.Task.Status != "queued" {
 			t.Fatalf("hand-out %+v %v", h, err)
 		}
-		if h, err := queues.NextTask(ctx, d, company, id, "c"); err != nil || h != nil {
+		if h, err := taskdom.NextFromQueue(ctx, d, company, id, "c"); err != nil || h != nil {
 			t.Fatalf("only-task hand-out of a task not on top: %+v %v", h, err)
 		}
 
-		if err := queues.RemoveTask(ctx, d, company, domaintest.User, id, "b", true); err != nil {
+		if err := taskdom.RemoveFromQueue(ctx, d, company, domaintest.User, id, "b", true); err != nil {
 			t.Fatal(err)
 		}
 		if status, queue := taskStatus(t, e, "b"); status != "created" || queue != "" {
 			t.Fatalf("removed task: %s %q", status, queue)
 		}
-		if err := queues.RemoveTask(ctx, d, company, domaintest.User, id, "b", false); !apierr.Is(err, 400, 703) {
+		if err := taskdom.RemoveFromQueue(ctx, d, company, domaintest.User, id, "b", false); !apierr.Is(err, 400, 703) {
 			t.Fatalf("removed twice: %v", err)
 		}
-		removed, err := queues.Clear(ctx, d, company, domaintest.User, id)
+		removed, err := taskdom.ClearQueue(ctx, d, company, domaintest.User, id)
 		if err != nil || len(removed) != 1 || removed[0] != "c" {
 			t.Fatalf("clear %v %v", removed, err)
 		}

@@ -52,45 +52,6 @@ func AddTask(ctx context.Context, d *domain.Env, company, queueID, taskID string
 	})
 }
 
-// RemoveTask takes a task out of the queue (400/711 when it is not in it);
-// revert gives the task back its status before the enqueue.
-func RemoveTask(ctx context.Context, d *domain.Env, company, user, queueID, taskID string, revert bool) error {
-	return d.DB.Tx(ctx, func(q store.Querier) error {
-		if _, err := GetForUpdate(ctx, d.DB, q, company, queueID); err != nil {
-			return err
-		}
-		ok, err := d.DB.RemoveQueueEntry(ctx, q, queueID, taskID)
-		if err != nil {
-			return err
-		}
-		if !ok {
-			return apierr.TaskNotQueued(queueID, taskID)
-		}
-		if revert {
-			_, err = Revert(ctx, d, q, company, user, queueID, []string{taskID}, "Task was removed from the queue "+queueID)
-		}
-		return err
-	})
-}
-
-// Clear empties a queue; its tasks get their status back. The ids of the
-// tasks that changed are returned.
-func Clear(ctx context.Context, d *domain.Env, company, user, queueID string) ([]string, error) {
-	var removed []string
-	err := d.DB.Tx(ctx, func(q store.Querier) error {
-		if _, err := GetForUpdate(ctx, d.DB, q, company, queueID); err != nil {
-			return err
-		}
-		tasks, err := d.DB.ClearQueue(ctx, q, queueID)
-		if err != nil {
-			return err
-		}
-		removed, err = Revert(ctx, d, q, company, user, queueID, tasks, "Queue "+queueID+" was cleared")
-		return err
-	})
-	return removed, err
-}
-
 // Peek returns the task at the top of a queue of the company ("" when empty).
 func Peek(ctx context.Context, d *domain.Env, company, queueID string) (string, error) {
 	_, top, err := WithEntries(ctx, d, company, queueID, 1)

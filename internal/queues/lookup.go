@@ -1,7 +1,7 @@
 // Package queues holds the queue rules that do not depend on HTTP: finding
 // a company's queues (and its default queue), creating the default queue
-// at start-up, queue metrics, and giving tasks back their status when they
-// leave a queue without being run.
+// at start-up and queue metrics. (Giving tasks back their status when
+// they leave a queue unrun is the tasks domain's: tasks.Revert.)
 package queues
 
 import (
@@ -40,7 +40,8 @@ func GetForUpdate(ctx context.Context, db *store.DB, q store.Querier, company, i
 }
 
 // Default finds the company's default queue: the one queue with the
-// system tag "default" (none is 400/707, several 400/708).
+// system tag "default" (none is 400/707, several 400/708 naming them).
+// It is the only default-queue lookup (queues.get_default, tasks.enqueue).
 func Default(ctx context.Context, db *store.DB, q store.Querier, company string) (*store.Queue, error) {
 	list, err := db.QueuesTagged(ctx, q, company, DefaultTag)
 	if err != nil {

@@ -113,34 +113,3 @@ func Update(ctx context.Context, d *domain.Env, company, id string, c Changes) (
 	}
 	return res, nil
 }
-
-// Delete removes a queue of the company. A queue with entries is 400/702
-// unless force, which first gives the queued tasks back their status.
-func Delete(ctx context.Context, d *domain.Env, company, user, id string, force bool) error {
-	return d.DB.Tx(ctx, func(q store.Querier) error {
-		qu, err := GetForUpdate(ctx, d.DB, q, company, id)
-		if err != nil {
-			return err
-		}
-		load, err := d.DB.QueueLoadOf(ctx, q, qu.ID)
-		if err != nil {
-			return err
-		}
-		if load.Entries > 0 {
-			if !force {
-				return apierr.QueueNotEmpty(load.Entries).With("queue", qu.ID)
-			}
-			// Only the entries this call removes give their tasks back
-			// (one handed out meanwhile belongs to its worker).
-			tasks, err := d.DB.ClearQueue(ctx, q, qu.ID)
-			if err != nil {
-				return err
-			}
-			if _, err := Revert(ctx, d, q, company, user, qu.ID, tasks, "Queue "+qu.ID+" was deleted"); err != nil {
-				return err
-			}
-		}
-		_, err = d.DB.Queues().Delete(ctx, q, qu.ID)
-		return err
-	})
-}

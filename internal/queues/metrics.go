@@ -4,7 +4,6 @@ import (
 	"context"
 	"time"
 
-	"github.com/trove-ml/trove/internal/jsonx"
 	"github.com/trove-ml/trove/internal/store"
 )
 
@@ -25,18 +24,6 @@ const (
 	// with the state the queue was in.
 	LookBehind = 3600 * time.Second
 )
-
-// OnChange is the store hook run inside the transaction that changed a
-// queue's entries: the queue's last_update becomes now and a sample is
-// recorded.
-func (m *Metrics) OnChange(ctx context.Context, q store.Querier, queueID string) error {
-	now := jsonx.Time{Time: m.Now().UTC().Truncate(time.Millisecond)}
-	company, err := m.DB.TouchQueue(ctx, q, queueID, now)
-	if err != nil {
-		return err
-	}
-	return m.record(ctx, q, company, queueID, now.Millis())
-}
 
 // Record takes a sample of the queue now, without touching the queue.
 func (m *Metrics) Record(ctx context.Context, q store.Querier, company, queueID string) error {

@@ -33,14 +33,6 @@ type DB struct {
 	// w takes writes (one connection on SQLite); r serves reads.
 	w *sql.DB
 	r *sql.DB
-	// taskPurgers run when tasks are deleted (see DeleteTasksCascade).
-	taskPurgers []TaskPurger
-	// queueHooks run after queue entries change (see AddQueueChangeHook).
-	queueHooks []QueueChangeHook
-	// eventDeleter removes task events (see SetEventDeleter).
-	eventDeleter EventDeleter
-	// modelPurgers run when models are deleted (see DeleteModelsCascade).
-	modelPurgers []ModelPurger
 	// wc and rc cache prepared statements of the write and read pools.
 	wc, rc *stmtCache
 	// txObserver sees every Tx's duration and outcome (see ObserveTx).

@@ -100,3 +100,30 @@ func (db *DB) TaskIDsUsingModel(ctx context.Context, q Querier, modelID, except 
 	cond, args := db.D.InputModelCond(modelID)
 	return IDs(ctx, q, "SELECT id FROM tasks WHERE id <> ? AND "+cond, append([]any{except}, args...)...)
 }
+
+// ModelsOfTask lists the models whose creating task is the task.
+func (db *DB) ModelsOfTask(ctx context.Context, q Querier, task string) ([]*Model, error) {
+	return db.Models().Select(ctx, q, "task = ?", task)
+}
+
+// ModelURIs lists the non-empty URIs of the models.
+func (db *DB) ModelURIs(ctx context.Context, q Querier, ids []string) ([]string, error) {
+	if len(ids) == 0 {
+		return nil, nil
+	}
+	return IDs(ctx, q, "SELECT uri FROM models WHERE id IN ("+Placeholders(len(ids))+") AND uri IS NOT NULL AND uri <> ''", Args(ids)...)
+}
+
+// ModelIDsInProjects lists the ids of the models in the projects.
+func (db *DB) ModelIDsInProjects(ctx context.Context, q Querier, projects []string) ([]string, error) {
+	if len(projects) == 0 {
+		return nil, nil
+	}
+	return IDs(ctx, q, "SELECT id FROM models WHERE project IN ("+Placeholders(len(projects))+")", Args(projects)...)
+}
+
+// DeleteModels deletes the model rows only (their events are the models
+// domain's to delete first) and returns how many it deleted.
+func (db *DB) DeleteModels(ctx context.Context, q Querier, ids []string) (int, error) {
+	return deleteByID(ctx, q, "models", ids)
+}

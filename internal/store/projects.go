@@ -138,3 +138,34 @@ func SplitProjectName(name string) []string {
 	}
 	return segs
 }
+
+// ProjectContents counts the tasks and models in a set of projects, all
+// and those without the system tag archived.
+type ProjectContents struct {
+	Tasks, NonArchivedTasks, Models, NonArchivedModels int
+}
+
+// CountProjectContents counts the tasks and models in the projects.
+func (db *DB) CountProjectContents(ctx context.Context, q Querier, projects []string) (ProjectContents, error) {
+	var cc ProjectContents
+	if len(projects) == 0 {
+		return cc, nil
+	}
+	in := Placeholders(len(projects))
+	for _, t := range []struct {
+		table      string
+		all, alive *int
+	}{{"tasks", &cc.Tasks, &cc.NonArchivedTasks}, {"models", &cc.Models, &cc.NonArchivedModels}} {
+		err := q.QueryRowContext(ctx, "SELECT COUNT(*), COALESCE(SUM(CASE WHEN "+db.D.ArrayHas("system_tags")+" THEN 0 ELSE 1 END), 0) FROM "+
+			t.table+" WHERE project IN ("+in+")", append([]any{"archived"}, Args(projects)...)...).Scan(t.all, t.alive)
+		if err != nil {
+			return cc, err
+		}
+	}
+	return cc, nil
+}
+
+// DeleteProjects deletes the project rows and returns how many it deleted.
+func (db *DB) DeleteProjects(ctx context.Context, q Querier, ids []string) (int, error) {
+	return deleteByID(ctx, q, "projects", ids)
+}

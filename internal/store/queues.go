@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"sort"
+	"time"
 
 	"github.com/trove-ml/trove/internal/jsonx"
 )
@@ -56,22 +57,17 @@ var ErrAlreadyQueued = errors.New("task already in queue")
 // ErrNotQueued is returned (wrapped) when a task is not in the queue.
 var ErrNotQueued = errors.New("task not in queue")
 
-// QueueChangeHook is called inside the transaction when a queue's entries
-// change (queue metrics record here): after an add or a removal, and just
-// before an entry is handed out by PopQueueEntry, so that the sample still
-// counts the entry that waited (as the reference records it).
-type QueueChangeHook func(ctx context.Context, q Querier, queueID string) error
-
-// AddQueueChangeHook registers a hook run at every entry change.
-func (db *DB) AddQueueChangeHook(h QueueChangeHook) { db.queueHooks = append(db.queueHooks, h) }
-
-func (db *DB) queueChanged(ctx context.Context, q Querier, queueID string) error {
-	for _, h := range db.queueHooks {
-		if err := h(ctx, q, queueID); err != nil {
-			return err
-		}
+// queueChanged records that a queue's entries changed, inside the
+// changing transaction: the queue's last_update becomes now and a metrics
+// sample is taken. Hand-outs call it just before the entry goes, so that
+// the sample still counts the entry that waited (as the reference records
+// it).
+func (db *DB) queueChanged(ctx context.Context, q Querier, queueID string, now jsonx.Time) error {
+	company, err := db.TouchQueue(ctx, q, queueID, now)
+	if err != nil {
+		return err
 	}
-	return nil
+	return db.SampleQueue(ctx, q, company, queueID, now.Millis())
 }
 
 // lockQueue locks the queue's row until the transaction ends. Structural
@@ -89,10 +85,11 @@ func (db *DB) lockQueue(ctx context.Context, q Querier, queueID string) error {
 	return err
 }
 
-// AddQueueEntry appends task to the back of queue. A task already in the
-// queue is ErrAlreadyQueued; an unknown queue is ErrNotFound. Appends do
-// not lock the queue: concurrent appends may share a position, and then
-// keep the order of their added times.
+// AddQueueEntry appends task to the back of queue; the added time is also
+// the time of the change (queue last_update and metrics sample). A task
+// already in the queue is ErrAlreadyQueued; an unknown queue is
+// ErrNotFound. Appends do not lock the queue: concurrent appends may share
+// a position, and then keep the order of their added times.
 func (db *DB) AddQueueEntry(ctx context.Context, q Querier, queueID, taskID string, addedMillis int64) error {
 	var n int
 	if err := q.QueryRowContext(ctx, `SELECT COUNT(*) FROM queues WHERE id = ?`, queueID).Scan(&n); err != nil {
@@ -121,12 +118,12 @@ func (db *DB) AddQueueEntry(ctx context.Context, q Querier, queueID, taskID stri
 		}
 		return err
 	}
-	return db.queueChanged(ctx, q, queueID)
+	return db.queueChanged(ctx, q, queueID, jsonx.Time{Time: time.UnixMilli(addedMillis).UTC()})
 }
 
-// RemoveQueueEntry removes task from queue and reports whether it was there
-// (an unknown queue holds nothing).
-func (db *DB) RemoveQueueEntry(ctx context.Context, q Querier, queueID, taskID string) (bool, error) {
+// RemoveQueueEntry removes task from queue at time now and reports whether
+// it was there (an unknown queue holds nothing).
+func (db *DB) RemoveQueueEntry(ctx context.Context, q Querier, queueID, taskID string, now jsonx.Time) (bool, error) {
 	if err := db.lockQueue(ctx, q, queueID); err != nil {
 		if errors.Is(err, ErrNotFound) {
 			return false, nil
@@ -141,12 +138,12 @@ func (db *DB) RemoveQueueEntry(ctx context.Context, q Querier, queueID, taskID s
 	if n == 0 {
 		return false, nil
 	}
-	return true, db.queueChanged(ctx, q, queueID)
+	return true, db.queueChanged(ctx, q, queueID, now)
 }
 
 // RemoveTaskFromQueues removes task from every queue except keep ("" =
-// none kept) and returns how many entries were removed.
-func (db *DB) RemoveTaskFromQueues(ctx context.Context, q Querier, taskID, keep string) (int, error) {
+// none kept) at time now and returns how many entries were removed.
+func (db *DB) RemoveTaskFromQueues(ctx context.Context, q Querier, taskID, keep string, now jsonx.Time) (int, error) {
 	queues, err := IDs(ctx, q, `SELECT queue FROM queue_entries WHERE task = ? AND queue <> ?`, taskID, keep)
 	if err != nil {
 		return 0, err
@@ -154,7 +151,7 @@ func (db *DB) RemoveTaskFromQueues(ctx context.Context, q Querier, taskID, keep 
 	sort.Strings(queues) // one lock order for every caller
 	removed := 0
 	for _, qid := range queues {
-		ok, err := db.RemoveQueueEntry(ctx, q, qid, taskID)
+		ok, err := db.RemoveQueueEntry(ctx, q, qid, taskID, now)
 		if err != nil {
 			return 0, err
 		}
@@ -165,10 +162,10 @@ func (db *DB) RemoveTaskFromQueues(ctx context.Context, q Querier, taskID, keep 
 	return removed, nil
 }
 
-// RemoveTasksFromAllQueues removes the tasks from every queue (tasks being
-// deleted) and returns how many entries were removed; hooks run once per
-// queue that changed.
-func (db *DB) RemoveTasksFromAllQueues(ctx context.Context, q Querier, taskIDs []string) (int, error) {
+// RemoveTasksFromAllQueues removes the tasks from every queue at time now
+// and returns how many entries were removed; each queue that changed is
+// touched and sampled once.
+func (db *DB) RemoveTasksFromAllQueues(ctx context.Context, q Querier, taskIDs []string, now jsonx.Time) (int, error) {
 	if len(taskIDs) == 0 {
 		return 0, nil
 	}
@@ -195,17 +192,17 @@ func (db *DB) RemoveTasksFromAllQueues(ctx context.Context, q Querier, taskIDs [
 			continue
 		}
 		total += int(n)
-		if err := db.queueChanged(ctx, q, qid); err != nil {
+		if err := db.queueChanged(ctx, q, qid, now); err != nil {
 			return 0, err
 		}
 	}
 	return total, nil
 }
 
-// ClearQueue removes every entry of queue and returns the removed tasks in
-// queue order (only those it removed: an entry handed out meanwhile is not
-// among them).
-func (db *DB) ClearQueue(ctx context.Context, q Querier, queueID string) ([]string, error) {
+// ClearQueue removes every entry of queue at time now and returns the
+// removed tasks in queue order (only those it removed: an entry handed out
+// meanwhile is not among them).
+func (db *DB) ClearQueue(ctx context.Context, q Querier, queueID string, now jsonx.Time) ([]string, error) {
 	if err := db.lockQueue(ctx, q, queueID); err != nil {
 		return nil, err
 	}
@@ -231,7 +228,7 @@ func (db *DB) ClearQueue(ctx context.Context, q Querier, queueID string) ([]stri
 	for i, e := range removed {
 		tasks[i] = e.Task
 	}
-	return tasks, db.queueChanged(ctx, q, queueID)
+	return tasks, db.queueChanged(ctx, q, queueID, now)
 }
 
 // entryLess is the queue order: position, then added time, then task id.
@@ -251,8 +248,9 @@ func entryLess(a, b QueueEntry) bool {
 // locked before it is removed, skipping entries other transactions are
 // handing out, so each entry goes to exactly one caller (also across
 // processes) while concurrent callers on PostgreSQL take the next entries
-// in parallel. The caller checks that the queue exists.
-func (db *DB) PopQueueEntry(ctx context.Context, q Querier, queueID, onlyTask string) (*QueueEntry, error) {
+// in parallel. The caller checks that the queue exists. now is the time of
+// the hand-out.
+func (db *DB) PopQueueEntry(ctx context.Context, q Querier, queueID, onlyTask string, now jsonx.Time) (*QueueEntry, error) {
 	e := QueueEntry{Queue: queueID}
 	err := q.QueryRowContext(ctx, `SELECT task, added, pos FROM queue_entries WHERE queue = ?
 		ORDER BY pos, added, task LIMIT 1`+db.D.ForUpdateSkipLocked(), queueID).Scan(&e.Task, &e.Added, &e.Pos)
@@ -265,7 +263,7 @@ func (db *DB) PopQueueEntry(ctx context.Context, q Querier, queueID, onlyTask st
 	if onlyTask != "" && e.Task != onlyTask {
 		return nil, nil
 	}
-	if err := db.queueChanged(ctx, q, queueID); err != nil {
+	if err := db.queueChanged(ctx, q, queueID, now); err != nil {
 		return nil, err
 	}
 	if _, err := q.ExecContext(ctx, `DELETE FROM queue_entries WHERE queue = ? AND task = ?`, queueID, e.Task); err != nil {
@@ -453,4 +451,15 @@ func (db *DB) TouchQueue(ctx context.Context, q Querier, queueID string, at json
 		}
 	}
 	return qu.Company, nil
+}
+
+// QueuesNamed lists the company's queues with the given name.
+func (db *DB) QueuesNamed(ctx context.Context, q Querier, company, name string) ([]*Queue, error) {
+	return db.Queues().Select(ctx, q, "company = ? AND name = ?", company, name)
+}
+
+// CompaniesWithoutQueues lists the companies that have no queue, by id.
+func (db *DB) CompaniesWithoutQueues(ctx context.Context, q Querier) ([]string, error) {
+	return IDs(ctx, q, `SELECT id FROM companies c WHERE NOT EXISTS
+		(SELECT 1 FROM queues WHERE queues.company = c.id) ORDER BY id`)
 }

@@ -8,6 +8,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/trove-ml/trove/internal/jsonx"
 	"github.com/trove-ml/trove/internal/store"
 	"github.com/trove-ml/trove/internal/store/storetest"
 )
@@ -101,7 +102,7 @@ func TestQueuePopHandsOutEachEntryOnce(t *testing.T) {
 					var e *store.QueueEntry
 					err := db.Tx(ctx, func(q store.Querier) error {
 						var err error
-						e, err = db.PopQueueEntry(ctx, q, "q1", "")
+						e, err = db.PopQueueEntry(ctx, q, "q1", "", jsonx.Now())
 						return err
 					})
 					if err != nil {
@@ -140,7 +141,7 @@ func TestQueuePopOrderAndOnlyTask(t *testing.T) {
 			var e *store.QueueEntry
 			mustTx(t, db, func(q store.Querier) error {
 				var err error
-				e, err = db.PopQueueEntry(ctx, q, "q1", only)
+				e, err = db.PopQueueEntry(ctx, q, "q1", only, jsonx.Now())
 				return err
 			})
 			return e
@@ -217,10 +218,10 @@ func TestQueueRemoveAndClear(t *testing.T) {
 		var n int
 		mustTx(t, db, func(q store.Querier) error {
 			var err error
-			if removed, err = db.RemoveQueueEntry(ctx, q, "q1", "b"); err != nil {
+			if removed, err = db.RemoveQueueEntry(ctx, q, "q1", "b", jsonx.Now()); err != nil {
 				return err
 			}
-			n, err = db.RemoveTaskFromQueues(ctx, q, "a", "q1") // keeps q1
+			n, err = db.RemoveTaskFromQueues(ctx, q, "a", "q1", jsonx.Now()) // keeps q1
 			return err
 		})
 		if !removed || n != 2 {
@@ -228,7 +229,7 @@ func TestQueueRemoveAndClear(t *testing.T) {
 		}
 		mustTx(t, db, func(q store.Querier) error {
 			var err error
-			removed, err = db.RemoveQueueEntry(ctx, q, "nope", "b")
+			removed, err = db.RemoveQueueEntry(ctx, q, "nope", "b", jsonx.Now())
 			return err
 		})
 		if removed {
@@ -240,7 +241,7 @@ func TestQueueRemoveAndClear(t *testing.T) {
 		}
 		mustTx(t, db, func(q store.Querier) error {
 			var err error
-			n, err = db.RemoveTasksFromAllQueues(ctx, q, []string{"x", "y"})
+			n, err = db.RemoveTasksFromAllQueues(ctx, q, []string{"x", "y"}, jsonx.Now())
 			return err
 		})
 		if n != 2 {
@@ -249,7 +250,7 @@ func TestQueueRemoveAndClear(t *testing.T) {
 		var cleared []string
 		mustTx(t, db, func(q store.Querier) error {
 			var err error
-			cleared, err = db.ClearQueue(ctx, q, "q1")
+			cleared, err = db.ClearQueue(ctx, q, "q1", jsonx.Now())
 			return err
 		})
 		if !reflect.DeepEqual(cleared, []string{"a", "c"}) {

@@ -2,6 +2,7 @@ package store
 
 import (
 	"context"
+	"sort"
 
 	"github.com/trove-ml/trove/internal/jsonx"
 )
@@ -230,4 +231,76 @@ func (db *DB) TouchProject(ctx context.Context, q Querier, id string, at jsonx.T
 	_, err := q.ExecContext(ctx, "UPDATE projects SET last_update = ?, doc = "+db.D.JSONSetText("doc")+" WHERE id = ?",
 		at.Millis(), db.D.JSONPathArg([]string{"last_update"}), at.Format(), id)
 	return err
+}
+
+// TaskChildren lists the tasks whose parent is the task.
+func (db *DB) TaskChildren(ctx context.Context, q Querier, parent string) ([]*Task, error) {
+	return db.Tasks().Select(ctx, q, "parent = ?", parent)
+}
+
+// TasksByID loads the tasks with the given ids (of any company).
+func (db *DB) TasksByID(ctx context.Context, q Querier, ids []string) ([]*Task, error) {
+	if len(ids) == 0 {
+		return nil, nil
+	}
+	return db.Tasks().Select(ctx, q, "id IN ("+Placeholders(len(ids))+")", Args(ids)...)
+}
+
+// TaskIDsWithStatusBefore lists the ids of the tasks in the status whose
+// last_update is older than before (epoch ms).
+func (db *DB) TaskIDsWithStatusBefore(ctx context.Context, q Querier, status string, before int64) ([]string, error) {
+	return IDs(ctx, q, "SELECT id FROM tasks WHERE status = ? AND last_update < ?", status, before)
+}
+
+// TaskTypes lists the distinct types of the tasks visible to companies,
+// in the given projects when any are given, sorted bytewise (never nil).
+func (db *DB) TaskTypes(ctx context.Context, q Querier, companies, projects []string) ([]string, error) {
+	where := "company IN (" + Placeholders(len(companies)) + ")"
+	args := Args(companies)
+	if len(projects) > 0 {
+		where += " AND project IN (" + Placeholders(len(projects)) + ")"
+		args = append(args, Args(projects)...)
+	}
+	types, err := IDs(ctx, q, "SELECT DISTINCT type FROM tasks WHERE "+where, args...)
+	if err != nil {
+		return nil, err
+	}
+	if types == nil {
+		types = []string{}
+	}
+	sort.Strings(types)
+	return types, nil
+}
+
+// TaskIDsInProjects lists the ids of the tasks in the projects.
+func (db *DB) TaskIDsInProjects(ctx context.Context, q Querier, projects []string) ([]string, error) {
+	if len(projects) == 0 {
+		return nil, nil
+	}
+	return IDs(ctx, q, "SELECT id FROM tasks WHERE project IN ("+Placeholders(len(projects))+")", Args(projects)...)
+}
+
+// DeleteTasks deletes the task rows only (what hangs off them is the
+// tasks domain's to delete first) and returns how many it deleted.
+func (db *DB) DeleteTasks(ctx context.Context, q Querier, ids []string) (int, error) {
+	return deleteByID(ctx, q, "tasks", ids)
+}
+
+// deleteByID deletes the rows of table with the given ids.
+func deleteByID(ctx context.Context, q Querier, table string, ids []string) (int, error) {
+	if len(ids) == 0 {
+		return 0, nil
+	}
+	res, err := q.ExecContext(ctx, "DELETE FROM "+table+" WHERE id IN ("+Placeholders(len(ids))+")", Args(ids)...)
+	if err != nil {
+		return 0, err
+	}
+	n, err := res.RowsAffected()
+	return int(n), err
+}
+
+// UpdateTaskIfStatus rewrites the task only while its stored status is
+// still status (optimistic status changes) and reports whether it did.
+func (db *DB) UpdateTaskIfStatus(ctx context.Context, q Querier, t *Task, status string) (bool, error) {
+	return db.Tasks().UpdateIf(ctx, q, t, "status = ?", status)
 }

@@ -12,24 +12,16 @@ import (
 	"github.com/trove-ml/trove/internal/events"
 	"github.com/trove-ml/trove/internal/jsonx"
 	"github.com/trove-ml/trove/internal/rpc"
-	"github.com/trove-ml/trove/internal/store"
 )
 
-// Register adds the events operations, installs the event deleter used
-// by task and model deletion, and schedules the scroll-state sweep.
+// Register adds the events operations and schedules the scroll-state
+// sweep.
 func Register(r *rpc.Registry, d *api.Deps) {
 	now := func() time.Time { return d.Now() }
 	s := &service{d: d,
 		ing:     &events.Ingester{DB: d.DB, Now: now},
 		scrolls: &events.Scrolls{DB: d.DB, Now: now},
 	}
-	d.DB.SetEventDeleter(func(ctx context.Context, q store.Querier, ids []string) (int64, error) {
-		return d.DB.Events().DeleteFor(ctx, q, ids)
-	})
-	d.DB.AddModelPurger(func(ctx context.Context, q store.Querier, ids []string) error {
-		_, err := d.DB.Events().DeleteFor(ctx, q, ids)
-		return err
-	})
 	d.Hooks.OnStart("events scroll key", s.scrolls.LoadKey)
 	d.Hooks.OnStart("events space reuse", func(ctx context.Context) error {
 		on, err := d.DB.Events().UseIncrementalVacuum(ctx, vacuumSwitchMaxBytes)

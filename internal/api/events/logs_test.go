@@ -144,13 +144,13 @@ func TestDeleteEvents(t *testing.T) {
 		e.Call(t, "events.delete_for_model", map[string]any{"model": ready, "allow_locked": true}).OK(t)
 		e.Call(t, "events.delete_for_model", map[string]any{}).Err(t, 400, 12)
 
-		// the deleter installed for tasks.delete and tasks.reset
+		// the store deletion tasks.delete and tasks.reset call
 		again := newTask(t, e, "cascade")
 		seedMixed(t, e, again)
 		var n int64
 		err := e.App.DB.Tx(context.Background(), func(q store.Querier) error {
 			var err error
-			n, err = e.App.DB.DeleteTaskEvents(context.Background(), q, []string{again})
+			n, err = e.App.DB.Events().DeleteFor(context.Background(), q, []string{again})
 			return err
 		})
 		if err != nil || n != 56 {

@@ -1,10 +1,8 @@
 package models_test
 
 import (
-	"context"
 	"testing"
 
-	"github.com/trove-ml/trove/internal/store"
 	"github.com/trove-ml/trove/internal/testenv"
 )
 
@@ -14,11 +12,6 @@ import (
 // organization reads count and list models.
 func TestModelSideOfOtherServices(t *testing.T) {
 	testenv.Each(t, func(t *testing.T, e *testenv.Env) {
-		var purged []string
-		e.App.DB.AddModelPurger(func(_ context.Context, _ store.Querier, ids []string) error {
-			purged = append(purged, ids...)
-			return nil
-		})
 		ready := func(id string) bool { return getModel(t, e, id)["ready"] == true }
 
 		// tasks.publish makes the task's (last) output model ready, unless publish_model is false.
@@ -42,14 +35,20 @@ func TestModelSideOfOtherServices(t *testing.T) {
 		draft := mkModel(t, e, "draft of victim", obj{"task": victim})
 		shared := mkModel(t, e, "shared draft", obj{"task": victim})
 		putOutputs(t, e, victim, draft, shared)
+		reportModelScalar(t, e, draft)
+		reportModelScalar(t, e, shared)
 		putTask(t, e, taskFixture{inputs: []string{shared}})
 		e.Call(t, "tasks.delete", obj{"task": victim}).OK(t)
 		e.Call(t, "models.get_by_id", obj{"model": draft}).Err(t, 400, 201)
 		if m := getModel(t, e, shared); m["task"] != nil {
 			t.Fatalf("a model used elsewhere is kept without its task: %v", m["task"])
 		}
-		if len(purged) != 1 || purged[0] != draft {
-			t.Fatalf("model purger saw %v", purged)
+		// The deleted draft loses its events; the kept model keeps its.
+		if n := modelSeries(t, e, draft); n != 0 {
+			t.Fatalf("%d event series of the deleted draft left", n)
+		}
+		if n := modelSeries(t, e, shared); n != 1 {
+			t.Fatalf("the kept model has %d event series, want 1", n)
 		}
 
 		// tasks.reset deletes the draft output models too; ready ones block without force.

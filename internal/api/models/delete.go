@@ -6,9 +6,10 @@ import (
 
 	"github.com/trove-ml/trove/internal/api"
 	"github.com/trove-ml/trove/internal/apierr"
+	"github.com/trove-ml/trove/internal/domain"
 	"github.com/trove-ml/trove/internal/rpc"
 	"github.com/trove-ml/trove/internal/store"
-	"github.com/trove-ml/trove/internal/taskops"
+	taskdom "github.com/trove-ml/trove/internal/tasks"
 )
 
 type deleteRequest struct {
@@ -25,17 +26,9 @@ type deleteResponse struct {
 }
 
 func (s *service) delete(ctx context.Context, c *rpc.Call, req *deleteRequest) (*deleteResponse, error) {
-	var url string
-	err := s.d.DB.Tx(ctx, func(q store.Querier) error {
-		var err error
-		url, err = s.deleteOne(ctx, q, c, req.Model, req.Force)
-		return err
-	})
+	url, err := s.deleteAndRemove(ctx, c, req.Model, req.Force, api.DeleteFiles(req.DeleteExternalArtifacts))
 	if err != nil {
 		return nil, err
-	}
-	if api.DeleteFiles(req.DeleteExternalArtifacts) {
-		s.d.RemoveFiles(ctx, c.Company(), []string{url})
 	}
 	return &deleteResponse{Deleted: true, URL: url}, nil
 }
@@ -48,20 +41,30 @@ type deleteManyRequest struct {
 
 func (s *service) deleteMany(ctx context.Context, c *rpc.Call, req *deleteManyRequest) (*api.BatchResult, error) {
 	return api.RunBatch(ctx, req.IDs, func(ctx context.Context, id string) (map[string]any, error) {
-		var url string
-		err := s.d.DB.Tx(ctx, func(q store.Querier) error {
-			var err error
-			url, err = s.deleteOne(ctx, q, c, id, req.Force)
-			return err
-		})
+		url, err := s.deleteAndRemove(ctx, c, id, req.Force, api.DeleteFiles(req.DeleteExternalArtifacts))
 		if err != nil {
 			return nil, err
 		}
-		if api.DeleteFiles(req.DeleteExternalArtifacts) {
-			s.d.RemoveFiles(ctx, c.Company(), []string{url})
-		}
 		return map[string]any{"deleted": true, "url": url}, nil
 	})
+}
+
+// deleteAndRemove deletes one model in its own transaction and then, when
+// deleteFiles, its weights file; it returns the model's URI.
+func (s *service) deleteAndRemove(ctx context.Context, c *rpc.Call, id string, force, deleteFiles bool) (string, error) {
+	var url string
+	err := s.d.DB.Tx(ctx, func(q store.Querier) error {
+		var err error
+		url, err = s.deleteOne(ctx, q, c, id, force)
+		return err
+	})
+	if err != nil {
+		return "", err
+	}
+	if deleteFiles {
+		s.d.RemoveFiles(ctx, c.Company(), []string{url})
+	}
+	return url, nil
 }
 
 // deleteOne deletes a company model and returns its URI. Tasks using it
@@ -74,7 +77,7 @@ func (s *service) deleteOne(ctx context.Context, q store.Querier, c *rpc.Call, i
 	if err != nil {
 		return "", err
 	}
-	deletedRef := taskops.DeletedPrefix + id
+	deletedRef := taskdom.DeletedPrefix + id
 	now := s.d.Time()
 	users, err := s.d.DB.TasksUsingModel(ctx, q, id)
 	if err != nil {
@@ -93,7 +96,7 @@ func (s *service) deleteOne(ctx context.Context, q store.Querier, c *rpc.Call, i
 			return "", err
 		}
 	}
-	if creator != nil && creator.Status == taskops.Published && !force {
+	if creator != nil && creator.Status == taskdom.Published && !force {
 		return "", apierr.ModelCreatingTaskExists("and published, use force=True to delete").With("task", m.Task)
 	}
 	for _, t := range users {
@@ -109,7 +112,7 @@ func (s *service) deleteOne(ctx context.Context, q store.Querier, c *rpc.Call, i
 	if creator != nil {
 		creator.Normalize()
 		repointInputs(creator, id, deletedRef)
-		if creator.Status == taskops.Published {
+		if creator.Status == taskdom.Published {
 			for _, it := range creator.Models.Output {
 				if it != nil && it.Model == id {
 					it.Model = deletedRef
@@ -131,7 +134,7 @@ func (s *service) deleteOne(ctx context.Context, q store.Querier, c *rpc.Call, i
 			return "", err
 		}
 	}
-	if _, err := s.d.DB.DeleteModelsCascade(ctx, q, []string{id}, nil); err != nil {
+	if _, err := domain.DeleteModels(ctx, &s.d.Env, q, []string{id}, nil); err != nil {
 		return "", err
 	}
 	return m.URI, nil

@@ -3,7 +3,6 @@ package models_test
 import (
 	"context"
 	"strings"
-	"sync"
 	"testing"
 
 	"github.com/trove-ml/trove/internal/store"
@@ -12,18 +11,11 @@ import (
 
 func TestDeleteRules(t *testing.T) {
 	testenv.Each(t, func(t *testing.T, e *testenv.Env) {
-		// Record what the model purger hook (model events) is asked to delete.
-		var mu sync.Mutex
-		var purged []string
-		e.App.DB.AddModelPurger(func(_ context.Context, _ store.Querier, ids []string) error {
-			mu.Lock()
-			defer mu.Unlock()
-			purged = append(purged, ids...)
-			return nil
-		})
-
 		// A model used as an input model needs force; the users then point at the deleted id.
 		in := mkModel(t, e, "input model", obj{"uri": "s3://b/in.pt"})
+		bystander := mkModel(t, e, "bystander", nil)
+		reportModelScalar(t, e, in)
+		reportModelScalar(t, e, bystander)
 		user1 := putTask(t, e, taskFixture{inputs: []string{in}})
 		user2 := putTask(t, e, taskFixture{inputs: []string{"someone-else", in}})
 		r := e.Call(t, "models.delete", obj{"model": in}).Err(t, 400, 205)
@@ -42,8 +34,12 @@ func TestDeleteRules(t *testing.T) {
 		if ins := getTask(t, e, user2).Models.Input; ins[0].Model != "someone-else" || ins[1].Model != "__DELETED__"+in {
 			t.Fatalf("only the deleted model's entry changes: %v %v", ins[0], ins[1])
 		}
-		if len(purged) != 1 || purged[0] != in {
-			t.Fatalf("model purger saw %v", purged)
+		// The deleted model's events go with it, and only its.
+		if n := modelSeries(t, e, in); n != 0 {
+			t.Fatalf("%d event series of the deleted model left", n)
+		}
+		if n := modelSeries(t, e, bystander); n != 1 {
+			t.Fatalf("another model has %d event series, want 1", n)
 		}
 
 		// A published creating task needs force; its output entry then points at the deleted id.
@@ -107,4 +103,21 @@ func putOutputs(t *testing.T, e *testenv.Env, taskID string, models ...string) {
 	if err := e.App.DB.Tasks().Update(context.Background(), e.App.DB.Write(), tk); err != nil {
 		t.Fatal(err)
 	}
+}
+
+// reportModelScalar reports one scalar event of a (draft) model.
+func reportModelScalar(t *testing.T, e *testenv.Env, model string) {
+	t.Helper()
+	e.Call(t, "events.add", obj{"type": "training_stats_scalar", "model_event": true, "task": model,
+		"metric": "loss", "variant": "train", "iter": 1, "value": 0.5}).OK(t)
+}
+
+// modelSeries counts the stored event series of a model.
+func modelSeries(t *testing.T, e *testenv.Env, model string) int {
+	t.Helper()
+	series, err := e.App.DB.Events().TaskSeries(context.Background(), e.App.DB.Read(), model)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return len(series)
 }

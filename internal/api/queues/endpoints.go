@@ -11,13 +11,12 @@ import (
 	"github.com/trove-ml/trove/internal/rpc"
 )
 
-// Register adds the queues operations, the queue-metrics hook, the
-// default-queue start-up step and the metrics refresh job.
+// Register adds the queues operations, the default-queue start-up step
+// and the metrics refresh job.
 func Register(r *rpc.Registry, d *api.Deps) {
 	s := &service{d: d, metrics: &queues.Metrics{DB: d.DB, Now: d.Now}}
 	// d.Now may be replaced after start-up (tests fix the clock).
 	s.metrics.Now = func() time.Time { return d.Now() }
-	d.DB.AddQueueChangeHook(s.metrics.OnChange)
 	d.Hooks.OnStart("default queue", func(ctx context.Context) error {
 		return queues.EnsureDefaultQueues(ctx, d.DB, d.Time())
 	})

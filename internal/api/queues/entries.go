@@ -5,6 +5,7 @@ import (
 
 	"github.com/trove-ml/trove/internal/queues"
 	"github.com/trove-ml/trove/internal/rpc"
+	taskdom "github.com/trove-ml/trove/internal/tasks"
 )
 
 type taskInQueueRequest struct {
@@ -44,7 +45,7 @@ type removeTaskResponse struct {
 }
 
 func (s *service) removeTask(ctx context.Context, c *rpc.Call, req *removeTaskRequest) (*removeTaskResponse, error) {
-	if err := queues.RemoveTask(ctx, &s.d.Env, c.Company(), c.User(), req.Queue, req.Task, req.UpdateTaskStatus); err != nil {
+	if err := taskdom.RemoveFromQueue(ctx, &s.d.Env, c.Company(), c.User(), req.Queue, req.Task, req.UpdateTaskStatus); err != nil {
 		return nil, err
 	}
 	return &removeTaskResponse{Removed: 1}, nil
@@ -60,7 +61,7 @@ type clearQueueResponse struct {
 
 // clearQueue empties a queue (2.31); its tasks get their status back.
 func (s *service) clearQueue(ctx context.Context, c *rpc.Call, req *queueRequest) (*clearQueueResponse, error) {
-	removed, err := queues.Clear(ctx, &s.d.Env, c.Company(), c.User(), req.Queue)
+	removed, err := taskdom.ClearQueue(ctx, &s.d.Env, c.Company(), c.User(), req.Queue)
 	if err != nil {
 		return nil, err
 	}
@@ -86,7 +87,7 @@ type getNextTaskResponse struct {
 
 // getNextTask hands out the top entry of a queue. An empty queue answers {}.
 func (s *service) getNextTask(ctx context.Context, c *rpc.Call, req *getNextTaskRequest) (*getNextTaskResponse, error) {
-	h, err := queues.NextTask(ctx, &s.d.Env, c.Company(), req.Queue, req.Task)
+	h, err := taskdom.NextFromQueue(ctx, &s.d.Env, c.Company(), req.Queue, req.Task)
 	if err != nil || h == nil {
 		return &getNextTaskResponse{}, err
 	}

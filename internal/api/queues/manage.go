@@ -6,6 +6,7 @@ import (
 	"github.com/trove-ml/trove/internal/api"
 	"github.com/trove-ml/trove/internal/queues"
 	"github.com/trove-ml/trove/internal/rpc"
+	taskdom "github.com/trove-ml/trove/internal/tasks"
 )
 
 type createRequest struct {
@@ -79,7 +80,7 @@ type deleteResponse struct {
 }
 
 func (s *service) delete(ctx context.Context, c *rpc.Call, req *deleteRequest) (*deleteResponse, error) {
-	if err := queues.Delete(ctx, &s.d.Env, c.Company(), c.User(), req.Queue, req.Force); err != nil {
+	if err := taskdom.DeleteQueue(ctx, &s.d.Env, c.Company(), c.User(), req.Queue, req.Force); err != nil {
 		return nil, err
 	}
 	return &deleteResponse{Deleted: 1}, nil

@@ -9,7 +9,7 @@ import (
 	"github.com/trove-ml/trove/internal/ids"
 	"github.com/trove-ml/trove/internal/rpc"
 	"github.com/trove-ml/trove/internal/store"
-	"github.com/trove-ml/trove/internal/taskops"
+	taskdom "github.com/trove-ml/trove/internal/tasks"
 )
 
 type cloneRequest struct {
@@ -75,19 +75,16 @@ func (s *service) clone(ctx context.Context, c *rpc.Call, req *cloneRequest) (*c
 			t.Project = p.ID
 			resp.NewProject = &newProject{ID: p.ID, Name: p.Name}
 		}
-		checks := refChecks{
-			parent:  req.ValidateReferences || req.NewTaskParent != "",
-			project: req.ValidateReferences || req.NewTaskProject != "",
-			models:  req.ValidateReferences || len(req.NewTaskInputModels) > 0 || (req.ExecutionOverrides != nil && req.ExecutionOverrides.Model != nil),
+		checks := taskdom.RefChecks{
+			Parent:  req.ValidateReferences || req.NewTaskParent != "",
+			Project: req.ValidateReferences || req.NewTaskProject != "",
+			Models:  req.ValidateReferences || len(req.NewTaskInputModels) > 0 || (req.ExecutionOverrides != nil && req.ExecutionOverrides.Model != nil),
 		}
-		if err := s.checkRefs(ctx, q, c.Company(), t, checks); err != nil {
-			return err
-		}
-		if err := s.d.DB.Tasks().Insert(ctx, q, t); err != nil {
+		if err := taskdom.Insert(ctx, &s.d.Env, q, c.Company(), t, checks); err != nil {
 			return err
 		}
 		resp.ID = t.ID
-		return s.d.DB.TouchProject(ctx, q, t.Project, t.Created)
+		return nil
 	})
 	if err != nil {
 		return nil, err
@@ -99,7 +96,7 @@ func (s *service) clone(ctx context.Context, c *rpc.Call, req *cloneRequest) (*c
 // replacements, and none of its run state.
 func (s *service) cloneOf(c *rpc.Call, src *store.Task, req *cloneRequest) *store.Task {
 	now := s.d.Time()
-	t := &store.Task{ID: ids.New(), Company: c.Company(), User: c.User(), Status: taskops.Created,
+	t := &store.Task{ID: ids.New(), Company: c.Company(), User: c.User(), Status: taskdom.Created,
 		Created: now, LastUpdate: now, LastChange: now, LastChangedBy: c.User(),
 		Name: src.Name, Comment: src.Comment, Type: src.Type, Project: src.Project,
 		Tags: src.Tags, Script: src.Script, Container: src.Container, Hyperparams: src.Hyperparams,
@@ -117,7 +114,7 @@ func (s *service) cloneOf(c *rpc.Call, src *store.Task, req *cloneRequest) *stor
 		t.SystemTags = domain.SortedTags(req.NewTaskSystemTags)
 	} else {
 		for _, tag := range src.SystemTags {
-			if tag != taskops.TagDevelopment && tag != taskops.TagArchived {
+			if tag != taskdom.TagDevelopment && tag != taskdom.TagArchived {
 				t.SystemTags = append(t.SystemTags, tag)
 			}
 		}
@@ -125,7 +122,7 @@ func (s *service) cloneOf(c *rpc.Call, src *store.Task, req *cloneRequest) *stor
 	switch {
 	case req.NewTaskParent != "":
 		t.Parent = req.NewTaskParent
-	case src.Parent != "" && !strings.HasPrefix(src.Parent, taskops.DeletedPrefix):
+	case src.Parent != "" && !strings.HasPrefix(src.Parent, taskdom.DeletedPrefix):
 		t.Parent = src.Parent
 	default:
 		t.Parent = src.ID
@@ -160,13 +157,7 @@ func (s *service) cloneOf(c *rpc.Call, src *store.Task, req *cloneRequest) *stor
 		o.applyTo(t, now)
 	}
 	t.Execution.Queue = ""
-	kept := []*store.Artifact{}
-	for _, a := range t.Execution.Artifacts {
-		if a.Mode == "input" {
-			kept = append(kept, a)
-		}
-	}
-	t.Execution.Artifacts = kept
+	t.Execution.Artifacts = taskdom.InputArtifacts(t.Execution.Artifacts)
 	t.Normalize()
 	return t
 }

@@ -4,11 +4,10 @@ import (
 	"context"
 	"strings"
 
-	"github.com/trove-ml/trove/internal/domain"
 	"github.com/trove-ml/trove/internal/ids"
 	"github.com/trove-ml/trove/internal/rpc"
 	"github.com/trove-ml/trove/internal/store"
-	"github.com/trove-ml/trove/internal/taskops"
+	taskdom "github.com/trove-ml/trove/internal/tasks"
 )
 
 type createRequest struct {
@@ -24,7 +23,7 @@ type idResponse struct {
 // newTask builds a task of the caller from the request fields.
 func (s *service) newTask(c *rpc.Call, f *taskFields) *store.Task {
 	now := s.d.Time()
-	t := &store.Task{ID: ids.New(), Company: c.Company(), User: c.User(), Status: taskops.Created,
+	t := &store.Task{ID: ids.New(), Company: c.Company(), User: c.User(), Status: taskdom.Created,
 		Created: now, LastUpdate: now, LastChange: now, LastChangedBy: c.User()}
 	t.Normalize()
 	f.apply(t, now)
@@ -33,16 +32,7 @@ func (s *service) newTask(c *rpc.Call, f *taskFields) *store.Task {
 
 func (s *service) create(ctx context.Context, c *rpc.Call, req *createRequest) (*idResponse, error) {
 	t := s.newTask(c, &req.taskFields)
-	err := s.d.DB.Tx(ctx, func(q store.Querier) error {
-		if err := s.checkRefs(ctx, q, c.Company(), t, refChecks{parent: true, project: true, models: true}); err != nil {
-			return err
-		}
-		if err := s.d.DB.Tasks().Insert(ctx, q, t); err != nil {
-			return err
-		}
-		return s.d.DB.TouchProject(ctx, q, t.Project, t.Created)
-	})
-	if err != nil {
+	if err := taskdom.Create(ctx, &s.d.Env, c.Company(), t, taskdom.AllRefs); err != nil {
 		return nil, err
 	}
 	return &idResponse{ID: t.ID}, nil
@@ -53,11 +43,10 @@ type empty struct{}
 // validate checks a task as create would, without saving it. A parent
 // that refers to a deleted task is dropped first, as the reference does.
 func (s *service) validate(ctx context.Context, c *rpc.Call, req *createRequest) (*empty, error) {
-	if req.Parent != nil && strings.HasPrefix(*req.Parent, taskops.DeletedPrefix) {
+	if req.Parent != nil && strings.HasPrefix(*req.Parent, taskdom.DeletedPrefix) {
 		req.Parent = nil
 	}
-	t := s.newTask(c, &req.taskFields)
-	if err := s.checkRefs(ctx, s.d.DB.Read(), c.Company(), t, refChecks{parent: true, project: true, models: true}); err != nil {
+	if err := taskdom.Validate(ctx, &s.d.Env, c.Company(), s.newTask(c, &req.taskFields)); err != nil {
 		return nil, err
 	}
 	return &empty{}, nil
@@ -65,10 +54,5 @@ func (s *service) validate(ctx context.Context, c *rpc.Call, req *createRequest)
 
 // visibleTask loads a task the caller may read (own company or public).
 func (s *service) visibleTask(ctx context.Context, q store.Querier, c *rpc.Call, id string) (*store.Task, error) {
-	t, err := s.d.DB.Tasks().Get(ctx, q, id, domain.Visible(c.Company())...)
-	if err != nil {
-		return nil, notFound(err, id)
-	}
-	t.Normalize()
-	return t, nil
+	return taskdom.Visible(ctx, &s.d.Env, q, c.Company(), id)
 }

@@ -12,7 +12,7 @@ import (
 	"github.com/trove-ml/trove/internal/jsonx"
 	"github.com/trove-ml/trove/internal/rpc"
 	"github.com/trove-ml/trove/internal/store"
-	"github.com/trove-ml/trove/internal/taskops"
+	taskdom "github.com/trove-ml/trove/internal/tasks"
 )
 
 type editRequest struct {
@@ -23,74 +23,27 @@ type editRequest struct {
 }
 
 func (r *editRequest) Validate() error {
-	if r.Status != nil && !taskops.ValidStatus(*r.Status) {
+	if r.Status != nil && !taskdom.ValidStatus(*r.Status) {
 		return apierr.Validation("status", "invalid task status %q", *r.Status)
 	}
 	return r.validate(false)
 }
 
-// userFields are the fields whose change alone does not bump last_update.
-var userFields = map[string]bool{"name": true, "comment": true, "tags": true, "system_tags": true, "project": true,
-	"status_message": true, "created": true}
-
 func (s *service) edit(ctx context.Context, c *rpc.Call, req *editRequest) (*api.UpdateResult, error) {
-	var res *api.UpdateResult
-	err := s.d.DB.Tx(ctx, func(q store.Querier) error {
-		t, err := taskops.LoadWritable(ctx, &s.d.Env, q, c.Company(), req.Task)
-		if err != nil {
-			return err
-		}
-		if !req.Force && !contains(taskops.EditFrom, t.Status) {
-			return apierr.InvalidTaskStatus("").With("expected", taskops.Created, "status", t.Status)
-		}
-		now := s.d.Time()
-		oldProject := t.Project
-		fields := req.apply(t, now)
-		if req.Status != nil {
-			t.Status = *req.Status
-			fields["status"] = t.Status
-		}
-		if len(fields) == 0 {
-			res = &api.UpdateResult{Updated: 0, Fields: map[string]any{}}
-			return nil
-		}
-		if err := s.checkRefs(ctx, q, c.Company(), t, refChecks{parent: req.Parent != nil, project: req.Project != nil, models: req.Models != nil}); err != nil {
-			return err
-		}
-		t.LastChange, t.LastChangedBy = now, c.User()
-		fields["last_change"], fields["last_changed_by"] = now, c.User()
-		for k := range fields {
-			if !userFields[k] && k != "last_change" && k != "last_changed_by" {
-				t.LastUpdate = now
-				fields["last_update"] = now
-				break
+	res, err := taskdom.EditFields(ctx, &s.d.Env, taskdom.EditFieldsRequest{Company: c.Company(), User: c.User(), Task: req.Task,
+		Force: req.Force, Refs: taskdom.RefChecks{Parent: req.Parent != nil, Project: req.Project != nil, Models: req.Models != nil},
+		Apply: func(t *store.Task, now jsonx.Time) map[string]any {
+			fields := req.apply(t, now)
+			if req.Status != nil {
+				t.Status = *req.Status
+				fields["status"] = t.Status
 			}
-		}
-		if err := s.d.DB.Tasks().Update(ctx, q, t); err != nil {
-			return err
-		}
-		if err := touchProjects(ctx, s.d, q, oldProject, t.Project); err != nil {
-			return err
-		}
-		res = &api.UpdateResult{Updated: 1, Fields: fields}
-		return nil
-	})
-	return res, err
-}
-
-// touchProjects bumps last_update of each distinct project given.
-func touchProjects(ctx context.Context, d *api.Deps, q store.Querier, ids ...string) error {
-	seen := map[string]bool{}
-	for _, id := range ids {
-		if id == "" || seen[id] {
-			continue
-		}
-		seen[id] = true
-		if err := d.DB.TouchProject(ctx, q, id, d.Time()); err != nil {
-			return err
-		}
+			return fields
+		}})
+	if err != nil {
+		return nil, err
 	}
-	return nil
+	return api.Updated(res), nil
 }
 
 // updateRequest is tasks.update and one line of tasks.update_batch.
@@ -112,55 +65,36 @@ func (r *updateRequest) Validate() error {
 	return f.validate(false)
 }
 
-// applyUpdate writes the update fields into t and returns them.
-func (s *service) applyUpdate(ctx context.Context, q store.Querier, c *rpc.Call, t *store.Task, r *updateRequest) (map[string]any, error) {
-	f := taskFields{Name: r.Name, Tags: r.Tags, SystemTags: r.SystemTags, Comment: r.Comment, Project: r.Project}
-	fields := f.apply(t, s.d.Time())
-	if r.Project != nil {
-		if err := s.checkRefs(ctx, q, c.Company(), t, refChecks{project: true}); err != nil {
-			return nil, err
+// domain maps the request to the tasks domain's update.
+func (r *updateRequest) domain() taskdom.UpdateFieldsRequest {
+	return taskdom.UpdateFieldsRequest{Task: r.Task, ProjectChanged: r.Project != nil, Apply: func(t *store.Task, now jsonx.Time) map[string]any {
+		f := taskFields{Name: r.Name, Tags: r.Tags, SystemTags: r.SystemTags, Comment: r.Comment, Project: r.Project}
+		fields := f.apply(t, now)
+		if r.StatusMessage != nil {
+			t.StatusMessage = r.StatusMessage
+			fields["status_message"] = *r.StatusMessage
 		}
-	}
-	if r.StatusMessage != nil {
-		t.StatusMessage = r.StatusMessage
-		fields["status_message"] = *r.StatusMessage
-	}
-	if r.OutputError != nil {
-		t.Output.Error = r.OutputError
-		fields["output.error"] = *r.OutputError
-	}
-	if r.Created != nil && !r.Created.IsZero() {
-		t.Created = *r.Created
-		fields["created"] = t.Created
-	}
-	if len(fields) == 0 {
-		return fields, nil
-	}
-	now := s.d.Time()
-	t.LastChange, t.LastChangedBy = now, c.User()
-	fields["last_change"], fields["last_changed_by"] = now, c.User()
-	return fields, s.d.DB.Tasks().Update(ctx, q, t)
+		if r.OutputError != nil {
+			t.Output.Error = r.OutputError
+			fields["output.error"] = *r.OutputError
+		}
+		if r.Created != nil && !r.Created.IsZero() {
+			t.Created = *r.Created
+			fields["created"] = t.Created
+		}
+		return fields
+	}}
 }
 
 func (s *service) update(ctx context.Context, c *rpc.Call, req *updateRequest) (*api.UpdateResult, error) {
-	res := &api.UpdateResult{Fields: map[string]any{}}
-	err := s.d.DB.Tx(ctx, func(q store.Querier) error {
-		t, err := taskops.LoadWritable(ctx, &s.d.Env, q, c.Company(), req.Task)
-		if err != nil {
-			return err
-		}
-		oldProject := t.Project
-		fields, err := s.applyUpdate(ctx, q, c, t, req)
-		if err != nil || len(fields) == 0 {
-			return err
-		}
-		res.Updated, res.Fields = 1, fields
-		return touchProjects(ctx, s.d, q, oldProject, t.Project)
-	})
+	res, err := taskdom.UpdateFields(ctx, &s.d.Env, c.Company(), c.User(), []taskdom.UpdateFieldsRequest{req.domain()}, true)
 	if err != nil {
 		return nil, err
 	}
-	return res, nil
+	if res[0].Updated == 0 {
+		return &api.UpdateResult{Fields: map[string]any{}}, nil
+	}
+	return api.Updated(res[0]), nil
 }
 
 type updateBatchResponse struct {
@@ -173,7 +107,7 @@ func (s *service) updateBatch(ctx context.Context, c *rpc.Call) (any, error) {
 	if len(c.Lines) == 0 {
 		return nil, apierr.BatchNoItems()
 	}
-	reqs := make([]*updateRequest, 0, len(c.Lines))
+	updates := make([]taskdom.UpdateFieldsRequest, 0, len(c.Lines))
 	for i, ln := range c.Lines {
 		r := &updateRequest{}
 		if err := rpc.Decode(ln, r); err != nil {
@@ -182,42 +116,15 @@ func (s *service) updateBatch(ctx context.Context, c *rpc.Call) (any, error) {
 			}
 			return nil, err
 		}
-		reqs = append(reqs, r)
+		updates = append(updates, r.domain())
 	}
-	n := 0
-	err := s.d.DB.Tx(ctx, func(q store.Querier) error {
-		var missing []string
-		loaded := map[string]*store.Task{}
-		for _, r := range reqs {
-			if loaded[r.Task] != nil {
-				continue
-			}
-			t, err := taskops.LoadWritable(ctx, &s.d.Env, q, c.Company(), r.Task)
-			if err != nil {
-				if !apierr.Is(err, 400, 101) {
-					return err
-				}
-				missing = append(missing, r.Task)
-				continue
-			}
-			loaded[r.Task] = t
-		}
-		if len(missing) > 0 {
-			return apierr.InvalidTaskID(missing...)
-		}
-		for _, r := range reqs {
-			fields, err := s.applyUpdate(ctx, q, c, loaded[r.Task], r)
-			if err != nil {
-				return err
-			}
-			if len(fields) > 0 {
-				n++
-			}
-		}
-		return nil
-	})
+	res, err := taskdom.UpdateFields(ctx, &s.d.Env, c.Company(), c.User(), updates, false)
 	if err != nil {
 		return nil, err
+	}
+	n := 0
+	for _, u := range res {
+		n += u.Updated
 	}
 	return &updateBatchResponse{Updated: n}, nil
 }
@@ -234,39 +141,17 @@ func (s *service) setRequirements(ctx context.Context, c *rpc.Call, req *setRequ
 	})
 }
 
-// write runs a small write on one task of the caller in a transaction,
-// setting last_update and last_change.
+// write runs a small write on one task of the caller (taskdom.Write).
 func (s *service) write(ctx context.Context, c *rpc.Call, id string, fn func(t *store.Task) (map[string]any, error)) (*api.UpdateResult, error) {
-	var res *api.UpdateResult
-	err := s.d.DB.Tx(ctx, func(q store.Querier) error {
-		t, err := taskops.LoadWritable(ctx, &s.d.Env, q, c.Company(), id)
-		if err != nil {
-			return err
-		}
-		fields, err := fn(t)
-		if err != nil {
-			return err
-		}
-		now := s.d.Time()
-		t.LastUpdate, t.LastChange, t.LastChangedBy = now, now, c.User()
-		if err := s.d.DB.Tasks().Update(ctx, q, t); err != nil {
-			return err
-		}
-		res = &api.UpdateResult{Updated: 1, Fields: fields}
-		return nil
-	})
-	return res, err
+	res, err := taskdom.Write(ctx, &s.d.Env, c.Company(), c.User(), id, fn)
+	if err != nil {
+		return nil, err
+	}
+	return api.Updated(res), nil
 }
 
 func (s *service) ping(ctx context.Context, c *rpc.Call, req *taskRequest) (*empty, error) {
-	_, err := s.write(ctx, c, req.Task, func(t *store.Task) (map[string]any, error) {
-		if t.Status == taskops.InProgress && t.Started != nil {
-			d := int64(s.d.Now().Sub(t.Started.Time).Seconds())
-			t.ActiveDuration = &d
-		}
-		return nil, nil
-	})
-	if err != nil {
+	if err := taskdom.Ping(ctx, &s.d.Env, c.Company(), c.User(), req.Task); err != nil {
 		return nil, err
 	}
 	return &empty{}, nil
@@ -297,21 +182,9 @@ func (s *service) move(ctx context.Context, c *rpc.Call, req *moveRequest) (*mov
 	}
 	resp := &moveResponse{}
 	err := s.d.DB.Tx(ctx, func(q store.Querier) error {
-		var missing []string
-		var list []*store.Task
-		for _, id := range req.IDs {
-			t, err := taskops.LoadWritable(ctx, &s.d.Env, q, c.Company(), id)
-			if err != nil {
-				if !apierr.Is(err, 400, 101) {
-					return err
-				}
-				missing = append(missing, id)
-				continue
-			}
-			list = append(list, t)
-		}
-		if len(missing) > 0 {
-			return apierr.InvalidTaskID(missing...)
+		loaded, err := taskdom.LoadAllWritable(ctx, &s.d.Env, q, c.Company(), req.IDs)
+		if err != nil {
+			return err
 		}
 		switch {
 		case projectID != "":
@@ -329,7 +202,8 @@ func (s *service) move(ctx context.Context, c *rpc.Call, req *moveRequest) (*mov
 		}
 		now := s.d.Time()
 		touched := []string{projectID}
-		for _, t := range list {
+		for _, id := range req.IDs {
+			t := loaded[id]
 			touched = append(touched, t.Project)
 			t.Project, t.LastChange, t.LastChangedBy = projectID, now, c.User()
 			if err := s.d.DB.Tasks().Update(ctx, q, t); err != nil {
@@ -339,7 +213,7 @@ func (s *service) move(ctx context.Context, c *rpc.Call, req *moveRequest) (*mov
 		if projectID != "" {
 			resp.ProjectID = &projectID
 		}
-		return touchProjects(ctx, s.d, q, touched...)
+		return taskdom.TouchProjects(ctx, &s.d.Env, q, touched...)
 	})
 	if err != nil {
 		return nil, err

@@ -1,6 +1,6 @@
 // Package tasks serves the tasks.* operations: creating, reading and
 // editing tasks, their hyper parameters, configuration, artifacts and
-// models, and the state operations of internal/taskops.
+// models, and the state operations of internal/taskdom.
 package tasks
 
 import (
@@ -8,7 +8,7 @@ import (
 
 	"github.com/trove-ml/trove/internal/api"
 	"github.com/trove-ml/trove/internal/rpc"
-	"github.com/trove-ml/trove/internal/taskops"
+	taskdom "github.com/trove-ml/trove/internal/tasks"
 )
 
 // Register adds the tasks operations and the silent-task watchdog.
@@ -43,12 +43,12 @@ func Register(r *rpc.Registry, d *api.Deps) {
 		rpc.Endpoint{Name: "tasks.add_or_update_model", MinVersion: "2.13", Handler: rpc.Typed(s.addOrUpdateModel)},
 		rpc.Endpoint{Name: "tasks.delete_models", MinVersion: "2.13", Handler: rpc.Typed(s.deleteModels)},
 		rpc.Endpoint{Name: "tasks.started", Handler: rpc.Typed(s.started)},
-		rpc.Endpoint{Name: "tasks.stop", Handler: rpc.Typed(s.single(taskops.Stop))},
-		rpc.Endpoint{Name: "tasks.stop_many", MinVersion: "2.13", Handler: rpc.Typed(s.many(taskops.Stop))},
-		rpc.Endpoint{Name: "tasks.stopped", Handler: rpc.Typed(s.single(taskops.MarkStopped))},
+		rpc.Endpoint{Name: "tasks.stop", Handler: rpc.Typed(s.single(taskdom.Stop))},
+		rpc.Endpoint{Name: "tasks.stop_many", MinVersion: "2.13", Handler: rpc.Typed(s.many(taskdom.Stop))},
+		rpc.Endpoint{Name: "tasks.stopped", Handler: rpc.Typed(s.single(taskdom.MarkStopped))},
 		rpc.Endpoint{Name: "tasks.completed", MinVersion: "2.2", Handler: rpc.Typed(s.completed)},
-		rpc.Endpoint{Name: "tasks.failed", Handler: rpc.Typed(s.single(taskops.MarkFailed))},
-		rpc.Endpoint{Name: "tasks.close", Handler: rpc.Typed(s.single(taskops.Close))},
+		rpc.Endpoint{Name: "tasks.failed", Handler: rpc.Typed(s.single(taskdom.MarkFailed))},
+		rpc.Endpoint{Name: "tasks.close", Handler: rpc.Typed(s.single(taskdom.Close))},
 		rpc.Endpoint{Name: "tasks.publish", Handler: rpc.Typed(s.publish)},
 		rpc.Endpoint{Name: "tasks.publish_many", MinVersion: "2.13", Handler: rpc.Typed(s.publishMany)},
 		rpc.Endpoint{Name: "tasks.enqueue", Handler: rpc.Typed(s.enqueue)},
@@ -63,8 +63,8 @@ func Register(r *rpc.Registry, d *api.Deps) {
 		rpc.Endpoint{Name: "tasks.archive_many", MinVersion: "2.13", Handler: rpc.Typed(s.archiveMany)},
 		rpc.Endpoint{Name: "tasks.unarchive_many", MinVersion: "2.13", Handler: rpc.Typed(s.unarchiveMany)},
 	)
-	d.Hooks.Every("tasks.silent_watchdog", taskops.WatchdogPeriod, func(ctx context.Context) error {
-		n, err := taskops.StopSilentTasks(ctx, &d.Env, taskops.SilentThreshold)
+	d.Hooks.Every("tasks.silent_watchdog", taskdom.WatchdogPeriod, func(ctx context.Context) error {
+		n, err := taskdom.StopSilentTasks(ctx, &d.Env, taskdom.SilentThreshold)
 		if n > 0 {
 			d.Log.Info("stopped silent tasks", "count", n)
 		}

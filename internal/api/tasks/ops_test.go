@@ -8,7 +8,7 @@ import (
 	idgen "github.com/trove-ml/trove/internal/ids"
 	"github.com/trove-ml/trove/internal/jsonx"
 	"github.com/trove-ml/trove/internal/store"
-	"github.com/trove-ml/trove/internal/taskops"
+	taskdom "github.com/trove-ml/trove/internal/tasks"
 	"github.com/trove-ml/trove/internal/testenv"
 )
 
@@ -522,11 +522,11 @@ func TestSilentTaskWatchdog(t *testing.T) {
 			e.Call(t, "tasks.started", obj{"task": id}).OK(t)
 		}
 		patchTask(t, e, silent, func(tk *store.Task) { tk.LastUpdate = jsonx.Time{Time: time.Now().Add(-3 * time.Hour).UTC()} })
-		n, err := taskops.StopSilentTasks(context.Background(), &e.App.Deps.Env, taskops.SilentThreshold)
+		n, err := taskdom.StopSilentTasks(context.Background(), &e.App.Deps.Env, taskdom.SilentThreshold)
 		if err != nil || n != 1 {
 			t.Fatalf("stopped %d, %v", n, err)
 		}
-		if got := getTask(t, e, silent); got["status"] != "stopped" || got["status_reason"] != taskops.SilentReason {
+		if got := getTask(t, e, silent); got["status"] != "stopped" || got["status_reason"] != taskdom.SilentReason {
 			t.Fatalf("silent task: %v", got)
 		}
 		if status(t, e, busy) != "in_progress" {

@@ -8,44 +8,17 @@ import (
 	"github.com/trove-ml/trove/internal/apierr"
 	"github.com/trove-ml/trove/internal/rpc"
 	"github.com/trove-ml/trove/internal/store"
-	"github.com/trove-ml/trove/internal/taskops"
+	taskdom "github.com/trove-ml/trove/internal/tasks"
 )
 
 // propertiesSection holds user properties, editable in any status.
 const propertiesSection = "properties"
 
-// checkEditable applies the status lock of partial edits: created, or
-// created and in_progress with force.
-func checkEditable(t *store.Task, force bool) error {
-	if t.Status == taskops.Created || (force && t.Status == taskops.InProgress) {
-		return nil
-	}
-	return apierr.InvalidTaskStatus("").With("expected", taskops.Created, "status", t.Status)
-}
-
-// editLocked runs a partial edit under the status lock; touch says whether it
-// sets last_update.
+// editLocked runs a partial edit under the status lock (taskdom.EditLocked);
+// touch says whether it sets last_update.
 func (s *service) editLocked(ctx context.Context, c *rpc.Call, id string, force, anyStatus, touch bool, fn func(t *store.Task) error) error {
-	return s.d.DB.Tx(ctx, func(q store.Querier) error {
-		t, err := taskops.LoadWritable(ctx, &s.d.Env, q, c.Company(), id)
-		if err != nil {
-			return err
-		}
-		if !anyStatus {
-			if err := checkEditable(t, force); err != nil {
-				return err
-			}
-		}
-		if err := fn(t); err != nil {
-			return err
-		}
-		now := s.d.Time()
-		t.LastChange, t.LastChangedBy = now, c.User()
-		if touch {
-			t.LastUpdate = now
-		}
-		return s.d.DB.Tasks().Update(ctx, q, t)
-	})
+	return taskdom.EditLocked(ctx, &s.d.Env, taskdom.EditRequest{Company: c.Company(), User: c.User(), Task: id,
+		Force: force, AnyStatus: anyStatus, Touch: touch}, fn)
 }
 
 type tasksRequest struct {
@@ -75,8 +48,8 @@ func (s *service) loadVisible(ctx context.Context, c *rpc.Call, ids []string, st
 }
 
 type taskParams struct {
-	Task        string             `json:"task"`
-	Hyperparams []*store.ParamItem `json:"hyperparams"`
+	Task        string       `json:"task"`
+	Hyperparams []*paramItem `json:"hyperparams"`
 }
 
 type getHyperParamsResponse struct {
@@ -90,10 +63,10 @@ func (s *service) getHyperParams(ctx context.Context, c *rpc.Call, req *tasksReq
 	}
 	out := &getHyperParamsResponse{Params: []taskParams{}}
 	for _, t := range list {
-		items := []*store.ParamItem{}
+		items := []*paramItem{}
 		for _, sec := range t.Hyperparams {
 			for _, p := range sec {
-				items = append(items, p)
+				items = append(items, toWireParam(p))
 			}
 		}
 		sort.Slice(items, func(i, j int) bool {
@@ -257,8 +230,8 @@ type getConfigurationsRequest struct {
 }
 
 type taskConfiguration struct {
-	Task          string              `json:"task"`
-	Configuration []*store.ConfigItem `json:"configuration"`
+	Task          string        `json:"task"`
+	Configuration []*configItem `json:"configuration"`
 }
 
 type getConfigurationsResponse struct {
@@ -272,10 +245,10 @@ func (s *service) getConfigurations(ctx context.Context, c *rpc.Call, req *getCo
 	}
 	out := &getConfigurationsResponse{Configurations: []taskConfiguration{}}
 	for _, t := range list {
-		items := []*store.ConfigItem{}
+		items := []*configItem{}
 		for name, it := range t.Configuration {
 			if len(req.Names) == 0 || contains(req.Names, name) {
-				items = append(items, it)
+				items = append(items, toWireConfig(it))
 			}
 		}
 		sort.Slice(items, func(i, j int) bool { return items[i].Name < items[j].Name })

@@ -7,7 +7,7 @@ import (
 	"github.com/trove-ml/trove/internal/domain"
 	"github.com/trove-ml/trove/internal/rpc"
 	"github.com/trove-ml/trove/internal/store"
-	"github.com/trove-ml/trove/internal/taskops"
+	taskdom "github.com/trove-ml/trove/internal/tasks"
 )
 
 type enqueueRequest struct {
@@ -25,7 +25,7 @@ func (s *service) enqueue(ctx context.Context, c *rpc.Call, req *enqueueRequest)
 	var res *domain.Update
 	err := s.d.DB.Tx(ctx, func(q store.Querier) error {
 		var err error
-		res, err = taskops.Enqueue(ctx, &s.d.Env, q, taskops.EnqueueRequest{StatusRequest: req.op(c), Queue: req.Queue, QueueName: req.QueueName})
+		res, err = taskdom.Enqueue(ctx, &s.d.Env, q, taskdom.EnqueueRequest{StatusRequest: req.op(c), Queue: req.Queue, QueueName: req.QueueName})
 		return err
 	})
 	if err != nil {
@@ -45,17 +45,9 @@ func (s *service) enqueueMany(ctx context.Context, c *rpc.Call, req *enqueueMany
 	return api.RunBatch(ctx, req.IDs, func(ctx context.Context, id string) (map[string]any, error) {
 		var res *domain.Update
 		err := s.d.DB.Tx(ctx, func(q store.Querier) error {
-			if req.ValidateTasks {
-				t, err := taskops.LoadWritable(ctx, &s.d.Env, q, c.Company(), id)
-				if err != nil {
-					return err
-				}
-				if err := s.checkRefs(ctx, q, c.Company(), t, refChecks{parent: true, project: true, models: true}); err != nil {
-					return err
-				}
-			}
 			var err error
-			res, err = taskops.Enqueue(ctx, &s.d.Env, q, taskops.EnqueueRequest{StatusRequest: req.op(c, id), Queue: req.Queue, QueueName: req.QueueName})
+			res, err = taskdom.Enqueue(ctx, &s.d.Env, q, taskdom.EnqueueRequest{StatusRequest: req.op(c, id), Queue: req.Queue, QueueName: req.QueueName,
+				ValidateRefs: req.ValidateTasks})
 			return err
 		})
 		if err != nil {
@@ -80,7 +72,7 @@ func (s *service) dequeue(ctx context.Context, c *rpc.Call, req *dequeueRequest)
 	var res *domain.Update
 	err := s.d.DB.Tx(ctx, func(q store.Querier) error {
 		var err error
-		res, err = taskops.Dequeue(ctx, &s.d.Env, q, taskops.DequeueRequest{StatusRequest: req.op(c), NewStatus: req.NewStatus, RemoveFromAllQueues: req.RemoveFromAllQueues})
+		res, err = taskdom.Dequeue(ctx, &s.d.Env, q, taskdom.DequeueRequest{StatusRequest: req.op(c), NewStatus: req.NewStatus, RemoveFromAllQueues: req.RemoveFromAllQueues})
 		return err
 	})
 	if err != nil {
@@ -100,7 +92,7 @@ func (s *service) dequeueMany(ctx context.Context, c *rpc.Call, req *dequeueMany
 		var res *domain.Update
 		err := s.d.DB.Tx(ctx, func(q store.Querier) error {
 			var err error
-			res, err = taskops.Dequeue(ctx, &s.d.Env, q, taskops.DequeueRequest{StatusRequest: req.op(c, id), NewStatus: req.NewStatus, RemoveFromAllQueues: req.RemoveFromAllQueues})
+			res, err = taskdom.Dequeue(ctx, &s.d.Env, q, taskdom.DequeueRequest{StatusRequest: req.op(c, id), NewStatus: req.NewStatus, RemoveFromAllQueues: req.RemoveFromAllQueues})
 			return err
 		})
 		if err != nil {

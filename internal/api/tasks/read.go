@@ -2,7 +2,6 @@ package tasks
 
 import (
 	"context"
-	"sort"
 	"strings"
 
 	"github.com/trove-ml/trove/internal/apierr"
@@ -10,17 +9,15 @@ import (
 	"github.com/trove-ml/trove/internal/query"
 	"github.com/trove-ml/trove/internal/rpc"
 	"github.com/trove-ml/trove/internal/store"
-	"github.com/trove-ml/trove/internal/taskops"
+	taskdom "github.com/trove-ml/trove/internal/tasks"
 )
-
-func notFound(err error, id string) error { return domain.NotFound(err, apierr.InvalidTaskID(id)) }
 
 type taskRequest struct {
 	Task string `json:"task" required:"true"`
 }
 
 type getByIDResponse struct {
-	Task *store.Task `json:"task"`
+	Task *task `json:"task"`
 }
 
 func (s *service) getByID(ctx context.Context, c *rpc.Call, req *taskRequest) (*getByIDResponse, error) {
@@ -28,7 +25,7 @@ func (s *service) getByID(ctx context.Context, c *rpc.Call, req *taskRequest) (*
 	if err != nil {
 		return nil, err
 	}
-	return &getByIDResponse{Task: t}, nil
+	return &getByIDResponse{Task: toWire(t)}, nil
 }
 
 // getAllRequest is the TasksQuery.
@@ -43,7 +40,7 @@ type getAllRequest struct {
 
 // Validate refuses status and type filter values that do not exist.
 func (r *getAllRequest) Validate() error {
-	if err := checkEnum("status", r.Status, taskops.ValidStatus); err != nil {
+	if err := checkEnum("status", r.Status, taskdom.ValidStatus); err != nil {
 		return err
 	}
 	return checkEnum("type", r.Type, func(v string) bool { return contains(TaskTypes, strings.ToLower(v)) })
@@ -107,7 +104,7 @@ func (s *service) list(ctx context.Context, c *rpc.Call, req *getAllRequest, all
 	}
 	plan.WhereIn("company", companies)
 	if !req.SearchHidden && len(req.ID) == 0 {
-		plan.Where(store.NotSystemTagged(s.d.DB.D), taskops.TagHidden)
+		plan.Where(store.NotSystemTagged(s.d.DB.D), taskdom.TagHidden)
 	}
 	if len(opts.Skip) > 0 {
 		tree, err := s.d.DB.LoadProjectTree(ctx, s.d.DB.Read(), domain.Visible(c.Company())...)
@@ -132,19 +129,9 @@ type getTypesResponse struct {
 }
 
 func (s *service) getTypes(ctx context.Context, c *rpc.Call, req *getTypesRequest) (*getTypesResponse, error) {
-	where := "company IN (?, '')"
-	args := []any{c.Company()}
-	if len(req.Projects) > 0 {
-		where += " AND project IN (" + store.Placeholders(len(req.Projects)) + ")"
-		args = append(args, store.Args(req.Projects)...)
-	}
-	types, err := store.IDs(ctx, s.d.DB.Read(), "SELECT DISTINCT type FROM tasks WHERE "+where, args...)
+	types, err := taskdom.Types(ctx, &s.d.Env, c.Company(), req.Projects)
 	if err != nil {
 		return nil, err
 	}
-	if types == nil {
-		types = []string{}
-	}
-	sort.Strings(types)
 	return &getTypesResponse{Types: types}, nil
 }

@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"github.com/trove-ml/trove/internal/store"
-	"github.com/trove-ml/trove/internal/taskops"
+	taskdom "github.com/trove-ml/trove/internal/tasks"
 	"github.com/trove-ml/trove/internal/testenv"
 )
 
@@ -120,7 +120,7 @@ func TestStatusChangeIsConditional(t *testing.T) {
 		}
 		e.Call(t, "tasks.started", obj{"task": id}).OK(t)
 		err = db.Tx(ctx, func(q store.Querier) error {
-			_, err := taskops.SetStatus(ctx, &d.Env, q, stale.User, stale, taskops.Change{To: "failed", Force: true})
+			_, err := taskdom.SetStatus(ctx, &d.Env, q, stale.User, stale, taskdom.Change{To: "failed", Force: true})
 			return err
 		})
 		if err == nil || err.Error() == "" || !isAPI(err, 400, 121) {

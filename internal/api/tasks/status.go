@@ -7,7 +7,7 @@ import (
 	"github.com/trove-ml/trove/internal/domain"
 	"github.com/trove-ml/trove/internal/rpc"
 	"github.com/trove-ml/trove/internal/store"
-	"github.com/trove-ml/trove/internal/taskops"
+	taskdom "github.com/trove-ml/trove/internal/tasks"
 )
 
 // statusRequest carries the StatusChange fields of a state operation.
@@ -18,8 +18,8 @@ type statusRequest struct {
 	StatusMessage string `json:"status_message"`
 }
 
-func (r *statusRequest) op(c *rpc.Call) taskops.StatusRequest {
-	return taskops.StatusRequest{Company: c.Company(), User: c.User(), UserName: userNameOf(c), Task: r.Task,
+func (r *statusRequest) op(c *rpc.Call) taskdom.StatusRequest {
+	return taskdom.StatusRequest{Company: c.Company(), User: c.User(), UserName: userNameOf(c), Task: r.Task,
 		Force: r.Force, StatusReason: r.StatusReason, StatusMessage: r.StatusMessage}
 }
 
@@ -31,8 +31,8 @@ type batchRequest struct {
 	StatusMessage string   `json:"status_message"`
 }
 
-func (r *batchRequest) op(c *rpc.Call, id string) taskops.StatusRequest {
-	return taskops.StatusRequest{Company: c.Company(), User: c.User(), UserName: userNameOf(c), Task: id,
+func (r *batchRequest) op(c *rpc.Call, id string) taskdom.StatusRequest {
+	return taskdom.StatusRequest{Company: c.Company(), User: c.User(), UserName: userNameOf(c), Task: id,
 		Force: r.Force, StatusReason: r.StatusReason, StatusMessage: r.StatusMessage}
 }
 
@@ -43,11 +43,11 @@ func userNameOf(c *rpc.Call) string {
 	return c.Identity.UserName
 }
 
-// statusOp is a state operation of taskops.
-type statusOp func(ctx context.Context, d *domain.Env, q store.Querier, r taskops.StatusRequest) (*domain.Update, error)
+// statusOp is a state operation of taskdom.
+type statusOp func(ctx context.Context, d *domain.Env, q store.Querier, r taskdom.StatusRequest) (*domain.Update, error)
 
 // runStatus runs op in one transaction.
-func (s *service) runStatus(ctx context.Context, op statusOp, r taskops.StatusRequest) (*api.UpdateResult, error) {
+func (s *service) runStatus(ctx context.Context, op statusOp, r taskdom.StatusRequest) (*api.UpdateResult, error) {
 	var res *domain.Update
 	err := s.d.DB.Tx(ctx, func(q store.Querier) error {
 		var err error
@@ -86,7 +86,7 @@ type startedResponse struct {
 }
 
 func (s *service) started(ctx context.Context, c *rpc.Call, req *statusRequest) (*startedResponse, error) {
-	res, err := s.runStatus(ctx, taskops.Started, req.op(c))
+	res, err := s.runStatus(ctx, taskdom.Started, req.op(c))
 	if err != nil {
 		return nil, err
 	}
@@ -103,32 +103,13 @@ type completedResponse struct {
 	Published int `json:"published"`
 }
 
-// completed marks a task completed and, when asked, publishes it in the
-// same transaction with the same force.
+// completed marks a task completed and, when asked, publishes it.
 func (s *service) completed(ctx context.Context, c *rpc.Call, req *completedRequest) (*completedResponse, error) {
-	out := &completedResponse{}
-	err := s.d.DB.Tx(ctx, func(q store.Querier) error {
-		r := req.op(c)
-		res, err := taskops.MarkCompleted(ctx, &s.d.Env, q, r)
-		if err != nil {
-			return err
-		}
-		out.UpdateResult = *api.Updated(res)
-		if req.Publish && res.Updated > 0 {
-			pub, err := taskops.Publish(ctx, &s.d.Env, q, r.Company, r.User, r.Task, r.Force, true, r.StatusReason, r.StatusMessage)
-			if err != nil {
-				return err
-			}
-			out.Published = pub.Updated
-			out.Fields["status"] = taskops.Published
-			out.Fields["published"] = pub.Fields["published"]
-		}
-		return nil
-	})
+	res, err := taskdom.Complete(ctx, &s.d.Env, req.op(c), req.Publish)
 	if err != nil {
 		return nil, err
 	}
-	return out, nil
+	return &completedResponse{UpdateResult: *api.Updated(res.Update), Published: res.Published}, nil
 }
 
 type publishRequest struct {
@@ -138,8 +119,8 @@ type publishRequest struct {
 
 func (s *service) publish(ctx context.Context, c *rpc.Call, req *publishRequest) (*api.UpdateResult, error) {
 	publishModel := req.PublishModel == nil || *req.PublishModel
-	return s.runStatus(ctx, func(ctx context.Context, d *domain.Env, q store.Querier, r taskops.StatusRequest) (*domain.Update, error) {
-		return taskops.Publish(ctx, d, q, r.Company, r.User, r.Task, r.Force, publishModel, r.StatusReason, r.StatusMessage)
+	return s.runStatus(ctx, func(ctx context.Context, d *domain.Env, q store.Querier, r taskdom.StatusRequest) (*domain.Update, error) {
+		return taskdom.Publish(ctx, d, q, r.Company, r.User, r.Task, r.Force, publishModel, r.StatusReason, r.StatusMessage)
 	}, req.op(c))
 }
 
@@ -150,7 +131,7 @@ type publishManyRequest struct {
 
 func (s *service) publishMany(ctx context.Context, c *rpc.Call, req *publishManyRequest) (*api.BatchResult, error) {
 	publishModel := req.PublishModel == nil || *req.PublishModel
-	return s.many(func(ctx context.Context, d *domain.Env, q store.Querier, r taskops.StatusRequest) (*domain.Update, error) {
-		return taskops.Publish(ctx, d, q, r.Company, r.User, r.Task, r.Force, publishModel, r.StatusReason, r.StatusMessage)
+	return s.many(func(ctx context.Context, d *domain.Env, q store.Querier, r taskdom.StatusRequest) (*domain.Update, error) {
+		return taskdom.Publish(ctx, d, q, r.Company, r.User, r.Task, r.Force, publishModel, r.StatusReason, r.StatusMessage)
 	})(ctx, c, &req.batchRequest)
 }

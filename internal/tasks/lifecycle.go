@@ -1,4 +1,4 @@
-package taskops
+package tasks
 
 import (
 	"context"
@@ -13,6 +13,8 @@ type ResetRequest struct {
 	StatusRequest
 	ClearAll           bool
 	DeleteOutputModels bool
+	// DeleteFiles removes the stored files of what the reset deleted.
+	DeleteFiles bool
 }
 
 // ResetResult is what a reset did.
@@ -24,9 +26,23 @@ type ResetResult struct {
 	Cleanup  *CleanupResult
 }
 
-// Reset brings a task back to created: out of every queue, outputs and
-// events removed, run state cleared (status reason and message "reset").
-func Reset(ctx context.Context, d *domain.Env, q store.Querier, r ResetRequest) (*ResetResult, error) {
+// Reset brings a task back to created, in its own transaction: out of
+// every queue, outputs and events removed, run state cleared (status
+// reason and message "reset"). The files go after the commit.
+func Reset(ctx context.Context, d *domain.Env, r ResetRequest) (*ResetResult, error) {
+	var out *ResetResult
+	err := withCleanup(ctx, d, r.Company, r.DeleteFiles, func(q store.Querier) (*CleanupResult, error) {
+		var err error
+		out, err = reset(ctx, d, q, r)
+		if err != nil {
+			return nil, err
+		}
+		return out.Cleanup, nil
+	})
+	return out, err
+}
+
+func reset(ctx context.Context, d *domain.Env, q store.Querier, r ResetRequest) (*ResetResult, error) {
 	t, err := LoadWritable(ctx, d, q, r.Company, r.Task)
 	if err != nil {
 		return nil, err
@@ -35,15 +51,16 @@ func Reset(ctx context.Context, d *domain.Env, q store.Querier, r ResetRequest) 
 		return nil, err
 	}
 	out := &ResetResult{}
-	n, err := d.DB.RemoveTaskFromQueues(ctx, q, t.ID, "")
+	if out.Cleanup, err = cleanup(ctx, d, q, r.User, t, cleanupOptions{force: r.Force, deleteOutputModels: r.DeleteOutputModels}); err != nil {
+		return nil, err
+	}
+	n, events, eventURLs, err := detach(ctx, d, q, []string{t.ID})
 	if err != nil {
 		return nil, err
 	}
+	out.Cleanup.Events, out.Cleanup.EventFiles = events, eventURLs
 	if t.Status == Queued {
 		out.Dequeued = &n
-	}
-	if out.Cleanup, err = cleanup(ctx, d, q, r.User, t, cleanupOptions{force: r.Force, deleteOutputModels: r.DeleteOutputModels}); err != nil {
-		return nil, err
 	}
 	out.Update, err = SetStatus(ctx, d, q, r.User, t, Change{To: Created, Force: true, StatusReason: "reset", StatusMessage: "reset",
 		Apply: func(t *store.Task, fields map[string]any) { clearRun(t, r.ClearAll, fields) }})
@@ -75,25 +92,44 @@ func clearRun(t *store.Task, clearAll bool, fields map[string]any) {
 		return
 	}
 	t.Execution.Queue = ""
+	t.Execution.Artifacts = InputArtifacts(t.Execution.Artifacts)
+}
+
+// InputArtifacts returns the input artifacts of a list (never nil): what
+// a task keeps of its artifacts when reset or cloned.
+func InputArtifacts(list []*store.Artifact) []*store.Artifact {
 	kept := []*store.Artifact{}
-	for _, a := range t.Execution.Artifacts {
+	for _, a := range list {
 		if a.Mode == "input" {
 			kept = append(kept, a)
 		}
 	}
-	t.Execution.Artifacts = kept
+	return kept
 }
 
 // DeleteRequest is a status request plus the delete options.
 type DeleteRequest struct {
 	StatusRequest
 	DeleteOutputModels bool
+	// DeleteFiles removes the stored files of what was deleted.
+	DeleteFiles bool
 }
 
-// Delete removes a task: refused while in progress or with children
-// unless forced; out of every queue, outputs and events removed, children
-// and kept models pointed at "__DELETED__<id>".
-func Delete(ctx context.Context, d *domain.Env, q store.Querier, r DeleteRequest) (*CleanupResult, error) {
+// Delete removes a task, in its own transaction: refused while in
+// progress or with children unless forced; out of every queue, outputs
+// and events removed, children and kept models pointed at
+// "__DELETED__<id>". The files go after the commit.
+func Delete(ctx context.Context, d *domain.Env, r DeleteRequest) (*CleanupResult, error) {
+	var res *CleanupResult
+	err := withCleanup(ctx, d, r.Company, r.DeleteFiles, func(q store.Querier) (*CleanupResult, error) {
+		var err error
+		res, err = deleteOne(ctx, d, q, r)
+		return res, err
+	})
+	return res, err
+}
+
+func deleteOne(ctx context.Context, d *domain.Env, q store.Querier, r DeleteRequest) (*CleanupResult, error) {
 	t, err := LoadWritable(ctx, d, q, r.Company, r.Task)
 	if err != nil {
 		return nil, err
@@ -101,14 +137,11 @@ func Delete(ctx context.Context, d *domain.Env, q store.Querier, r DeleteRequest
 	if !r.Force && has(DeleteRefused, t.Status) {
 		return nil, apierr.TaskCannotBeDeleted("due to status, use force=True").With("task", t.ID, "current", t.Status)
 	}
-	if _, err := d.DB.RemoveTaskFromQueues(ctx, q, t.ID, ""); err != nil {
-		return nil, err
-	}
 	res, err := cleanup(ctx, d, q, r.User, t, cleanupOptions{force: r.Force, anyChildBlocks: true, updateChildren: true, deleteOutputModels: r.DeleteOutputModels})
 	if err != nil {
 		return nil, err
 	}
-	if _, err := d.DB.DeleteTasksCascade(ctx, q, []string{t.ID}, nil); err != nil {
+	if _, res.Events, res.EventFiles, err = purge(ctx, d, q, []string{t.ID}); err != nil {
 		return nil, err
 	}
 	if err := d.DB.TouchProject(ctx, q, t.Project, d.Time()); err != nil {
@@ -125,7 +158,7 @@ func Archive(ctx context.Context, d *domain.Env, q store.Querier, r StatusReques
 	if err != nil {
 		return err
 	}
-	if _, err := d.DB.RemoveTaskFromQueues(ctx, q, t.ID, ""); err != nil {
+	if _, err := d.DB.RemoveTaskFromQueues(ctx, q, t.ID, "", d.Time()); err != nil {
 		return err
 	}
 	if t.Status == Queued || t.Status == InProgress {
@@ -144,6 +177,26 @@ func Archive(ctx context.Context, d *domain.Env, q store.Querier, r StatusReques
 	return setArchived(ctx, d, q, r, t, true)
 }
 
+// ArchiveAll archives every listed task in one transaction; any unknown
+// id fails the whole call. It returns how many it archived.
+func ArchiveAll(ctx context.Context, d *domain.Env, r StatusRequest, ids []string) (int, error) {
+	n := 0
+	err := d.DB.Tx(ctx, func(q store.Querier) error {
+		if _, err := LoadAllWritable(ctx, d, q, r.Company, ids); err != nil {
+			return err
+		}
+		for _, id := range ids {
+			r.Task = id
+			if err := Archive(ctx, d, q, r); err != nil {
+				return err
+			}
+			n++
+		}
+		return nil
+	})
+	return n, err
+}
+
 // Unarchive removes the archived system tag.
 func Unarchive(ctx context.Context, d *domain.Env, q store.Querier, r StatusRequest) error {
 	t, err := LoadWritable(ctx, d, q, r.Company, r.Task)
@@ -157,7 +210,7 @@ func setArchived(ctx context.Context, d *domain.Env, q store.Querier, r StatusRe
 	now := d.Time()
 	reason, message := r.StatusReason, r.StatusMessage
 	t.StatusReason, t.StatusMessage = &reason, &message
-	t.SystemTags = without(t.SystemTags, TagArchived)
+	t.SystemTags = domain.WithoutTag(t.SystemTags, TagArchived)
 	if archived {
 		t.SystemTags = domain.SortedTags(append(t.SystemTags, TagArchived))
 	}

@@ -1,4 +1,4 @@
-package taskops
+package tasks
 
 import (
 	"context"

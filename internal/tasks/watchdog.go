@@ -1,4 +1,4 @@
-package taskops
+package tasks
 
 import (
 	"context"
@@ -25,7 +25,7 @@ const (
 // meanwhile is left alone.
 func StopSilentTasks(ctx context.Context, d *domain.Env, threshold time.Duration) (int, error) {
 	cutoff := d.Now().Add(-threshold).UnixMilli()
-	ids, err := store.IDs(ctx, d.DB.Read(), "SELECT id FROM tasks WHERE status = ? AND last_update < ?", InProgress, cutoff)
+	ids, err := d.DB.TaskIDsWithStatusBefore(ctx, d.DB.Read(), InProgress, cutoff)
 	if err != nil {
 		return 0, err
 	}

@@ -1,4 +1,4 @@
-package taskops
+package tasks
 
 import (
 	"context"
@@ -8,6 +8,7 @@ import (
 	"github.com/trove-ml/trove/internal/apierr"
 	"github.com/trove-ml/trove/internal/domain"
 	"github.com/trove-ml/trove/internal/ids"
+	"github.com/trove-ml/trove/internal/queues"
 	"github.com/trove-ml/trove/internal/store"
 )
 
@@ -18,16 +19,25 @@ type EnqueueRequest struct {
 	// neither means the company's default queue.
 	Queue     string
 	QueueName string
+	// ValidateRefs checks the task's parent, project and input models
+	// first (tasks.enqueue_many with validate_tasks).
+	ValidateRefs bool
 }
-
-// DefaultQueueTag marks the company's default queue.
-const DefaultQueueTag = "default"
 
 // Enqueue puts a created task into a queue: status queued (enqueue_status
 // remembers the status before), execution.queue = the queue, and the task
 // leaves every other queue. The task needs an entry point and either a
 // repository or inline code (script.diff).
 func Enqueue(ctx context.Context, d *domain.Env, q store.Querier, r EnqueueRequest) (*domain.Update, error) {
+	if r.ValidateRefs {
+		t, err := LoadWritable(ctx, d, q, r.Company, r.Task)
+		if err != nil {
+			return nil, err
+		}
+		if err := CheckRefs(ctx, d, q, r.Company, t, AllRefs); err != nil {
+			return nil, err
+		}
+	}
 	if r.Queue != "" && r.QueueName != "" {
 		return nil, apierr.ValidationMsg("either queue id or queue name should be provided")
 	}
@@ -66,24 +76,24 @@ func Enqueue(ctx context.Context, d *domain.Env, q store.Querier, r EnqueueReque
 		}
 		return nil, err
 	}
-	if _, err := d.DB.RemoveTaskFromQueues(ctx, q, t.ID, queueID); err != nil {
+	if _, err := d.DB.RemoveTaskFromQueues(ctx, q, t.ID, queueID, d.Time()); err != nil {
 		return nil, err
 	}
 	return res, nil
 }
 
-// resolveQueue finds the queue of an enqueue request in the company.
+// resolveQueue finds the queue of an enqueue request in the company: by
+// id, by name (created when missing), else the company's default queue.
 func resolveQueue(ctx context.Context, d *domain.Env, q store.Querier, r EnqueueRequest) (string, error) {
-	queues := d.DB.Queues()
 	switch {
 	case r.Queue != "":
-		qu, err := queues.Get(ctx, q, r.Queue, r.Company)
+		qu, err := queues.Get(ctx, d.DB, q, r.Company, r.Queue)
 		if err != nil {
-			return "", domain.NotFound(err, apierr.InvalidQueueID(r.Queue))
+			return "", err
 		}
 		return qu.ID, nil
 	case r.QueueName != "":
-		list, err := queues.Select(ctx, q, "company = ? AND name = ?", r.Company, r.QueueName)
+		list, err := d.DB.QueuesNamed(ctx, q, r.Company, r.QueueName)
 		if err != nil {
 			return "", err
 		}
@@ -93,22 +103,16 @@ func resolveQueue(ctx context.Context, d *domain.Env, q store.Querier, r Enqueue
 		now := d.Time()
 		qu := &store.Queue{ID: ids.New(), Company: r.Company, User: r.User, Name: r.QueueName, Created: now, LastUpdate: now,
 			Tags: []string{}, SystemTags: []string{}, Metadata: map[string]*store.MetadataItem{}}
-		if err := queues.Insert(ctx, q, qu); err != nil {
+		if err := d.DB.Queues().Insert(ctx, q, qu); err != nil {
 			return "", err
 		}
 		return qu.ID, nil
 	}
-	list, err := queues.Select(ctx, q, "company = ? AND "+store.SystemTagged(d.DB.D), r.Company, DefaultQueueTag)
+	qu, err := queues.Default(ctx, d.DB, q, r.Company)
 	if err != nil {
 		return "", err
 	}
-	switch len(list) {
-	case 0:
-		return "", apierr.NoDefaultQueue()
-	case 1:
-		return list[0].ID, nil
-	}
-	return "", apierr.MultipleDefaultQueues()
+	return qu.ID, nil
 }
 
 // DequeueRequest is a status request plus the dequeue options.
@@ -151,9 +155,9 @@ func Dequeue(ctx context.Context, d *domain.Env, q store.Querier, r DequeueReque
 // leaveQueues removes the task from its execution queue, or from all.
 func leaveQueues(ctx context.Context, d *domain.Env, q store.Querier, t *store.Task, all bool) error {
 	if all || t.Execution.Queue == "" {
-		_, err := d.DB.RemoveTaskFromQueues(ctx, q, t.ID, "")
+		_, err := d.DB.RemoveTaskFromQueues(ctx, q, t.ID, "", d.Time())
 		return err
 	}
-	_, err := d.DB.RemoveQueueEntry(ctx, q, t.Execution.Queue, t.ID)
+	_, err := d.DB.RemoveQueueEntry(ctx, q, t.Execution.Queue, t.ID, d.Time())
 	return err
 }

@@ -1,4 +1,4 @@
-package taskops
+package tasks
 
 import (
 	"context"
@@ -18,7 +18,13 @@ type CleanupResult struct {
 	DeletedModels   int
 	// Events is the number of events deleted.
 	Events int64
-	URLs   *store.FileURLs
+	// URLs are the files of what was deleted, removed after commit (the
+	// answer's urls).
+	URLs *store.FileURLs
+	// EventFiles are the files of the deleted events, removed after
+	// commit too; the answer's urls.event_urls stays empty, as the
+	// reference answers.
+	EventFiles []string
 }
 
 // cleanupOptions say how a cleanup treats what hangs off the task.
@@ -34,10 +40,11 @@ type cleanupOptions struct {
 
 // cleanup checks and removes the outputs of a task before a reset or a
 // delete: children, output models (draft ones deleted unless another
-// task uses them as input), output artifact URLs and events.
+// task uses them as input) and output artifact URLs. Queue entries and
+// events are detach's.
 func cleanup(ctx context.Context, d *domain.Env, q store.Querier, user string, t *store.Task, o cleanupOptions) (*CleanupResult, error) {
 	res := &CleanupResult{URLs: store.NewFileURLs()}
-	children, err := d.DB.Tasks().Select(ctx, q, "parent = ?", t.ID)
+	children, err := d.DB.TaskChildren(ctx, q, t.ID)
 	if err != nil {
 		return nil, err
 	}
@@ -59,11 +66,7 @@ func cleanup(ctx context.Context, d *domain.Env, q store.Querier, user string, t
 	if !o.force && len(ready) > 0 {
 		return nil, apierr.TaskCannotBeDeleted("has output models, use force=True").With("task", t.ID, "models", len(ready))
 	}
-	for _, a := range t.Execution.Artifacts {
-		if a.Mode != "input" && a.URI != nil && *a.URI != "" {
-			res.URLs.ArtifactURLs = append(res.URLs.ArtifactURLs, *a.URI)
-		}
-	}
+	res.URLs.ArtifactURLs = append(res.URLs.ArtifactURLs, artifactURLs(t, false)...)
 	now := d.Time()
 	deletedRef := DeletedPrefix + t.ID
 	if o.updateChildren {
@@ -92,7 +95,7 @@ func cleanup(ctx context.Context, d *domain.Env, q store.Querier, user string, t
 			}
 			del = append(del, m.ID)
 		}
-		if res.DeletedModels, err = d.DB.DeleteModelsCascade(ctx, q, del, res.URLs); err != nil {
+		if res.DeletedModels, err = domain.DeleteModels(ctx, d, q, del, res.URLs); err != nil {
 			return nil, err
 		}
 	} else {
@@ -110,16 +113,13 @@ func cleanup(ctx context.Context, d *domain.Env, q store.Querier, user string, t
 			return nil, err
 		}
 	}
-	if res.Events, err = d.DB.DeleteTaskEvents(ctx, q, []string{t.ID}); err != nil {
-		return nil, err
-	}
 	return res, nil
 }
 
 // outputModels returns the ready and draft models created by the task or
 // listed among its output models.
 func outputModels(ctx context.Context, d *domain.Env, q store.Querier, t *store.Task) (ready, draft []*store.Model, err error) {
-	ms, err := d.DB.Models().Select(ctx, q, "task = ?", t.ID)
+	ms, err := d.DB.ModelsOfTask(ctx, q, t.ID)
 	if err != nil {
 		return nil, nil, err
 	}

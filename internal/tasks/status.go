@@ -1,8 +1,11 @@
-// Package taskops holds the task rules that do not depend on HTTP: the
-// status machine, and the task operations other services call (publishing
-// a task from models.set_ready, the silent-task watchdog). Every function
-// works inside the caller's transaction.
-package taskops
+// Package tasks is the tasks domain: the status machine and every task
+// rule and cascade (create, edit, enqueue, reset, delete with its queue
+// entries, events, output models and files, the silent-task watchdog).
+// Functions that take a store.Querier work inside the caller's
+// transaction (other services compose them, e.g. models.set_ready
+// publishing a task); the others (Reset, Delete, Create, EditFields, ...)
+// run their own and remove stored files only after it commits.
+package tasks
 
 import (
 	"context"
@@ -27,8 +30,9 @@ const (
 	Unknown    = "unknown"
 )
 
-// Statuses lists every valid task status.
-var Statuses = []string{Created, Queued, InProgress, Stopped, Published, Publishing, Closed, Failed, Completed, Unknown}
+// Statuses lists every valid task status, in the order lists of them
+// (project status counts) show them. It is the one list of statuses.
+var Statuses = []string{Created, Queued, InProgress, Stopped, Publishing, Published, Closed, Failed, Completed, Unknown}
 
 // ValidStatus reports whether s is a task status.
 func ValidStatus(s string) bool { return has(Statuses, s) }
@@ -89,13 +93,13 @@ func SetStatus(ctx context.Context, d *domain.Env, q store.Querier, user string,
 		"status_changed": now, "last_update": now, "last_change": now, "last_changed_by": user,
 	}
 	if ch.To == Queued {
-		t.SystemTags = without(t.SystemTags, TagDevelopment)
+		t.SystemTags = domain.WithoutTag(t.SystemTags, TagDevelopment)
 	}
 	if ch.Apply != nil {
 		ch.Apply(t, fields)
 	}
 	t.Normalize()
-	ok, err := d.DB.Tasks().UpdateIf(ctx, q, t, "status = ?", read)
+	ok, err := d.DB.UpdateTaskIfStatus(ctx, q, t, read)
 	if err != nil {
 		return nil, err
 	}
@@ -123,6 +127,31 @@ func LoadWritable(ctx context.Context, d *domain.Env, q store.Querier, company, 
 	return t, nil
 }
 
+// LoadAllWritable loads the listed tasks for writing (each once, by id);
+// unknown ids fail the whole call with one 400/101 naming them all.
+func LoadAllWritable(ctx context.Context, d *domain.Env, q store.Querier, company string, ids []string) (map[string]*store.Task, error) {
+	var missing []string
+	loaded := map[string]*store.Task{}
+	for _, id := range ids {
+		if loaded[id] != nil {
+			continue
+		}
+		t, err := LoadWritable(ctx, d, q, company, id)
+		if err != nil {
+			if !apierr.Is(err, 400, 101) {
+				return nil, err
+			}
+			missing = append(missing, id)
+			continue
+		}
+		loaded[id] = t
+	}
+	if len(missing) > 0 {
+		return nil, apierr.InvalidTaskID(missing...)
+	}
+	return loaded, nil
+}
+
 func has(list []string, s string) bool {
 	for _, x := range list {
 		if x == s {
@@ -130,19 +159,6 @@ func has(list []string, s string) bool {
 		}
 	}
 	return false
-}
-
-// HasTag reports whether tags hold tag.
-func HasTag(tags []string, tag string) bool { return has(tags, tag) }
-
-func without(tags []string, tag string) []string {
-	out := make([]string, 0, len(tags))
-	for _, x := range tags {
-		if x != tag {
-			out = append(out, x)
-		}
-	}
-	return out
 }
 
 // userName is how stop messages name the caller.

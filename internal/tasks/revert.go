@@ -1,4 +1,4 @@
-package queues
+package tasks
 
 import (
 	"context"
@@ -7,7 +7,6 @@ import (
 	"github.com/trove-ml/trove/internal/apierr"
 	"github.com/trove-ml/trove/internal/domain"
 	"github.com/trove-ml/trove/internal/store"
-	"github.com/trove-ml/trove/internal/taskops"
 )
 
 // Revert gives tasks that left a queue without being run (the queue was
@@ -31,10 +30,10 @@ func Revert(ctx context.Context, d *domain.Env, q store.Querier, company, user, 
 		}
 		t.Normalize()
 		to := t.EnqueueStatus
-		if to == "" || to == taskops.Queued {
-			to = taskops.Created
+		if to == "" || to == Queued {
+			to = Created
 		}
-		_, err = taskops.SetStatus(ctx, d, q, user, t, taskops.Change{To: to, Force: true, StatusReason: reason,
+		_, err = SetStatus(ctx, d, q, user, t, Change{To: to, Force: true, StatusReason: reason,
 			Apply: func(t *store.Task, _ map[string]any) {
 				t.EnqueueStatus = ""
 				t.Execution.Queue = ""

@@ -1,4 +1,4 @@
-package taskops
+package tasks
 
 import (
 	"context"
@@ -127,13 +127,13 @@ func Stop(ctx context.Context, d *domain.Env, q store.Querier, r StatusRequest) 
 	if err := CheckFrom(t, Stopped, StopFrom, r.Force); err != nil {
 		return nil, err
 	}
-	live := t.LastWorker != "" && !HasTag(t.SystemTags, TagDevelopment) &&
+	live := t.LastWorker != "" && !domain.HasTag(t.SystemTags, TagDevelopment) &&
 		d.Now().Sub(t.LastUpdate.Time) < WorkerTimeout && t.Status == InProgress
 	ch := Change{To: Stopped, Force: true, StatusReason: r.StatusReason, StatusMessage: "Stopped by " + userName(r.UserName, r.User)}
 	if live {
 		ch.To, ch.StatusMessage = t.Status, StoppingMessage
 	} else if t.Status == Queued {
-		if _, err := d.DB.RemoveTaskFromQueues(ctx, q, t.ID, ""); err != nil {
+		if _, err := d.DB.RemoveTaskFromQueues(ctx, q, t.ID, "", d.Time()); err != nil {
 			return nil, err
 		}
 	}

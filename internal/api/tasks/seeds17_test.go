@@ -1,0 +1,50 @@
+package tasks_test
+
+import (
+	"net/http"
+	"strings"
+	"testing"
+
+	"github.com/trove-ml/trove/internal/testenv"
+)
+
+// Seed document 1, request conventions: "Names of operations and fields
+// are case-sensitive and exact." A field spelled in another case is an
+// unknown field: ignored, so a required field spelled so is missing.
+func TestSeedFieldNamesAreExact(t *testing.T) {
+	testenv.Each(t, func(t *testing.T, e *testenv.Env) {
+		r := e.Call(t, "tasks.create", obj{"Name": "wrong case", "TYPE": "training"}).Err(t, 400, 12)
+		if !strings.Contains(r.Msg(), "'name'") {
+			t.Fatalf("want name reported missing: %s", r.Raw)
+		}
+		e.Call(t, "tasks.create", obj{"name": "n", "Type": "training"}).Err(t, 400, 12)
+
+		// Exact names work, and a wrongly spelled optional field is ignored.
+		id := mkTask(t, e, "exact", obj{"Comment": "ignored", "comment": "kept", "Tags": []string{"x"}})
+		task := getTask(t, e, id)
+		if task["comment"] != "kept" || mustJSON(task["tags"]) != `[]` {
+			t.Fatalf("comment %v tags %v", task["comment"], task["tags"])
+		}
+		// Nested members are exact too: Script.Entry_Point is not entry_point.
+		e.Call(t, "tasks.edit", obj{"task": id, "script": obj{"Entry_Point": "x.py", "repository": "r"}}).OK(t)
+		if s, _ := getTask(t, e, id)["script"].(map[string]any); s["entry_point"] != nil && s["entry_point"] != "" {
+			t.Fatalf("Entry_Point taken as entry_point: %v", s)
+		}
+
+		// Query-string parameters follow the same rule.
+		auth := func(h http.Header) { h.Set("Authorization", "Bearer "+e.Token) }
+		if got := e.Do(t, "tasks.get_by_id?task="+id, nil, auth).OK(t).Str("task.id"); got != id {
+			t.Fatalf("query string: got %q", got)
+		}
+		e.Do(t, "tasks.get_by_id?Task="+id, nil, auth).Err(t, 400, 12)
+
+		// And every line of a JSON-lines body.
+		lines := func(body string) *testenv.Response { return e.Do(t, "tasks.update_batch", body, jsonLines(e.Token)) }
+		lines(`{"task": "` + id + `", "name": "renamed", "Comment": "x"}` + "\n").OK(t)
+		task = getTask(t, e, id)
+		if task["name"] != "renamed" || task["comment"] != "kept" {
+			t.Fatalf("update_batch: name %v comment %v", task["name"], task["comment"])
+		}
+		lines(`{"Task": "`+id+`", "name": "again"}`+"\n").Err(t, 400, 12)
+	})
+}

@@ -44,11 +44,14 @@ func (r *updateForTaskRequest) Validate() error {
 	return nil
 }
 
+// updateForTaskResponse carries every field the seeds list: created, fields,
+// id, updated. updated and fields describe changes to an existing model, so
+// they are 0 and {} when a model is created or only pointed at.
 type updateForTaskResponse struct {
 	ID      string         `json:"id"`
 	Created bool           `json:"created"`
-	Updated *int           `json:"updated,omitempty"`
-	Fields  map[string]any `json:"fields,omitempty"`
+	Updated int            `json:"updated"`
+	Fields  map[string]any `json:"fields"`
 }
 
 // updateForTask records the output model of a created or in_progress
@@ -68,6 +71,7 @@ func (s *service) updateForTask(ctx context.Context, c *rpc.Call, req *updateFor
 				With("id", t.ID, "status", t.Status)
 		}
 		var m *store.Model
+		created := false
 		switch {
 		case req.OverrideModelID != "":
 			if m, err = s.loadWritable(ctx, q, c.Company(), req.OverrideModelID); err != nil {
@@ -82,12 +86,13 @@ func (s *service) updateForTask(ctx context.Context, c *rpc.Call, req *updateFor
 			if err != nil {
 				return err
 			}
-			resp = &updateForTaskResponse{ID: m.ID, Updated: &res.Updated, Fields: res.Fields}
+			resp = &updateForTaskResponse{ID: m.ID, Updated: res.Updated, Fields: res.Fields}
 			return nil
 		default:
 			if m, err = s.modelFromTask(ctx, q, c, t, req); err != nil {
 				return err
 			}
+			created = true
 		}
 		now := s.d.Time()
 		t.Models.Output = []*store.TaskModelItem{{Name: outputModelName, Model: m.ID, Updated: &now}}
@@ -98,7 +103,7 @@ func (s *service) updateForTask(ctx context.Context, c *rpc.Call, req *updateFor
 		if err := s.d.DB.Tasks().Update(ctx, q, t); err != nil {
 			return err
 		}
-		resp = &updateForTaskResponse{ID: m.ID, Created: true}
+		resp = &updateForTaskResponse{ID: m.ID, Created: created, Fields: map[string]any{}}
 		return nil
 	})
 	if err != nil {

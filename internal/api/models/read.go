@@ -39,6 +39,9 @@ type listOptions struct {
 // list runs a ModelsQuery for the caller. Own and (when allowed) public
 // models are visible.
 func (s *service) list(ctx context.Context, c *rpc.Call, req *listRequest, o listOptions) (*listResponse, error) {
+	if err := api.ScrollAlways(&req.Request); err != nil {
+		return nil, err
+	}
 	body := c.Body
 	if req.IncludeSubprojects {
 		var err error

@@ -3,6 +3,7 @@ package queues
 import (
 	"context"
 
+	"github.com/trove-ml/trove/internal/api"
 	"github.com/trove-ml/trove/internal/apierr"
 	"github.com/trove-ml/trove/internal/jsonx"
 	"github.com/trove-ml/trove/internal/query"
@@ -105,6 +106,9 @@ func (s *service) getAllEx(ctx context.Context, c *rpc.Call, req *getAllRequest)
 // company's queues, then entries (and, for ex, entry task names and the
 // workers listening on each queue) for the queues that keep those fields.
 func (s *service) list(ctx context.Context, c *rpc.Call, req *getAllRequest, ex bool) (*getAllResponse, error) {
+	if err := api.ScrollAlways(&req.Request); err != nil {
+		return nil, err
+	}
 	plan, err := query.Build(s.d.DB.D, Schema, &req.Request, c.Body, query.Options{Ex: ex, Skip: []string{"max_task_entries"}})
 	if err != nil {
 		return nil, err

@@ -115,6 +115,13 @@ func (s *service) getMultiTaskMetrics(ctx context.Context, c *rpc.Call, req *tas
 	if err != nil {
 		return nil, err
 	}
+	if typ == "" { // seeds: "all types when absent", logs included
+		logs, err := s.d.DB.Events().LogMetricVariants(ctx, s.d.DB.Read(), ids(ts))
+		if err != nil {
+			return nil, err
+		}
+		mvs = append(mvs, logs...)
+	}
 	return &multiTaskMetricsResponse{Metrics: groupVariants(mvs)}, nil
 }
 
@@ -201,7 +208,8 @@ type latestScalarValuesRequest struct {
 }
 
 // getTaskLatestScalarValues reports each series' last value, and the mean
-// of its last 100 values; as the reference, only values above zero count.
+// of its last 100 values. Every value counts (seeds: "the average of the
+// last 100 reported values"; the reference skips values not above zero).
 func (s *service) getTaskLatestScalarValues(ctx context.Context, c *rpc.Call, req *latestScalarValuesRequest) (*latestScalarValuesResponse, error) {
 	t, err := s.readable(ctx, c, req.Task, false)
 	if err != nil {
@@ -214,7 +222,7 @@ func (s *service) getTaskLatestScalarValues(ctx context.Context, c *rpc.Call, re
 	}
 	out := &latestScalarValuesResponse{Metrics: []latestMetric{}, Name: t.Name, Status: t.Status}
 	for _, sr := range series {
-		vals, err := es.LastValues(ctx, q, sr.ID, true, 100)
+		vals, err := es.LastValues(ctx, q, sr.ID, false, 100)
 		if err != nil {
 			return nil, err
 		}

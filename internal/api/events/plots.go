@@ -52,7 +52,7 @@ func (s *service) getTaskPlots(ctx context.Context, c *rpc.Call, req *taskPlotsR
 			return nil, err
 		}
 	}
-	out.Returned, out.Total = len(rows), len(rows)
+	out.Returned, out.Total = len(rows), min(len(rows), maxTotal)
 	return out, nil
 }
 

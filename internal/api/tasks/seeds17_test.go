@@ -48,3 +48,17 @@ func TestSeedFieldNamesAreExact(t *testing.T) {
 		lines(`{"Task": "`+id+`", "name": "again"}`+"\n").Err(t, 400, 12)
 	})
 }
+
+// Seed document 2, tasks.add_or_update_artifacts: "force (default false;
+// without it only new tasks are editable)". The SDK sends force: true
+// (clearml backend_interface/task/task.py, Task._add_artifacts).
+func TestSeedAddArtifactsNeedsForceUnlessNew(t *testing.T) {
+	testenv.Each(t, func(t *testing.T, e *testenv.Env) {
+		art := []obj{{"key": "data", "type": "custom", "mode": "output", "uri": "file:///a"}}
+		id := mkTask(t, e, "artifacts", nil)
+		e.Call(t, "tasks.add_or_update_artifacts", obj{"task": id, "artifacts": art}).OK(t)
+		e.Call(t, "tasks.started", obj{"task": id}).OK(t)
+		e.Call(t, "tasks.add_or_update_artifacts", obj{"task": id, "artifacts": art}).Err(t, 400, 110)
+		e.Call(t, "tasks.add_or_update_artifacts", obj{"task": id, "artifacts": art, "force": true}).OK(t)
+	})
+}

@@ -94,7 +94,7 @@ type taskParentsRequest struct {
 type taskParent struct {
 	ID      string         `json:"id"`
 	Name    string         `json:"name"`
-	Project map[string]any `json:"project,omitempty"`
+	Project map[string]any `json:"project"` // {} when the parent has no project (seeds: an object)
 }
 
 type taskParentsResponse struct {
@@ -170,9 +170,9 @@ func (s *service) getTaskParents(ctx context.Context, c *rpc.Call, req *taskPare
 		if nameRe != nil && !nameRe.MatchString(p.Name) {
 			continue
 		}
-		tp := taskParent{ID: p.ID, Name: p.Name}
+		tp := taskParent{ID: p.ID, Name: p.Name, Project: map[string]any{}}
 		if p.Project != "" {
-			tp.Project = map[string]any{"id": p.Project}
+			tp.Project["id"] = p.Project
 			if n, ok := tree.Name[p.Project]; ok {
 				tp.Project["name"] = n
 			}

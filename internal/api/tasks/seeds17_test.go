@@ -62,3 +62,20 @@ func TestSeedAddArtifactsNeedsForceUnlessNew(t *testing.T) {
 		e.Call(t, "tasks.add_or_update_artifacts", obj{"task": id, "artifacts": art, "force": true}).OK(t)
 	})
 }
+
+// Seed document 2, tasks.clone: "new_task_system_tags (string[]; empty
+// when absent) ... Any new_task_* field that is absent is taken from the
+// original task, except new_task_system_tags."
+func TestSeedCloneSystemTagsEmptyWhenAbsent(t *testing.T) {
+	testenv.Each(t, func(t *testing.T, e *testenv.Env) {
+		src := mkTask(t, e, "clone me", obj{"tags": []string{"user"}, "system_tags": []string{"pipeline", "keep"}})
+		c := getTask(t, e, e.Call(t, "tasks.clone", obj{"task": src}).OK(t).Str("id"))
+		if mustJSON(c["system_tags"]) != `[]` || mustJSON(c["tags"]) != `["user"]` {
+			t.Fatalf("clone: system_tags %v tags %v", c["system_tags"], c["tags"])
+		}
+		c = getTask(t, e, e.Call(t, "tasks.clone", obj{"task": src, "new_task_system_tags": []string{"given"}}).OK(t).Str("id"))
+		if mustJSON(c["system_tags"]) != `["given"]` {
+			t.Fatalf("given system tags: %v", c["system_tags"])
+		}
+	})
+}

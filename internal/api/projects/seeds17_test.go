@@ -1,0 +1,29 @@
+package projects_test
+
+import (
+	"testing"
+
+	"github.com/trove-ml/trove/internal/testenv"
+)
+
+// Seed document 2, projects.get_task_parents: "parents (array of {id:
+// string, name: string, project: object}) sorted by name" — project is an
+// object also when the parent task has no project.
+func TestSeedTaskParentsCarryProject(t *testing.T) {
+	testenv.Each(t, func(t *testing.T, e *testenv.Env) {
+		p := create(t, e, map[string]any{"name": "parents seed"})
+		loose := e.Call(t, "tasks.create", map[string]any{"name": "b parent without project", "type": "training"}).OK(t).Str("id")
+		owned := e.Call(t, "tasks.create", map[string]any{"name": "a parent in project", "type": "training", "project": p}).OK(t).Str("id")
+		for _, parent := range []string{loose, owned} {
+			e.Call(t, "tasks.create", map[string]any{"name": "child", "type": "training", "project": p, "parent": parent}).OK(t)
+		}
+		r := e.Call(t, "projects.get_task_parents", map[string]any{"projects": []string{p}}).OK(t)
+		want := []map[string]any{
+			{"id": owned, "name": "a parent in project", "project": map[string]any{"id": p, "name": "parents seed"}},
+			{"id": loose, "name": "b parent without project", "project": map[string]any{}},
+		}
+		if asJSON(r.List("parents")) != asJSON(want) {
+			t.Fatalf("parents: %s", r.Raw)
+		}
+	})
+}

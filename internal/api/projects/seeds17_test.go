@@ -27,3 +27,28 @@ func TestSeedTaskParentsCarryProject(t *testing.T) {
 		}
 	})
 }
+
+// Seed document 2, projects.get_all_ex: "non_public (boolean, default
+// false; only non-public projects)".
+func TestSeedProjectsNonPublic(t *testing.T) {
+	testenv.Each(t, func(t *testing.T, e *testenv.Env) {
+		mine := create(t, e, map[string]any{"name": "private one"})
+		shared := create(t, e, map[string]any{"name": "public one"})
+		e.Call(t, "projects.make_public", map[string]any{"ids": []string{shared}}).OK(t)
+		ids := func(r *testenv.Response) map[string]bool {
+			out := map[string]bool{}
+			for _, p := range r.List("projects") {
+				out[p.(map[string]any)["id"].(string)] = true
+			}
+			return out
+		}
+		all := ids(e.Call(t, "projects.get_all_ex", map[string]any{"id": []string{mine, shared}}).OK(t))
+		if !all[mine] || !all[shared] {
+			t.Fatalf("default lists both: %v", all)
+		}
+		own := ids(e.Call(t, "projects.get_all_ex", map[string]any{"id": []string{mine, shared}, "non_public": true}).OK(t))
+		if !own[mine] || own[shared] {
+			t.Fatalf("non_public lists only the private one: %v", own)
+		}
+	})
+}

@@ -79,3 +79,49 @@ func TestSeedCloneSystemTagsEmptyWhenAbsent(t *testing.T) {
 		}
 	})
 }
+
+// Seed document 2, tasks.delete_many: "delete_output_models (boolean;
+// documented default true; deletes output models not referenced by other
+// tasks)"; succeeded items carry deleted_models.
+func TestSeedDeleteManyDeletesOutputModels(t *testing.T) {
+	testenv.Each(t, func(t *testing.T, e *testenv.Env) {
+		withModel := func(name string) (task, model string) {
+			task = mkTask(t, e, name, nil)
+			model = e.Call(t, "models.create", obj{"name": name + " model", "uri": "file:///" + name, "task": task}).OK(t).Str("id")
+			return task, model
+		}
+		modelGone := func(id string) bool {
+			return e.Call(t, "models.get_by_id", obj{"model": id}).Status != 200
+		}
+		a, ma := withModel("default")
+		r := e.Call(t, "tasks.delete_many", obj{"ids": []string{a}}).OK(t)
+		if testenv.Get(r.Data, "succeeded.0.deleted_models") != 1.0 || !modelGone(ma) {
+			t.Fatalf("default deletes the output model: %s", r.Raw)
+		}
+		b, mb := withModel("kept")
+		r = e.Call(t, "tasks.delete_many", obj{"ids": []string{b}, "delete_output_models": false}).OK(t)
+		if testenv.Get(r.Data, "succeeded.0.deleted_models") != 0.0 || modelGone(mb) {
+			t.Fatalf("delete_output_models false keeps it: %s", r.Raw)
+		}
+		// A model another task uses is not deleted.
+		c, mc := withModel("shared")
+		mkTask(t, e, "user of shared", obj{"models": obj{"input": []obj{{"name": "in", "model": mc}}}})
+		e.Call(t, "tasks.delete_many", obj{"ids": []string{c}}).OK(t)
+		if modelGone(mc) {
+			t.Fatal("a model used as input by another task was deleted")
+		}
+	})
+}
+
+// Seed document 2, tasks.clone: "validate_references (boolean; default
+// false; false means fields copied from the original are not validated)".
+func TestSeedCloneValidateReferences(t *testing.T) {
+	testenv.Each(t, func(t *testing.T, e *testenv.Env) {
+		model := e.Call(t, "models.create", obj{"name": "input model", "uri": "file:///in"}).OK(t).Str("id")
+		src := mkTask(t, e, "source", obj{"models": obj{"input": []obj{{"name": "in", "model": model}}}})
+		e.Call(t, "models.delete", obj{"model": model, "force": true}).OK(t)
+		e.Call(t, "tasks.clone", obj{"task": src}).OK(t)
+		// validated, the missing input model is an unknown model id
+		e.Call(t, "tasks.clone", obj{"task": src, "validate_references": true}).Err(t, 400, 201)
+	})
+}

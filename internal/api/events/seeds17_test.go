@@ -68,3 +68,28 @@ func TestSeedTaskPlotsTotalCapped(t *testing.T) {
 		}
 	})
 }
+
+// Seed document 3, get_task_events: "batch_size (integer, default 500)";
+// scalar_metrics_iter_raw: "batch_size (integer, default 10000, ...)",
+// "count_total (boolean, default false; when false total is null)".
+func TestSeedEventReadDefaults(t *testing.T) {
+	testenv.Each(t, func(t *testing.T, e *testenv.Env) {
+		task := newTask(t, e, "many scalars")
+		evs := make([]any, 10001)
+		for i := range evs {
+			evs[i] = scalar(task, "loss", "train", i, float64(i))
+		}
+		batch(t, e, evs...).OK(t)
+		r := e.Call(t, "events.get_task_events", map[string]any{"task": task}).OK(t)
+		if r.Num("returned") != 500 || len(r.List("events")) != 500 {
+			t.Fatalf("get_task_events default page: returned %v", r.Num("returned"))
+		}
+		r = e.Call(t, "events.scalar_metrics_iter_raw", map[string]any{"task": task, "metric": map[string]any{"metric": "loss"}}).OK(t)
+		if r.Num("returned") != 10000 || r.Data["total"] != nil {
+			t.Fatalf("scalar_metrics_iter_raw default: returned %v total %v", r.Num("returned"), r.Data["total"])
+		}
+		if _, ok := r.Data["total"]; !ok {
+			t.Fatal("total must be present (null)")
+		}
+	})
+}

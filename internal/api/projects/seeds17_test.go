@@ -52,3 +52,60 @@ func TestSeedProjectsNonPublic(t *testing.T) {
 		}
 	})
 }
+
+// Seed document 2, projects.get_hyperparam_values: "allow_public (boolean,
+// default true; false restricts to company tasks)".
+func TestSeedHyperparamValuesAllowPublic(t *testing.T) {
+	testenv.Each(t, func(t *testing.T, e *testenv.Env) {
+		hp := func(v string) map[string]any {
+			return map[string]any{"Args": map[string]any{"lr": map[string]any{"section": "Args", "name": "lr", "value": v}}}
+		}
+		e.Call(t, "tasks.create", map[string]any{"name": "own", "type": "training", "hyperparams": hp("1")}).OK(t)
+		pub := e.Call(t, "tasks.create", map[string]any{"name": "public", "type": "training", "hyperparams": hp("2")}).OK(t).Str("id")
+		e.Call(t, "tasks.make_public", map[string]any{"ids": []string{pub}}).OK(t)
+		body := map[string]any{"section": "Args", "name": "lr"}
+		if r := e.Call(t, "projects.get_hyperparam_values", body).OK(t); asJSON(r.List("values")) != `["1","2"]` {
+			t.Fatalf("default includes public tasks: %s", r.Raw)
+		}
+		body["allow_public"] = false
+		if r := e.Call(t, "projects.get_hyperparam_values", body).OK(t); asJSON(r.List("values")) != `["1"]` {
+			t.Fatalf("allow_public false: %s", r.Raw)
+		}
+	})
+}
+
+// Seed document 2, projects.get_task_parents: "tasks_state (enum active,
+// archived; default active; null means all states)".
+func TestSeedTaskParentsTasksState(t *testing.T) {
+	testenv.Each(t, func(t *testing.T, e *testenv.Env) {
+		p := create(t, e, map[string]any{"name": "states seed"})
+		mk := func(body map[string]any) string {
+			body["type"] = "training"
+			return e.Call(t, "tasks.create", body).OK(t).Str("id")
+		}
+		pa := mk(map[string]any{"name": "parent of archived"})
+		pb := mk(map[string]any{"name": "parent of active"})
+		mk(map[string]any{"name": "archived child", "project": p, "parent": pa, "system_tags": []string{"archived"}})
+		mk(map[string]any{"name": "active child", "project": p, "parent": pb})
+		parents := func(state any, set bool) []string {
+			body := map[string]any{"projects": []string{p}}
+			if set {
+				body["tasks_state"] = state
+			}
+			out := []string{}
+			for _, x := range e.Call(t, "projects.get_task_parents", body).OK(t).List("parents") {
+				out = append(out, x.(map[string]any)["id"].(string))
+			}
+			return out
+		}
+		if got := parents(nil, false); asJSON(got) != asJSON([]string{pb}) {
+			t.Fatalf("default active: %v", got)
+		}
+		if got := parents("archived", true); asJSON(got) != asJSON([]string{pa}) {
+			t.Fatalf("archived: %v", got)
+		}
+		if got := parents(nil, true); asJSON(got) != asJSON([]string{pb, pa}) {
+			t.Fatalf("null means all states (sorted by name): %v", got)
+		}
+	})
+}

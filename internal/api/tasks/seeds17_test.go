@@ -125,3 +125,19 @@ func TestSeedCloneValidateReferences(t *testing.T) {
 		e.Call(t, "tasks.clone", obj{"task": src, "validate_references": true}).Err(t, 400, 201)
 	})
 }
+
+// Seed document 2, tasks.get_types: "projects (string[]; all company and
+// public tasks when omitted or empty) | types (string[], unique)".
+func TestSeedGetTypesAllTasks(t *testing.T) {
+	testenv.Each(t, func(t *testing.T, e *testenv.Env) {
+		mkTask(t, e, "one", nil)
+		mkTask(t, e, "two", nil)
+		pub := e.Call(t, "tasks.create", obj{"name": "public", "type": "testing"}).OK(t).Str("id")
+		e.Call(t, "tasks.make_public", obj{"ids": []string{pub}}).OK(t)
+		for _, body := range []obj{nil, {"projects": []string{}}} {
+			if r := e.Call(t, "tasks.get_types", body).OK(t); mustJSON(r.List("types")) != `["testing","training"]` {
+				t.Fatalf("types of %v: %s", body, r.Raw)
+			}
+		}
+	})
+}

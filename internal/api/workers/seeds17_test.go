@@ -25,3 +25,19 @@ func TestSeedStatusReportQueuesAndTags(t *testing.T) {
 		}
 	})
 }
+
+// Seed document 1, limits: "interval | queues.get_queue_metrics,
+// workers.get_activity_report, workers.get_stats | minimum 1 second".
+func TestSeedStatsIntervalMinimum(t *testing.T) {
+	testenv.Each(t, func(t *testing.T, e *testenv.Env) {
+		now := time.Now().Unix()
+		for _, interval := range []int{0, -1} {
+			e.Call(t, "workers.get_stats", map[string]any{"from_date": now - 3600, "to_date": now, "interval": interval,
+				"items": []map[string]any{{"key": "cpu_usage"}}}).Err(t, 400, 12)
+			e.Call(t, "workers.get_activity_report", map[string]any{"from_date": now - 3600, "to_date": now, "interval": interval}).Err(t, 400, 12)
+			e.Call(t, "queues.get_queue_metrics", map[string]any{"from_date": now - 3600, "to_date": now, "interval": interval}).Err(t, 400, 12)
+		}
+		e.Call(t, "workers.get_stats", map[string]any{"from_date": now - 3600, "to_date": now, "interval": 1,
+			"items": []map[string]any{{"key": "cpu_usage"}}}).OK(t)
+	})
+}

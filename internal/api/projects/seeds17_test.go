@@ -109,3 +109,44 @@ func TestSeedTaskParentsTasksState(t *testing.T) {
 		}
 	})
 }
+
+// Seed document 2, projects.delete: "force (boolean, default false; without
+// it fails when the project has tasks; with it the tasks are unassigned),
+// delete_contents (boolean, default false; true deletes the project tasks
+// and models, otherwise their project property is unassigned) | deleted
+// (integer, 0 or 1), deleted_models, deleted_tasks, disassociated_tasks
+// (integers), urls (projects.urls, returned when delete_contents is true)".
+func TestSeedProjectDeleteContents(t *testing.T) {
+	testenv.Each(t, func(t *testing.T, e *testenv.Env) {
+		task := func(p string) string {
+			return e.Call(t, "tasks.create", map[string]any{"name": "in project", "type": "training", "project": p}).OK(t).Str("id")
+		}
+		kept := create(t, e, map[string]any{"name": "unassign me"})
+		orphan := task(kept)
+		if r := e.Call(t, "projects.delete", map[string]any{"project": kept}); r.Status != 400 {
+			t.Fatalf("a project with tasks needs force: %s", r.Raw)
+		}
+		r := e.Call(t, "projects.delete", map[string]any{"project": kept, "force": true}).OK(t)
+		if r.Num("deleted") != 1 || r.Num("disassociated_tasks") != 1 || r.Num("deleted_tasks") != 0 {
+			t.Fatalf("force: %s", r.Raw)
+		}
+		if _, urls := r.Data["urls"]; urls {
+			t.Fatalf("urls only with delete_contents: %s", r.Raw)
+		}
+		if p := e.Call(t, "tasks.get_by_id", map[string]any{"task": orphan}).OK(t).Str("task.project"); p != "" {
+			t.Fatalf("the task keeps project %q", p)
+		}
+
+		gone := create(t, e, map[string]any{"name": "delete contents"})
+		victim := task(gone)
+		e.Call(t, "models.create", map[string]any{"name": "model in project", "uri": "file:///m", "project": gone}).OK(t)
+		r = e.Call(t, "projects.delete", map[string]any{"project": gone, "force": true, "delete_contents": true}).OK(t)
+		if r.Num("deleted") != 1 || r.Num("deleted_tasks") != 1 || r.Num("deleted_models") != 1 || r.Num("disassociated_tasks") != 0 {
+			t.Fatalf("delete_contents: %s", r.Raw)
+		}
+		if _, ok := r.Data["urls"].(map[string]any); !ok {
+			t.Fatalf("urls with delete_contents: %s", r.Raw)
+		}
+		e.Call(t, "tasks.get_by_id", map[string]any{"task": victim}).Err(t, 400, 101)
+	})
+}

@@ -104,7 +104,7 @@ type deleteResponse struct {
 	UpdatedModels   int             `json:"updated_models"`
 	DeletedModels   int             `json:"deleted_models"`
 	Events          eventsResult    `json:"events"`
-	URLs            *store.FileURLs `json:"urls"`
+	URLs            *store.FileURLs `json:"urls,omitempty"` // seeds: "when return_file_urls is true"
 }
 
 func (s *service) doDelete(ctx context.Context, r taskops.DeleteRequest, urls, deleteFiles bool) (*deleteResponse, error) {

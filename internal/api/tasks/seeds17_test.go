@@ -141,3 +141,20 @@ func TestSeedGetTypesAllTasks(t *testing.T) {
 		}
 	})
 }
+
+// Seed document 2, tasks.delete: "urls (tasks.task_urls, when
+// return_file_urls is true)"; tasks.reset answers urls likewise.
+func TestSeedDeleteURLsOnlyWhenAsked(t *testing.T) {
+	testenv.Each(t, func(t *testing.T, e *testenv.Env) {
+		for _, op := range []string{"tasks.delete", "tasks.reset"} {
+			plain := e.Call(t, op, obj{"task": mkTask(t, e, "plain", nil)}).OK(t)
+			if _, ok := plain.Data["urls"]; ok {
+				t.Fatalf("%s without return_file_urls: %s", op, plain.Raw)
+			}
+			asked := e.Call(t, op, obj{"task": mkTask(t, e, "asked", nil), "return_file_urls": true}).OK(t)
+			if _, ok := asked.Data["urls"].(map[string]any); !ok {
+				t.Fatalf("%s with return_file_urls: %s", op, asked.Raw)
+			}
+		}
+	})
+}

@@ -51,7 +51,8 @@ func TestSeedMultiTaskMetricsAllTypes(t *testing.T) {
 	})
 }
 
-// Seed document 3, get_task_plots: "total (number; capped at 10000)";
+// Seed document 3, get_task_plots and get_multi_task_plots: "total
+// (number; capped at 10000)";
 // limit notes: "totals in get_task_events, get_task_log, get_task_plots
 // and get_multi_task_plots are capped at 10000".
 func TestSeedTaskPlotsTotalCapped(t *testing.T) {
@@ -65,6 +66,10 @@ func TestSeedTaskPlotsTotalCapped(t *testing.T) {
 		r := e.Call(t, "events.get_task_plots", map[string]any{"task": task, "iters": 20000}).OK(t)
 		if r.Num("returned") != 10001 || r.Num("total") != 10000 {
 			t.Fatalf("returned %v total %v", r.Num("returned"), r.Num("total"))
+		}
+		r = e.Call(t, "events.get_multi_task_plots", map[string]any{"tasks": []string{task}, "iters": 20000}).OK(t)
+		if r.Num("total") != 10000 {
+			t.Fatalf("get_multi_task_plots total %v", r.Num("total"))
 		}
 	})
 }
@@ -84,12 +89,31 @@ func TestSeedEventReadDefaults(t *testing.T) {
 		if r.Num("returned") != 500 || len(r.List("events")) != 500 {
 			t.Fatalf("get_task_events default page: returned %v", r.Num("returned"))
 		}
+		if r.Num("total") != 10000 { // "total (number; capped at 10000)"
+			t.Fatalf("get_task_events total %v", r.Num("total"))
+		}
 		r = e.Call(t, "events.scalar_metrics_iter_raw", map[string]any{"task": task, "metric": map[string]any{"metric": "loss"}}).OK(t)
 		if r.Num("returned") != 10000 || r.Data["total"] != nil {
 			t.Fatalf("scalar_metrics_iter_raw default: returned %v total %v", r.Num("returned"), r.Data["total"])
 		}
 		if _, ok := r.Data["total"]; !ok {
 			t.Fatal("total must be present (null)")
+		}
+	})
+}
+
+// Seed document 3, get_task_log: "total (number; capped at 10000)".
+func TestSeedTaskLogTotalCapped(t *testing.T) {
+	testenv.Each(t, func(t *testing.T, e *testenv.Env) {
+		task := newTask(t, e, "chatty")
+		evs := make([]any, 10001)
+		for i := range evs {
+			evs[i] = ev{"type": "log", "task": task, "timestamp": i + 1, "level": "info", "msg": "line"}
+		}
+		batch(t, e, evs...).OK(t)
+		r := e.Call(t, "events.get_task_log", map[string]any{"task": task, "batch_size": 10}).OK(t)
+		if r.Num("returned") != 10 || r.Num("total") != 10000 {
+			t.Fatalf("returned %v total %v", r.Num("returned"), r.Num("total"))
 		}
 	})
 }

@@ -150,3 +150,24 @@ func TestSeedProjectDeleteContents(t *testing.T) {
 		e.Call(t, "tasks.get_by_id", map[string]any{"task": victim}).Err(t, 400, 101)
 	})
 }
+
+// Seed document 2, projects.get_hyper_parameters: "include_subprojects
+// (boolean, default true)".
+func TestSeedHyperParametersIncludeSubprojects(t *testing.T) {
+	testenv.Each(t, func(t *testing.T, e *testenv.Env) {
+		top := create(t, e, map[string]any{"name": "hp top"})
+		sub := create(t, e, map[string]any{"name": "hp top/sub"})
+		for p, name := range map[string]string{top: "top_param", sub: "sub_param"} {
+			e.Call(t, "tasks.create", map[string]any{"name": "hp task", "type": "training", "project": p,
+				"hyperparams": map[string]any{"Args": map[string]any{name: map[string]any{"section": "Args", "name": name, "value": "1"}}}}).OK(t)
+		}
+		r := e.Call(t, "projects.get_hyper_parameters", map[string]any{"project": top}).OK(t)
+		if asJSON(r.List("parameters")) != `[{"name":"sub_param","section":"Args"},{"name":"top_param","section":"Args"}]` {
+			t.Fatalf("default includes subprojects: %s", r.Raw)
+		}
+		r = e.Call(t, "projects.get_hyper_parameters", map[string]any{"project": top, "include_subprojects": false}).OK(t)
+		if asJSON(r.List("parameters")) != `[{"name":"top_param","section":"Args"}]` {
+			t.Fatalf("include_subprojects false: %s", r.Raw)
+		}
+	})
+}

@@ -108,20 +108,28 @@ func (w *exactWalker) object(i int, info *typeInfo) (int, bool) {
 		if i, ok = w.value(i+1, vi); !ok {
 			return i, false
 		}
+		var done bool
+		if i, done, ok = afterItem(w.b, i, '}'); done || !ok {
+			return i, ok
+		}
 		i = skipSpace(w.b, i)
-		if i >= len(w.b) {
-			return i, false
-		}
-		switch w.b[i] {
-		case ',':
-			i = skipSpace(w.b, i+1)
-		case '}':
-			return i + 1, true
-		default:
-			return i, false
-		}
 	}
 	return i, false
+}
+
+// afterItem reads what follows an object member or array element: a comma
+// (i is then past it) or the closing bracket (done, i past it).
+func afterItem(b []byte, i int, closing byte) (next int, done, ok bool) {
+	i = skipSpace(b, i)
+	switch {
+	case i >= len(b):
+		return i, false, false
+	case b[i] == ',':
+		return i + 1, false, true
+	case b[i] == closing:
+		return i + 1, true, true
+	}
+	return i, false, false
 }
 
 func (w *exactWalker) array(i int, elem *typeInfo) (int, bool) {
@@ -130,21 +138,12 @@ func (w *exactWalker) array(i int, elem *typeInfo) (int, bool) {
 		return i + 1, true
 	}
 	for i < len(w.b) {
-		var ok bool
+		var ok, done bool
 		if i, ok = w.value(i, elem); !ok {
 			return i, false
 		}
-		i = skipSpace(w.b, i)
-		if i >= len(w.b) {
-			return i, false
-		}
-		switch w.b[i] {
-		case ',':
-			i++
-		case ']':
-			return i + 1, true
-		default:
-			return i, false
+		if i, done, ok = afterItem(w.b, i, ']'); done || !ok {
+			return i, ok
 		}
 	}
 	return i, false

@@ -3,6 +3,7 @@ package jsonx
 import (
 	"encoding/json"
 	"math"
+	"reflect"
 	"testing"
 	"time"
 )
@@ -63,6 +64,28 @@ func TestUnmarshalExactNamesKeepsGoodBodies(t *testing.T) {
 	r = exactReq{}
 	if err := Unmarshal([]byte(`{"n\u0061me":"a","N\u0041ME":"b"}`), &r); err != nil || r.Name != "a" {
 		t.Fatalf("escaped names: %+v %v", r, err)
+	}
+}
+
+// Bodies whose names are all exact decode exactly as encoding/json decodes
+// them, whatever their layout.
+func TestUnmarshalExactNamesSameAsStd(t *testing.T) {
+	for _, body := range []string{
+		`{}`, ` { } `, `{"name":null,"items":null,"by_name":null}`,
+		"{\n\t\"name\" : \"a\" ,\r\n \"items\" : [ { \"key\" : \"k\" } , {} ] }",
+		`{"items":[],"by_name":{},"free":{"a":[{"Name":1}],"b":"x\\\"y"}}`,
+		`{"raw":[1,{"KEY":2}],"Plain":7,"type":"t","method":"get","extra":{"name":[1,2,{"x":"}"}]}}`,
+	} {
+		var want, got exactReq
+		if err := json.Unmarshal([]byte(body), &want); err != nil {
+			t.Fatalf("%s: %v", body, err)
+		}
+		if err := Unmarshal([]byte(body), &got); err != nil {
+			t.Fatalf("%s: %v", body, err)
+		}
+		if !reflect.DeepEqual(want, got) {
+			t.Fatalf("%s:\n got %+v\nwant %+v", body, got, want)
+		}
 	}
 }
 

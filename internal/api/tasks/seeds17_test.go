@@ -158,3 +158,51 @@ func TestSeedDeleteURLsOnlyWhenAsked(t *testing.T) {
 		}
 	})
 }
+
+// Seed document 2, tasks.reset: "clear_all (boolean, default false; clears
+// script and execution sections completely)".
+func TestSeedResetClearAll(t *testing.T) {
+	testenv.Each(t, func(t *testing.T, e *testenv.Env) {
+		body := obj{"script": obj{"repository": "https://example.com/r.git", "entry_point": "train.py"},
+			"execution": obj{"framework": "pytorch", "artifacts": []obj{{"key": "in", "type": "x", "mode": "input", "uri": "file:///i"}}}}
+		kept, cleared := mkTask(t, e, "kept", body), mkTask(t, e, "cleared", body)
+		e.Call(t, "tasks.reset", obj{"task": kept}).OK(t)
+		e.Call(t, "tasks.reset", obj{"task": cleared, "clear_all": true}).OK(t)
+		k := getTask(t, e, kept)
+		if testenv.Get(k, "script.entry_point") != "train.py" || testenv.Get(k, "execution.framework") != "pytorch" ||
+			len(testenv.Get(k, "execution.artifacts").([]any)) != 1 {
+			t.Fatalf("reset without clear_all keeps script and execution: %v %v", k["script"], k["execution"])
+		}
+		c := getTask(t, e, cleared)
+		empty := func(path string) bool { v := testenv.Get(c, path); return v == nil || v == "" }
+		if !empty("script.entry_point") || !empty("script.repository") || !empty("execution.framework") ||
+			len(mustList(testenv.Get(c, "execution.artifacts"))) != 0 {
+			t.Fatalf("clear_all: %v %v", c["script"], c["execution"])
+		}
+	})
+}
+
+// Seed document 2, tasks.enqueue_many: "validate_tasks (boolean, default
+// false)": without it the tasks' references are not checked.
+func TestSeedEnqueueManyValidateTasks(t *testing.T) {
+	testenv.Each(t, func(t *testing.T, e *testenv.Env) {
+		model := e.Call(t, "models.create", obj{"name": "soon gone", "uri": "file:///m"}).OK(t).Str("id")
+		body := obj{"script": obj{"repository": "https://example.com/r.git", "entry_point": "train.py"},
+			"models": obj{"input": []obj{{"name": "in", "model": model}}}}
+		a, b := mkTask(t, e, "unchecked", body), mkTask(t, e, "checked", body)
+		e.Call(t, "models.delete", obj{"model": model, "force": true}).OK(t)
+		r := e.Call(t, "tasks.enqueue_many", obj{"ids": []string{a}}).OK(t)
+		if len(r.List("succeeded")) != 1 {
+			t.Fatalf("default: references unchecked: %s", r.Raw)
+		}
+		r = e.Call(t, "tasks.enqueue_many", obj{"ids": []string{b}, "validate_tasks": true}).OK(t)
+		if len(r.List("failed")) != 1 || status(t, e, b) != "created" {
+			t.Fatalf("validate_tasks: the missing input model fails the task: %s", r.Raw)
+		}
+	})
+}
+
+func mustList(v any) []any {
+	l, _ := v.([]any)
+	return l
+}

@@ -2,10 +2,10 @@ package api
 
 import (
 	"bytes"
-	"encoding/json"
 	"sort"
 
 	"github.com/trove-ml/trove/internal/apierr"
+	"github.com/trove-ml/trove/internal/jsonx"
 	"github.com/trove-ml/trove/internal/rpc"
 	"github.com/trove-ml/trove/internal/store"
 )
@@ -36,7 +36,7 @@ func (m *Metadata) UnmarshalJSON(b []byte) error {
 		return nil
 	case len(b) > 0 && b[0] == '[':
 		var list []metadataEntry
-		if err := json.Unmarshal(b, &list); err != nil {
+		if err := jsonx.Unmarshal(b, &list); err != nil {
 			return apierr.Validation("metadata", "expected a list of {key, type, value} items of strings")
 		}
 		for _, e := range list {
@@ -48,7 +48,7 @@ func (m *Metadata) UnmarshalJSON(b []byte) error {
 		}
 	case len(b) > 0 && b[0] == '{':
 		var byKey map[string]metadataEntry
-		if err := json.Unmarshal(b, &byKey); err != nil {
+		if err := jsonx.Unmarshal(b, &byKey); err != nil {
 			return apierr.Validation("metadata", "expected a map of {key, type, value} items of strings")
 		}
 		for k, e := range byKey {

@@ -31,8 +31,7 @@ type Latest struct {
 }
 
 // LatestScalarValues reports each series' last value of a readable task,
-// and the mean of its last 100 values; as the reference, only values above
-// zero count.
+// and the mean of its last 100 values, every value counted.
 func LatestScalarValues(ctx context.Context, d *domain.Env, company, taskID string) (*Latest, error) {
 	t, err := Readable(ctx, d, company, taskID, false)
 	if err != nil {
@@ -45,7 +44,7 @@ func LatestScalarValues(ctx context.Context, d *domain.Env, company, taskID stri
 	}
 	out := &Latest{Task: t, Metrics: []LatestMetric{}}
 	for _, sr := range series {
-		vals, err := es.LastValues(ctx, q, sr.ID, true, 100)
+		vals, err := es.LastValues(ctx, q, sr.ID, false, 100) // every value counts (seeds)
 		if err != nil {
 			return nil, err
 		}

@@ -8,12 +8,24 @@ import (
 	"github.com/trove-ml/trove/internal/store"
 )
 
+// AnyType asks metric listings for every event type, logs included
+// (events.get_multi_task_metrics without event_type).
+const AnyType Type = "*"
+
 // metricNames lists, per task, the metric/variants with events of type
-// ("" = scalars, vectors, images and plots) that have an iteration above
-// minIter.
+// ("" = scalars, vectors, images and plots; AnyType = those and logs)
+// that have an iteration above minIter.
 func metricNames(ctx context.Context, d *domain.Env, tasks []string, typ Type, minIter int64) ([]store.TaskMetricVariant, error) {
 	es, q := d.DB.Events(), d.DB.Read()
 	var out []store.TaskMetricVariant
+	if typ == AnyType {
+		logs, err := es.LogMetricVariants(ctx, q, tasks)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, logs...)
+		typ = ""
+	}
 	if typ == "" || typ == Scalar {
 		series, err := es.TaskSeries(ctx, q, tasks...)
 		if err != nil {

@@ -24,8 +24,9 @@ type ForTaskInput struct {
 	Tags, SystemTags           *[]string
 }
 
-// ForTaskResult is the model UpdateForTask wrote: Created for a new or
-// newly attached output model, else the update of the existing one.
+// ForTaskResult is the model UpdateForTask wrote: Created when a new model
+// was made from the task, Update when the task's existing output model
+// changed (neither when override_model_id only pointed the task at one).
 type ForTaskResult struct {
 	ID      string
 	Created bool
@@ -48,6 +49,7 @@ func UpdateForTask(ctx context.Context, env *domain.Env, a Actor, in ForTaskInpu
 				With("id", t.ID, "status", t.Status)
 		}
 		var m *store.Model
+		created := false
 		switch {
 		case in.OverrideModelID != "":
 			if m, err = LoadWritable(ctx, env, q, a.Company, in.OverrideModelID); err != nil {
@@ -68,6 +70,7 @@ func UpdateForTask(ctx context.Context, env *domain.Env, a Actor, in ForTaskInpu
 			if m, err = modelFromTask(ctx, env, q, a, t, in); err != nil {
 				return err
 			}
+			created = true
 		}
 		now := env.Time()
 		t.Models.Output = []*store.TaskModelItem{{Name: outputModelName, Model: m.ID, Updated: &now}}
@@ -78,7 +81,7 @@ func UpdateForTask(ctx context.Context, env *domain.Env, a Actor, in ForTaskInpu
 		if err := env.DB.Tasks().Update(ctx, q, t); err != nil {
 			return err
 		}
-		res = &ForTaskResult{ID: m.ID, Created: true}
+		res = &ForTaskResult{ID: m.ID, Created: created}
 		return nil
 	})
 	if err != nil {

@@ -53,9 +53,10 @@ func (s Scope) docScan(ctx context.Context, env *domain.Env, table string, publi
 
 // TaskParent is a parent of tasks, with its project.
 type TaskParent struct {
-	ID      string         `json:"id"`
-	Name    string         `json:"name"`
-	Project map[string]any `json:"project,omitempty"`
+	ID   string `json:"id"`
+	Name string `json:"name"`
+	// Project is {} when the parent has no project (seeds: an object).
+	Project map[string]any `json:"project"`
 }
 
 // TaskParents lists the distinct parents of the scope's company tasks in
@@ -108,9 +109,9 @@ func TaskParents(ctx context.Context, env *domain.Env, s Scope, states []string,
 		if re != nil && !re.MatchString(p.Name) {
 			continue
 		}
-		tp := TaskParent{ID: p.ID, Name: p.Name}
+		tp := TaskParent{ID: p.ID, Name: p.Name, Project: map[string]any{}}
 		if p.Project != "" {
-			tp.Project = map[string]any{"id": p.Project}
+			tp.Project["id"] = p.Project
 			if n, ok := tree.Name[p.Project]; ok {
 				tp.Project["name"] = n
 			}

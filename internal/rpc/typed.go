@@ -10,6 +10,7 @@ import (
 	"sync"
 
 	"github.com/trove-ml/trove/internal/apierr"
+	"github.com/trove-ml/trove/internal/jsonx"
 )
 
 // Validator is implemented by request types with rules beyond required fields.
@@ -34,11 +35,13 @@ func Typed[Req any, Resp any](fn func(ctx context.Context, c *Call, req *Req) (*
 	}
 }
 
-// Decode unmarshals an object body into dst and validates it. Unknown fields
-// are ignored (clients add fields such as "method"); type errors name the field.
+// Decode unmarshals an object body into dst and validates it. Member names
+// match fields exactly (a name spelled in another case is unknown); unknown
+// fields are ignored (clients add fields such as "method"); type errors name
+// the field.
 func Decode(body []byte, dst any) error {
 	if len(body) > 0 {
-		if err := json.Unmarshal(body, dst); err != nil {
+		if err := jsonx.Unmarshal(body, dst); err != nil {
 			return decodeError(err)
 		}
 	}

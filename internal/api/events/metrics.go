@@ -65,6 +65,9 @@ func (s *service) getMultiTaskMetrics(ctx context.Context, c *rpc.Call, req *tas
 	if err != nil {
 		return nil, err
 	}
+	if typ == "" {
+		typ = events.AnyType // seeds: "all types when absent", logs included
+	}
 	mvs, err := events.MetricsAndVariants(ctx, &s.d.Env, c.Company(), req.Tasks, req.ModelEvents, typ)
 	if err != nil {
 		return nil, err
@@ -140,7 +143,8 @@ type latestScalarValuesRequest struct {
 }
 
 // getTaskLatestScalarValues reports each series' last value, and the mean
-// of its last 100 values.
+// of its last 100 values (every value counts: seeds, "the average of the
+// last 100 reported values"; the reference skips values not above zero).
 func (s *service) getTaskLatestScalarValues(ctx context.Context, c *rpc.Call, req *latestScalarValuesRequest) (*latestScalarValuesResponse, error) {
 	l, err := events.LatestScalarValues(ctx, &s.d.Env, c.Company(), req.Task)
 	if err != nil {

@@ -58,8 +58,9 @@ func TestMetricListings(t *testing.T) {
 			}
 			loss := r.List("metrics")[2].(map[string]any)
 			v := loss["variants"].([]any)
-			// only values above zero count: loss/val (-1) is left out
-			if loss["name"] != "loss" || len(v) != 1 || v[0].(map[string]any)["last_value"] != 0.25 || v[0].(map[string]any)["last_100_value"] != 0.375 {
+			// every value counts (issue 17): loss/val (-1) is listed too
+			if loss["name"] != "loss" || len(v) != 2 || v[0].(map[string]any)["last_value"] != 0.25 || v[0].(map[string]any)["last_100_value"] != 0.375 ||
+				v[1].(map[string]any)["last_100_value"] != -1.0 {
 				t.Fatalf("bad loss %v", loss)
 			}
 		})

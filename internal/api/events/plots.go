@@ -39,7 +39,7 @@ func (s *service) getTaskPlots(ctx context.Context, c *rpc.Call, req *taskPlotsR
 	if err != nil {
 		return nil, err
 	}
-	return &taskPlotsResponse{Plots: plots, Returned: len(plots), Total: len(plots)}, nil
+	return &taskPlotsResponse{Plots: plots, Returned: len(plots), Total: min(len(plots), maxTotal)}, nil
 }
 
 type multiTaskPlotsRequest struct {

@@ -28,11 +28,14 @@ func (r *updateForTaskRequest) Validate() error {
 	return api.ValidateTagPatch(r.Tags, r.SystemTags)
 }
 
+// updateForTaskResponse carries every field the seeds list: created, fields,
+// id, updated. updated and fields describe changes to an existing model, so
+// they are 0 and {} when a model is created or only pointed at.
 type updateForTaskResponse struct {
 	ID      string         `json:"id"`
 	Created bool           `json:"created"`
-	Updated *int           `json:"updated,omitempty"`
-	Fields  map[string]any `json:"fields,omitempty"`
+	Updated int            `json:"updated"`
+	Fields  map[string]any `json:"fields"`
 }
 
 // updateForTask records the output model of a task the pre-2.13 way. The
@@ -45,9 +48,9 @@ func (s *service) updateForTask(ctx context.Context, c *rpc.Call, req *updateFor
 	if err != nil {
 		return nil, err
 	}
-	resp := &updateForTaskResponse{ID: res.ID, Created: res.Created}
+	resp := &updateForTaskResponse{ID: res.ID, Created: res.Created, Fields: map[string]any{}}
 	if res.Update != nil {
-		resp.Updated, resp.Fields = &res.Update.Updated, res.Update.Fields
+		resp.Updated, resp.Fields = res.Update.Updated, res.Update.Fields
 	}
 	return resp, nil
 }

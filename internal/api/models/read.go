@@ -28,6 +28,9 @@ type listResponse struct {
 // list runs a ModelsQuery for the caller and shapes its items for the
 // caller's version.
 func (s *service) list(ctx context.Context, c *rpc.Call, req *listRequest, in modeldom.ListInput) (*listResponse, error) {
+	if err := api.ScrollAlways(&req.Request); err != nil {
+		return nil, err
+	}
 	in.Company, in.Request, in.Body, in.IncludeSubprojects = c.Company(), &req.Request, c.Body, req.IncludeSubprojects
 	in.Convert = wireItems
 	res, err := modeldom.List(ctx, &s.d.Env, in)

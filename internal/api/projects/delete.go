@@ -23,7 +23,7 @@ type deleteResponse struct {
 	DisassociatedTasks int             `json:"disassociated_tasks"`
 	DeletedModels      int             `json:"deleted_models"`
 	DeletedTasks       int             `json:"deleted_tasks"`
-	Urls               *store.FileURLs `json:"urls"`
+	Urls               *store.FileURLs `json:"urls,omitempty"` // seeds: "returned when delete_contents is true"
 }
 
 func (s *service) delete(ctx context.Context, c *rpc.Call, req *deleteRequest) (*deleteResponse, error) {

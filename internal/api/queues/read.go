@@ -3,6 +3,7 @@ package queues
 import (
 	"context"
 
+	"github.com/trove-ml/trove/internal/api"
 	"github.com/trove-ml/trove/internal/apierr"
 	"github.com/trove-ml/trove/internal/query"
 	"github.com/trove-ml/trove/internal/queues"
@@ -77,6 +78,9 @@ func (s *service) getAllEx(ctx context.Context, c *rpc.Call, req *getAllRequest)
 
 // list runs get_all (ex=false) or get_all_ex.
 func (s *service) list(ctx context.Context, c *rpc.Call, req *getAllRequest, ex bool) (*getAllResponse, error) {
+	if err := api.ScrollAlways(&req.Request); err != nil {
+		return nil, err
+	}
 	plan, err := query.Build(s.d.DB.D, Schema, &req.Request, c.Body, query.Options{Ex: ex, Skip: []string{"max_task_entries"}})
 	if err != nil {
 		return nil, err

@@ -22,8 +22,13 @@ type basicMode struct {
 	Guest   guestMode `json:"guest"`
 }
 
+// guestMode carries every field the seeds list; Trove has no guest
+// account, so it is disabled and its names are empty.
 type guestMode struct {
-	Enabled bool `json:"enabled"`
+	Enabled  bool   `json:"enabled"`
+	Name     string `json:"name"`
+	Password string `json:"password"`
+	Username string `json:"username"`
 }
 
 type serverErrors struct {

@@ -34,10 +34,11 @@ func artifactIndex(list []*store.Artifact) map[string]*store.Artifact {
 }
 
 // addOrUpdateArtifacts replaces artifacts matched by (key, mode) and adds
-// the others. Artifacts are editable while created or in progress
-// (always forced, as the reference).
+// the others. Without force only a created task is editable (seeds; the
+// reference always forces); with force also an in_progress one. The SDK
+// sends force: true when it uploads.
 func (s *service) addOrUpdateArtifacts(ctx context.Context, c *rpc.Call, req *addArtifactsRequest) (*updatedCount, error) {
-	err := s.editLocked(ctx, c, req.Task, true, false, true, func(t *store.Task) error {
+	err := s.editLocked(ctx, c, req.Task, req.Force, false, true, func(t *store.Task) error {
 		idx := artifactIndex(t.Execution.Artifacts)
 		for _, a := range req.Artifacts {
 			art := a.toArtifact()

@@ -110,15 +110,9 @@ func (s *service) cloneOf(c *rpc.Call, src *store.Task, req *cloneRequest) *stor
 	if len(req.NewTaskTags) > 0 {
 		t.Tags = domain.SortedTags(req.NewTaskTags)
 	}
-	if len(req.NewTaskSystemTags) > 0 {
-		t.SystemTags = domain.SortedTags(req.NewTaskSystemTags)
-	} else {
-		for _, tag := range src.SystemTags {
-			if tag != taskdom.TagDevelopment && tag != taskdom.TagArchived {
-				t.SystemTags = append(t.SystemTags, tag)
-			}
-		}
-	}
+	// seeds: new_task_system_tags is "empty when absent", the one
+	// new_task_* field not taken from the original
+	t.SystemTags = domain.SortedTags(req.NewTaskSystemTags)
 	switch {
 	case req.NewTaskParent != "":
 		t.Parent = req.NewTaskParent

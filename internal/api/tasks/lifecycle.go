@@ -102,7 +102,7 @@ type deleteResponse struct {
 	UpdatedModels   int             `json:"updated_models"`
 	DeletedModels   int             `json:"deleted_models"`
 	Events          eventsResult    `json:"events"`
-	URLs            *store.FileURLs `json:"urls"`
+	URLs            *store.FileURLs `json:"urls,omitempty"` // seeds: "when return_file_urls is true"
 }
 
 // deleteAnswer maps a delete to the wire (urls: with the file URLs).

@@ -243,7 +243,7 @@ func TestCloneAndMove(t *testing.T) {
 		r := e.Call(t, "tasks.clone", obj{"task": src}).OK(t)
 		c := getTask(t, e, r.Str("id"))
 		if c["status"] != "created" || c["name"] != "clone source" || c["parent"] != src || c["project"] != p ||
-			mustJSON(c["system_tags"]) != `["keep"]` || c["started"] != nil || testenv.Get(c, "execution.queue") != nil ||
+			mustJSON(c["system_tags"]) != `[]` || c["started"] != nil || testenv.Get(c, "execution.queue") != nil ||
 			len(testenv.Get(c, "execution.artifacts").([]any)) != 1 || testenv.Get(c, "hyperparams.A.x.value") != "1" ||
 			testenv.Get(c, "container.image") != "img" || c["comment"] != "c" {
 			t.Fatalf("clone: %v", c)

@@ -1,0 +1,192 @@
+package store
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/binary"
+	"fmt"
+	"math"
+	"sort"
+	"strings"
+)
+
+// CopyCount is one table's row count on both sides of a copy.
+type CopyCount struct {
+	Table          string
+	Source, Target int64
+}
+
+// CopyCheck is what a copy's verification found.
+type CopyCheck struct {
+	Counts []CopyCount
+	// Tasks is how many tasks' events were compared; TaskDiffs names the
+	// tasks (or models) whose events differ, with the table.
+	Tasks     int
+	TaskDiffs []string
+}
+
+// OK reports a copy whose counts and event checksums all agree.
+func (c *CopyCheck) OK() bool {
+	for _, n := range c.Counts {
+		if n.Source != n.Target {
+			return false
+		}
+	}
+	return len(c.TaskDiffs) == 0
+}
+
+// taskDigest is an order-independent checksum of a task's rows in one
+// table: the sum of row hashes, and the row count.
+type taskDigest struct {
+	a, b uint64
+	n    int64
+}
+
+// Verify compares the target with the source snapshot: row counts per
+// table, and per task a checksum of the rows of every event table.
+func (c *Copier) Verify(ctx context.Context) (*CopyCheck, error) {
+	out := &CopyCheck{}
+	dstQ := &rawQuerier{q: c.dst.r, d: c.dst.D}
+	for _, t := range c.tables {
+		n, err := countRows(ctx, dstQ, t.Name)
+		if err != nil {
+			return nil, err
+		}
+		out.Counts = append(out.Counts, CopyCount{Table: t.Name, Source: t.Rows, Target: n})
+	}
+	tasks := map[string]bool{}
+	for _, t := range c.tables {
+		key := eventTaskKey(t)
+		if key == "" {
+			continue
+		}
+		src, err := digestTable(ctx, c.srcQ, &t, key)
+		if err != nil {
+			return nil, fmt.Errorf("verify: source %s: %w", t.Name, err)
+		}
+		dst, err := digestTable(ctx, dstQ, &t, key)
+		if err != nil {
+			return nil, fmt.Errorf("verify: target %s: %w", t.Name, err)
+		}
+		for task := range src {
+			tasks[task] = true
+		}
+		for task := range dst {
+			tasks[task] = true
+		}
+		out.TaskDiffs = append(out.TaskDiffs, digestDiffs(t.Name, src, dst)...)
+	}
+	out.Tasks = len(tasks)
+	sort.Strings(out.TaskDiffs)
+	return out, nil
+}
+
+// eventTaskKey is the SQL expression naming the task of a row of an event
+// table ("" for other tables): its task column, or its series' task.
+func eventTaskKey(p copyPlan) string {
+	if !strings.HasPrefix(p.Name, "event_") {
+		return ""
+	}
+	for _, c := range p.cols {
+		if c.name == "task" {
+			return "t.task"
+		}
+	}
+	for _, c := range p.cols {
+		if c.name == "series" {
+			return "(SELECT s.task FROM event_series s WHERE s.id = t.series)"
+		}
+	}
+	return ""
+}
+
+func digestTable(ctx context.Context, q Querier, p *copyPlan, key string) (map[string]*taskDigest, error) {
+	names := make([]string, len(p.cols))
+	for i, c := range p.cols {
+		names[i] = "t." + quoteIdent(c.name)
+	}
+	rows, err := q.QueryContext(ctx, "SELECT "+key+", "+strings.Join(names, ", ")+" FROM "+quoteIdent(p.Name)+" t")
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	vals := make([]any, len(p.cols)+1)
+	ptrs := make([]any, len(vals))
+	for i := range vals {
+		ptrs[i] = &vals[i]
+	}
+	out := map[string]*taskDigest{}
+	var buf []byte
+	for rows.Next() {
+		if err := rows.Scan(ptrs...); err != nil {
+			return nil, err
+		}
+		task, _ := convertValue(kindText, vals[0])
+		ts, _ := task.(string)
+		buf = buf[:0]
+		for i, c := range p.cols {
+			v, err := convertValue(c.kind, vals[i+1])
+			if err != nil {
+				return nil, fmt.Errorf("column %s: %w", c.name, err)
+			}
+			buf = appendCanonical(buf, v)
+		}
+		sum := sha256.Sum256(buf)
+		d := out[ts]
+		if d == nil {
+			d = &taskDigest{}
+			out[ts] = d
+		}
+		d.a += binary.LittleEndian.Uint64(sum[0:8])
+		d.b += binary.LittleEndian.Uint64(sum[8:16])
+		d.n++
+	}
+	return out, rows.Err()
+}
+
+// appendCanonical encodes a converted value unambiguously.
+func appendCanonical(b []byte, v any) []byte {
+	switch x := v.(type) {
+	case nil:
+		return append(b, 'n')
+	case int64:
+		b = append(b, 'i')
+		return binary.LittleEndian.AppendUint64(b, uint64(x))
+	case bool:
+		if x {
+			return append(b, 'i', 1, 0, 0, 0, 0, 0, 0, 0)
+		}
+		return append(b, 'i', 0, 0, 0, 0, 0, 0, 0, 0)
+	case float64:
+		b = append(b, 'f')
+		return binary.LittleEndian.AppendUint64(b, math.Float64bits(x))
+	case string:
+		b = append(b, 's')
+		b = binary.LittleEndian.AppendUint64(b, uint64(len(x)))
+		return append(b, x...)
+	case []byte:
+		b = append(b, 'b')
+		b = binary.LittleEndian.AppendUint64(b, uint64(len(x)))
+		return append(b, x...)
+	}
+	return append(b, fmt.Sprintf("?%v", v)...)
+}
+
+func digestDiffs(table string, src, dst map[string]*taskDigest) []string {
+	var out []string
+	for task, s := range src {
+		d := dst[task]
+		switch {
+		case d == nil:
+			out = append(out, fmt.Sprintf("%s: task %s has %d rows in the source and none in the target", table, task, s.n))
+		case *d != *s:
+			out = append(out, fmt.Sprintf("%s: task %s differs (%d rows in the source, %d in the target)", table, task, s.n, d.n))
+		}
+	}
+	for task, d := range dst {
+		if src[task] == nil {
+			out = append(out, fmt.Sprintf("%s: task %s has %d rows in the target and none in the source", table, task, d.n))
+		}
+	}
+	return out
+}

@@ -17,6 +17,9 @@ const usage = `trove: an experiment-management server speaking the ClearML API
 
 Usage:
   trove serve [flags]    run the server (trove serve -h lists the flags)
+  trove copy --to URL    copy the store (--db/--data-dir) into an empty one
+  trove backup FILE      write a consistent archive of a SQLite store and its files
+  trove restore FILE     unpack a backup into an empty data dir
   trove version          print the version
 `
 
@@ -31,6 +34,14 @@ func main() {
 			fmt.Fprintln(os.Stderr, "trove:", err)
 			os.Exit(1)
 		}
+	case "copy", "backup", "restore":
+		ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+		err := maintenance[os.Args[1]](ctx, os.Args[2:])
+		stop()
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "trove:", err)
+			os.Exit(1)
+		}
 	case "version":
 		fmt.Println("trove (ClearML API 2.31)")
 	case "-h", "--help", "help":
@@ -39,6 +50,11 @@ func main() {
 		fmt.Fprintf(os.Stderr, "trove: unknown command %q\n\n%s", os.Args[1], usage)
 		os.Exit(2)
 	}
+}
+
+// maintenance are the commands that work on a store rather than serve it.
+var maintenance = map[string]func(context.Context, []string) error{
+	"copy": copyStore, "backup": backup, "restore": restore,
 }
 
 func serve(args []string) error {

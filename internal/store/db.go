@@ -99,6 +99,7 @@ func (db *DB) Close() error {
 	if e := db.lock.release(); err == nil {
 		err = e
 	}
+	db.lock = nil
 	return err
 }
 

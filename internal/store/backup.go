@@ -14,7 +14,9 @@ func SnapshotSQLite(ctx context.Context, path, dst string) error {
 	if _, err := os.Stat(path); err != nil {
 		return fmt.Errorf("database file %s: %w", path, causeOf(err))
 	}
-	conn, err := sql.Open("sqlite", sqliteDSN(path, true))
+	// Not query_only: SQLite counts VACUUM INTO as a write, though it
+	// only reads this database.
+	conn, err := sql.Open("sqlite", "file:"+path+"?_pragma=busy_timeout(10000)")
 	if err != nil {
 		return fmt.Errorf("open SQLite database %s: %w", path, err)
 	}

@@ -56,17 +56,24 @@ func (c *Copier) Verify(ctx context.Context) (*CopyCheck, error) {
 	}
 	tasks := map[string]bool{}
 	for _, t := range c.tables {
-		key := eventTaskKey(t)
-		if key == "" {
+		if !isEventTable(t) {
 			continue
 		}
-		src, err := digestTable(ctx, c.srcQ, &t, key)
-		if err != nil {
-			return nil, fmt.Errorf("verify: source %s: %w", t.Name, err)
+		// Both sides are read at once: they are different databases.
+		var src, dst map[string]*taskDigest
+		var srcErr, dstErr error
+		done := make(chan struct{})
+		go func() {
+			src, srcErr = digestTable(ctx, c.srcQ, &t)
+			close(done)
+		}()
+		dst, dstErr = digestTable(ctx, dstQ, &t)
+		<-done
+		if srcErr != nil {
+			return nil, fmt.Errorf("verify: source %s: %w", t.Name, srcErr)
 		}
-		dst, err := digestTable(ctx, dstQ, &t, key)
-		if err != nil {
-			return nil, fmt.Errorf("verify: target %s: %w", t.Name, err)
+		if dstErr != nil {
+			return nil, fmt.Errorf("verify: target %s: %w", t.Name, dstErr)
 		}
 		for task := range src {
 			tasks[task] = true
@@ -81,36 +88,66 @@ func (c *Copier) Verify(ctx context.Context) (*CopyCheck, error) {
 	return out, nil
 }
 
-// eventTaskKey is the SQL expression naming the task of a row of an event
-// table ("" for other tables): its task column, or its series' task.
-func eventTaskKey(p copyPlan) string {
-	if !strings.HasPrefix(p.Name, "event_") {
-		return ""
-	}
-	for _, c := range p.cols {
-		if c.name == "task" {
-			return "t.task"
-		}
-	}
-	for _, c := range p.cols {
-		if c.name == "series" {
-			return "(SELECT s.task FROM event_series s WHERE s.id = t.series)"
-		}
-	}
-	return ""
+// isEventTable reports tables of events: named event_ and holding a task
+// column or a series column (the series' task owns the row).
+func isEventTable(p copyPlan) bool {
+	return strings.HasPrefix(p.Name, "event_") && (hasColumn(p, "task") || hasColumn(p, "series"))
 }
 
-func digestTable(ctx context.Context, q Querier, p *copyPlan, key string) (map[string]*taskDigest, error) {
-	names := make([]string, len(p.cols))
-	for i, c := range p.cols {
-		names[i] = "t." + quoteIdent(c.name)
+func hasColumn(p copyPlan, name string) bool {
+	for _, c := range p.cols {
+		if c.name == name {
+			return true
+		}
 	}
-	rows, err := q.QueryContext(ctx, "SELECT "+key+", "+strings.Join(names, ", ")+" FROM "+quoteIdent(p.Name)+" t")
+	return false
+}
+
+// seriesTasks maps event series ids to their task.
+func seriesTasks(ctx context.Context, q Querier) (map[int64]string, error) {
+	rows, err := q.QueryContext(ctx, `SELECT id, task FROM event_series`)
 	if err != nil {
 		return nil, err
 	}
 	defer rows.Close()
-	vals := make([]any, len(p.cols)+1)
+	out := map[int64]string{}
+	for rows.Next() {
+		var id int64
+		var task string
+		if err := rows.Scan(&id, &task); err != nil {
+			return nil, err
+		}
+		out[id] = task
+	}
+	return out, rows.Err()
+}
+
+// digestTable sums the row hashes of an event table per task.
+func digestTable(ctx context.Context, q Querier, p *copyPlan) (map[string]*taskDigest, error) {
+	names := make([]string, len(p.cols))
+	taskCol, seriesCol := -1, -1
+	for i, c := range p.cols {
+		names[i] = quoteIdent(c.name)
+		switch c.name {
+		case "task":
+			taskCol = i
+		case "series":
+			seriesCol = i
+		}
+	}
+	var series map[int64]string
+	if taskCol < 0 {
+		var err error
+		if series, err = seriesTasks(ctx, q); err != nil {
+			return nil, err
+		}
+	}
+	rows, err := q.QueryContext(ctx, "SELECT "+strings.Join(names, ", ")+" FROM "+quoteIdent(p.Name))
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	vals := make([]any, len(p.cols))
 	ptrs := make([]any, len(vals))
 	for i := range vals {
 		ptrs[i] = &vals[i]
@@ -121,21 +158,27 @@ func digestTable(ctx context.Context, q Querier, p *copyPlan, key string) (map[s
 		if err := rows.Scan(ptrs...); err != nil {
 			return nil, err
 		}
-		task, _ := convertValue(kindText, vals[0])
-		ts, _ := task.(string)
 		buf = buf[:0]
 		for i, c := range p.cols {
-			v, err := convertValue(c.kind, vals[i+1])
+			v, err := convertValue(c.kind, vals[i])
 			if err != nil {
 				return nil, fmt.Errorf("column %s: %w", c.name, err)
 			}
+			vals[i] = v
 			buf = appendCanonical(buf, v)
 		}
+		var task string
+		if taskCol >= 0 {
+			task, _ = vals[taskCol].(string)
+		} else {
+			id, _ := vals[seriesCol].(int64)
+			task = series[id]
+		}
 		sum := sha256.Sum256(buf)
-		d := out[ts]
+		d := out[task]
 		if d == nil {
 			d = &taskDigest{}
-			out[ts] = d
+			out[task] = d
 		}
 		d.a += binary.LittleEndian.Uint64(sum[0:8])
 		d.b += binary.LittleEndian.Uint64(sum[8:16])

@@ -90,3 +90,52 @@ func TestCopyRefusesNonEmptyTarget(t *testing.T) {
 		}
 	})
 }
+
+// TestCopyCheckFindsDifferences changes the target after a copy: the
+// check must name the table whose count moved and the task whose events
+// changed, also when the count stays the same.
+func TestCopyCheckFindsDifferences(t *testing.T) {
+	testenv.Each(t, func(t *testing.T, e *testenv.Env) {
+		tasks := populate(t, e)
+		ctx := context.Background()
+		dsn, _ := sqliteIn(t)
+		dst, err := store.Open(ctx, dsn, "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer dst.Close()
+		c, err := store.NewCopier(ctx, e.App.DB, dst)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer c.Close()
+		for _, tb := range c.Tables() {
+			if err := c.CopyTable(ctx, tb.Name, nil); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if chk, err := c.Verify(ctx); err != nil || !chk.OK() {
+			t.Fatalf("clean copy: %v %+v", err, chk)
+		}
+		if _, err := dst.Events().DeleteLogs(ctx, dst.Write(), tasks[0], nil); err != nil {
+			t.Fatal(err)
+		}
+		series, err := dst.Events().TaskSeries(ctx, dst.Read(), tasks[1])
+		if err != nil || len(series) == 0 {
+			t.Fatalf("series: %v", err)
+		}
+		s := series[0]
+		if err := dst.Events().TouchSeries(ctx, dst.Write(), s.ID, s.MaxIter+1, s.RolledThrough, s.LastWTS); err != nil {
+			t.Fatal(err)
+		}
+		chk, err := c.Verify(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		diff := transfer.Differences(chk)
+		if chk.OK() || !strings.Contains(diff, "table event_logs") || !strings.Contains(diff, "event_logs: task "+tasks[0]) ||
+			!strings.Contains(diff, "event_series: task "+tasks[1]+" differs") {
+			t.Fatalf("check missed the changes:\n%s", diff)
+		}
+	})
+}

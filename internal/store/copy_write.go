@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"fmt"
 	"strings"
+	"sync"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/stdlib"
@@ -21,7 +22,8 @@ type bulkDialect interface {
 const sqliteBatchRows = 20000
 
 // bulkWrite inserts rows with multi-row INSERT statements prepared once,
-// committing every sqliteBatchRows rows.
+// committing every sqliteBatchRows rows. Reading the source runs in its
+// own goroutine, ahead of the writes.
 func (sqliteDialect) bulkWrite(ctx context.Context, db *DB, p *copyPlan, src *rowSource, progress func(int)) error {
 	ncol := len(p.cols)
 	per := 30000 / ncol
@@ -38,14 +40,14 @@ func (sqliteDialect) bulkWrite(ctx context.Context, db *DB, p *copyPlan, src *ro
 		return err
 	}
 	defer one.Close()
-	args := make([]any, 0, per*ncol)
+	chunks, stop := readChunks(src, per)
+	defer stop()
 	for {
 		tx, err := db.w.BeginTx(ctx, nil)
 		if err != nil {
 			return err
 		}
-		txMany, txOne := tx.StmtContext(ctx, many), tx.StmtContext(ctx, one)
-		n, err := fillBatch(ctx, src, txMany, txOne, per, args)
+		n, more, err := writeChunks(ctx, chunks, tx.StmtContext(ctx, many), tx.StmtContext(ctx, one), ncol, per)
 		if err == nil {
 			err = tx.Commit()
 		}
@@ -56,36 +58,70 @@ func (sqliteDialect) bulkWrite(ctx context.Context, db *DB, p *copyPlan, src *ro
 		if n > 0 && progress != nil {
 			progress(n)
 		}
-		if src.err != nil {
+		if !more {
 			return src.err
-		}
-		if n < sqliteBatchRows {
-			return nil
 		}
 	}
 }
 
-// fillBatch writes up to sqliteBatchRows rows: full groups through many,
-// the rest row by row through one.
-func fillBatch(ctx context.Context, src *rowSource, many, one *sql.Stmt, per int, args []any) (int, error) {
-	n := 0
-	args = args[:0]
-	for n < sqliteBatchRows && src.next() {
-		args = append(args, src.vals...)
-		n++
-		if len(args) == per*len(src.cols) {
-			if _, err := many.ExecContext(ctx, args...); err != nil {
-				return n, err
+// readChunks reads src into flat chunks of up to per rows; stop ends the
+// reader early.
+func readChunks(src *rowSource, per int) (<-chan []any, func()) {
+	out := make(chan []any, 8)
+	done := make(chan struct{})
+	go func() {
+		defer close(out)
+		ncol := len(src.cols)
+		chunk := make([]any, 0, per*ncol)
+		for src.next() {
+			chunk = append(chunk, src.vals...)
+			if len(chunk) == per*ncol {
+				select {
+				case out <- chunk:
+				case <-done:
+					return
+				}
+				chunk = make([]any, 0, per*ncol)
 			}
-			args = args[:0]
+		}
+		if len(chunk) > 0 {
+			select {
+			case out <- chunk:
+			case <-done:
+			}
+		}
+	}()
+	var once sync.Once
+	return out, func() {
+		once.Do(func() { close(done) })
+		for range out {
 		}
 	}
-	for i := 0; i < len(args); i += len(src.cols) {
-		if _, err := one.ExecContext(ctx, args[i:i+len(src.cols)]...); err != nil {
-			return n, err
+}
+
+// writeChunks writes chunks until a transaction's worth of rows: full
+// chunks through many, a short last one row by row through one. more is
+// false once the source is drained.
+func writeChunks(ctx context.Context, chunks <-chan []any, many, one *sql.Stmt, ncol, per int) (n int, more bool, err error) {
+	for n < sqliteBatchRows {
+		chunk, ok := <-chunks
+		if !ok {
+			return n, false, nil
 		}
+		if len(chunk) == per*ncol {
+			if _, err := many.ExecContext(ctx, chunk...); err != nil {
+				return n, false, err
+			}
+		} else {
+			for i := 0; i < len(chunk); i += ncol {
+				if _, err := one.ExecContext(ctx, chunk[i:i+ncol]...); err != nil {
+					return n, false, err
+				}
+			}
+		}
+		n += len(chunk) / ncol
 	}
-	return n, nil
+	return n, true, nil
 }
 
 // insertValues is an INSERT of rows rows of p's columns.

@@ -204,6 +204,16 @@ func (c *Copier) CopyTable(ctx context.Context, name string, progress func(rows 
 	if p.order != "" {
 		query += " ORDER BY " + p.order
 	}
+	// Large tables load faster without their secondary indexes, which are
+	// built once at the end (a failed copy leaves them out, but its target
+	// is refused as not empty anyway).
+	var dropped []indexDef
+	if p.Rows >= rebuildIndexesFrom {
+		var err error
+		if dropped, err = c.dropIndexes(ctx, name); err != nil {
+			return err
+		}
+	}
 	rows, err := c.snap.QueryContext(ctx, query)
 	if err != nil {
 		return fmt.Errorf("copy: read %s: %w", name, err)
@@ -216,7 +226,29 @@ func (c *Copier) CopyTable(ctx context.Context, name string, progress func(rows 
 	if err := rows.Err(); err != nil {
 		return fmt.Errorf("copy: read %s: %w", name, err)
 	}
+	for _, ix := range dropped {
+		if _, err := c.dst.w.ExecContext(ctx, ix.create); err != nil {
+			return fmt.Errorf("copy: rebuild index %s: %w", ix.name, err)
+		}
+	}
 	return c.dst.D.(bulkDialect).afterBulk(ctx, c.dst, p)
+}
+
+// rebuildIndexesFrom is the row count from which a table's secondary
+// indexes are dropped during its copy and rebuilt after it.
+var rebuildIndexesFrom int64 = 50000
+
+func (c *Copier) dropIndexes(ctx context.Context, table string) ([]indexDef, error) {
+	ixs, err := c.dst.D.(catalogDialect).secondaryIndexes(ctx, &rawQuerier{q: c.dst.w, d: c.dst.D}, table)
+	if err != nil {
+		return nil, fmt.Errorf("copy: indexes of %s: %w", table, err)
+	}
+	for _, ix := range ixs {
+		if _, err := c.dst.w.ExecContext(ctx, "DROP INDEX "+quoteIdent(ix.name)); err != nil {
+			return nil, fmt.Errorf("copy: drop index %s for the load: %w", ix.name, err)
+		}
+	}
+	return ixs, nil
 }
 
 // rowSource yields source rows converted to the target's column kinds.

@@ -66,6 +66,42 @@ type catalogDialect interface {
 	copyOrder(t catalogTable) string
 	// generated reports columns the target fills itself on insert.
 	generated(col string) bool
+	// secondaryIndexes lists the indexes of table that no constraint
+	// owns, with the statement that creates each.
+	secondaryIndexes(ctx context.Context, q Querier, table string) ([]indexDef, error)
+}
+
+// indexDef is one secondary index and its CREATE INDEX statement.
+type indexDef struct {
+	name, create string
+}
+
+func scanIndexes(ctx context.Context, q Querier, query string, args ...any) ([]indexDef, error) {
+	rows, err := q.QueryContext(ctx, query, args...)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []indexDef
+	for rows.Next() {
+		var d indexDef
+		if err := rows.Scan(&d.name, &d.create); err != nil {
+			return nil, err
+		}
+		out = append(out, d)
+	}
+	return out, rows.Err()
+}
+
+// SQLite keeps the indexes of PRIMARY KEY and UNIQUE constraints with no
+// statement; those stay.
+func (sqliteDialect) secondaryIndexes(ctx context.Context, q Querier, table string) ([]indexDef, error) {
+	return scanIndexes(ctx, q, `SELECT name, sql FROM sqlite_master WHERE type = 'index' AND tbl_name = ? AND sql IS NOT NULL ORDER BY name`, table)
+}
+
+func (postgresDialect) secondaryIndexes(ctx context.Context, q Querier, table string) ([]indexDef, error) {
+	return scanIndexes(ctx, q, `SELECT indexname, indexdef FROM pg_indexes WHERE schemaname = current_schema() AND tablename = ?
+		AND indexname NOT IN (SELECT conname FROM pg_constraint WHERE conrelid = ?::regclass) ORDER BY indexname`, table, table)
 }
 
 func (sqliteDialect) tableNames(ctx context.Context, q Querier) (map[string]bool, error) {

@@ -75,3 +75,62 @@ func TestCopyCoversEveryTable(t *testing.T) {
 		})
 	}
 }
+
+// TestCopyRebuildsIndexes copies with every table's secondary indexes
+// dropped for the load: afterwards the target has exactly the indexes of
+// a freshly migrated store, and the copy checks out.
+func TestCopyRebuildsIndexes(t *testing.T) {
+	defer store.SetRebuildIndexesFrom(0)()
+	ctx := context.Background()
+	for _, from := range testenv.Backends() {
+		for _, to := range testenv.Backends() {
+			t.Run(from+"_to_"+to, func(t *testing.T) {
+				src := testenv.New(t, from)
+				task := src.Call(t, "tasks.create", map[string]any{"name": "index test", "type": "training"}).OK(t).Str("id")
+				src.Call(t, "events.add", map[string]any{"type": "log", "task": task, "msg": "m"}).OK(t)
+				open := func() *store.DB {
+					dsn := filepath.Join(t.TempDir(), "trove.db")
+					if to == "postgres" {
+						dsn = testenv.NewPostgresDB(t)
+					}
+					db, err := store.Open(ctx, dsn, "")
+					if err != nil {
+						t.Fatal(err)
+					}
+					t.Cleanup(func() { db.Close() })
+					return db
+				}
+				fresh, dst := open(), open()
+				want, err := fresh.SecondaryIndexes(ctx)
+				if err != nil || len(want) == 0 {
+					t.Fatalf("indexes: %v %v", want, err)
+				}
+				c, err := store.NewCopier(ctx, src.App.DB, dst)
+				if err != nil {
+					t.Fatal(err)
+				}
+				defer c.Close()
+				for _, tb := range c.Tables() {
+					if err := c.CopyTable(ctx, tb.Name, nil); err != nil {
+						t.Fatal(err)
+					}
+				}
+				if chk, err := c.Verify(ctx); err != nil || !chk.OK() {
+					t.Fatalf("check: %v %+v", err, chk)
+				}
+				got, err := dst.SecondaryIndexes(ctx)
+				if err != nil {
+					t.Fatal(err)
+				}
+				for name, create := range want {
+					if got[name] != create {
+						t.Errorf("index %s: got %q, want %q", name, got[name], create)
+					}
+				}
+				if len(got) != len(want) {
+					t.Errorf("%d indexes, want %d", len(got), len(want))
+				}
+			})
+		}
+	}
+}

@@ -9,6 +9,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 
 	"github.com/trove-ml/trove/internal/store"
@@ -117,4 +118,60 @@ func TestOpenErrorsNamePathAndCause(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestOpenNamesUnwritableDataDir opens a data dir its user cannot write:
+// the error names the directory and the cause, where SQLite alone says
+// "unable to open database file (14)". Root writes anywhere, so as root
+// the test binary runs the open as the unprivileged user nobody.
+func TestOpenNamesUnwritableDataDir(t *testing.T) {
+	dir := t.TempDir()
+	data := filepath.Join(dir, "data")
+	if err := os.Mkdir(data, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	var msg string
+	if os.Getuid() != 0 {
+		if err := os.Chmod(data, 0o555); err != nil {
+			t.Fatal(err)
+		}
+		_, err := store.Open(context.Background(), "", data)
+		if err == nil {
+			t.Fatal("opened an unwritable data dir")
+		}
+		msg = err.Error()
+	} else {
+		msg = openAsNobody(t, dir, data)
+	}
+	if !strings.Contains(msg, data) || !strings.Contains(msg, "not writable") || !strings.Contains(msg, "permission denied") {
+		t.Fatalf("error should name %s and the cause: %s", data, msg)
+	}
+	t.Logf("error: %s", strings.TrimSpace(msg))
+}
+
+// openAsNobody runs a copy of the test binary as uid 65534 to open the
+// store in data and returns what it printed.
+func openAsNobody(t *testing.T, dir, data string) string {
+	t.Helper()
+	bin, err := os.ReadFile(os.Args[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	exe := filepath.Join(dir, "store.test")
+	if err := os.WriteFile(exe, bin, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for _, d := range []string{filepath.Dir(dir), dir} {
+		if err := os.Chmod(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	cmd := exec.Command(exe, "-test.run=^$")
+	cmd.Env = append(os.Environ(), lockHolderEnv+"="+data)
+	cmd.SysProcAttr = &syscall.SysProcAttr{Credential: &syscall.Credential{Uid: 65534, Gid: 65534}}
+	out, err := cmd.CombinedOutput()
+	if err == nil {
+		t.Fatalf("nobody opened a root-owned data dir: %s", out)
+	}
+	return string(out)
 }

@@ -20,6 +20,9 @@ Usage:
   trove serve [flags]                run the server (trove serve -h lists the flags)
   trove credentials create [flags]   print a new key pair and clearml.conf snippet
                                      (--user NAME; default the admin user)
+  trove copy --to URL                copy the store (--db/--data-dir) into an empty one
+  trove backup FILE                  write a consistent archive of a SQLite store and its files
+  trove restore FILE                 unpack a backup into an empty data dir
   trove version                      print the version
 `
 
@@ -36,6 +39,8 @@ func main() {
 		err = serve(ctx, os.Args[2:], os.Getenv, os.Stdout, os.Stderr)
 	case "credentials":
 		err = credentials(ctx, os.Args[2:], os.Getenv, os.Stdout)
+	case "copy", "backup", "restore":
+		err = maintenance[os.Args[1]](ctx, os.Args[2:])
 	case "version":
 		fmt.Println("trove (ClearML API 2.31)")
 	case "-h", "--help", "help":
@@ -48,6 +53,11 @@ func main() {
 		fmt.Fprintln(os.Stderr, "trove:", err)
 		os.Exit(1)
 	}
+}
+
+// maintenance are the commands that work on a store rather than serve it.
+var maintenance = map[string]func(context.Context, []string) error{
+	"copy": copyStore, "backup": backup, "restore": restore,
 }
 
 // serve runs the server until ctx ends. The ports are bound first, so a

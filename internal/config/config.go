@@ -64,7 +64,7 @@ func Parse(fs *flag.FlagSet, args []string, getenv func(string) string) (Config,
 	apiAddr := fs.String("api-addr", "", "API listen address (default 0.0.0.0:8008)")
 	filesAddr := fs.String("files-addr", "", "file server listen address (default 0.0.0.0:8081)")
 	dataDir := fs.String("data-dir", "", "data directory (default ./data)")
-	db := fs.String("db", "", "database: postgres:// URL or SQLite file (default: SQLite in the data dir)")
+	db := fs.String("db", "", "database: postgres:// URL, sqlite://PATH or a SQLite file path (default: SQLite in the data dir)")
 	publicHost := fs.String("public-host", "", "host name clients use, for the printed clearml.conf")
 	maxBody := fs.Int("max-body-mb", 0, "request body limit in MB (default 100)")
 	logFormat := fs.String("log-format", "", "log format: text or json")

@@ -9,9 +9,6 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
-	"os"
-	"path/filepath"
-	"strings"
 	"time"
 
 	_ "github.com/jackc/pgx/v5/stdlib" // PostgreSQL driver
@@ -37,24 +34,23 @@ type DB struct {
 	wc, rc *stmtCache
 	// txObserver sees every Tx's duration and outcome (see ObserveTx).
 	txObserver func(d time.Duration, err error)
+	// lock keeps a second server off a SQLite database.
+	lock *fileLock
 }
 
-// Open opens (creating if needed) the database named by dsn: a postgres://
-// or postgresql:// URL selects PostgreSQL, anything else is a SQLite file
-// path ("" means trove.db in dataDir). Migrations are applied.
+// Open opens (creating if needed) the database named by dsn (see Locate
+// for the accepted forms) and applies the migrations. A SQLite database is
+// locked against a second server for as long as it is open.
 func Open(ctx context.Context, dsn, dataDir string) (*DB, error) {
+	loc, err := Locate(dsn, dataDir)
+	if err != nil {
+		return nil, err
+	}
 	var db *DB
-	var err error
-	if strings.HasPrefix(dsn, "postgres://") || strings.HasPrefix(dsn, "postgresql://") {
-		db, err = openPostgres(dsn)
+	if loc.Backend == "postgres" {
+		db, err = openPostgres(loc.URL)
 	} else {
-		if dsn == "" {
-			if err := os.MkdirAll(dataDir, 0o755); err != nil {
-				return nil, fmt.Errorf("create data dir: %w", err)
-			}
-			dsn = filepath.Join(dataDir, "trove.db")
-		}
-		db, err = openSQLite(strings.TrimPrefix(dsn, "sqlite://"))
+		db, err = openSQLiteLocked(loc)
 	}
 	if err != nil {
 		return nil, err
@@ -64,11 +60,11 @@ func Open(ctx context.Context, dsn, dataDir string) (*DB, error) {
 	defer cancel()
 	if err := db.w.PingContext(pctx); err != nil {
 		db.Close()
-		return nil, fmt.Errorf("connect database: %w", err)
+		return nil, fmt.Errorf("connect database %s: %w", loc, err)
 	}
 	if err := db.migrate(ctx); err != nil {
 		db.Close()
-		return nil, err
+		return nil, fmt.Errorf("database %s: %w", loc, err)
 	}
 	return db, nil
 }
@@ -94,6 +90,10 @@ func (db *DB) Close() error {
 			err = e
 		}
 	}
+	if e := db.lock.release(); err == nil {
+		err = e
+	}
+	db.lock = nil
 	return err
 }
 

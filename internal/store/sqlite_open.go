@@ -1,0 +1,70 @@
+package store
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"syscall"
+)
+
+// openSQLiteLocked checks that the database's directory is usable, locks
+// the database, then opens it. Errors name the path and the cause, where
+// SQLite alone would only say "unable to open database file".
+func openSQLiteLocked(loc Location) (*DB, error) {
+	dir := filepath.Dir(loc.Path)
+	if loc.DataDir != "" {
+		if err := os.MkdirAll(loc.DataDir, 0o755); err != nil {
+			return nil, fmt.Errorf("data dir %s: cannot create it: %w", loc.DataDir, causeOf(err))
+		}
+	}
+	if err := checkWritableDir(dir); err != nil {
+		return nil, err
+	}
+	if err := checkWritableFile(loc.Path); err != nil {
+		return nil, err
+	}
+	lock, err := lockFile(loc.Path + ".lock")
+	if err != nil {
+		return nil, err
+	}
+	db, err := openSQLite(loc.Path)
+	if err != nil {
+		lock.release()
+		return nil, fmt.Errorf("open SQLite database %s: %w", loc.Path, err)
+	}
+	db.lock = lock
+	return db, nil
+}
+
+// checkWritableDir says why dir cannot hold the database and its journal.
+func checkWritableDir(dir string) error {
+	st, err := os.Stat(dir)
+	if err != nil {
+		return fmt.Errorf("database directory %s: %w", dir, causeOf(err))
+	}
+	if !st.IsDir() {
+		return fmt.Errorf("database directory %s is not a directory", dir)
+	}
+	if err := syscall.Access(dir, 0x2|0x1); err != nil {
+		return fmt.Errorf("database directory %s is not writable by this user (uid %d): %w", dir, os.Getuid(), err)
+	}
+	return nil
+}
+
+// checkWritableFile says why an existing database file cannot be written.
+func checkWritableFile(path string) error {
+	st, err := os.Stat(path)
+	if os.IsNotExist(err) {
+		return nil
+	}
+	if err != nil {
+		return fmt.Errorf("database file %s: %w", path, causeOf(err))
+	}
+	if st.IsDir() {
+		return fmt.Errorf("database file %s is a directory", path)
+	}
+	if err := syscall.Access(path, 0x2|0x4); err != nil {
+		return fmt.Errorf("database file %s is not readable and writable by this user (uid %d): %w", path, os.Getuid(), err)
+	}
+	return nil
+}

@@ -1,0 +1,150 @@
+package transfer
+
+import (
+	"archive/tar"
+	"compress/gzip"
+	"context"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/trove-ml/trove/internal/store"
+)
+
+// Names inside a backup archive.
+const (
+	archiveDB    = "trove.db"
+	archiveFiles = "files/"
+	// spoolDir is the local storage's directory of unfinished uploads.
+	spoolDir = ".incoming"
+)
+
+// BackupStats counts what a backup holds.
+type BackupStats struct {
+	DBBytes    int64
+	Files      int
+	FilesBytes int64
+}
+
+// postgresBackupHelp explains how PostgreSQL stores are backed up.
+const postgresBackupHelp = "the store is PostgreSQL: back it up with pg_dump (pg_dump -Fc -f trove.dump URL) and restore with pg_restore; " +
+	"copy the data dir's files/ directory alongside (see \"Moving data and backups\" in the README)"
+
+// Backup writes a gzip'd tar archive to out: a consistent snapshot of the
+// SQLite database (taken while a server may run), then the files of the
+// local file storage under dataDir/files. The snapshot comes first, so
+// every file it refers to was stored before the files are read.
+func Backup(ctx context.Context, loc store.Location, dataDir, out string) (BackupStats, error) {
+	var st BackupStats
+	if loc.Backend != "sqlite" {
+		return st, fmt.Errorf("backup: %s", postgresBackupHelp)
+	}
+	tmp, err := os.MkdirTemp(filepath.Dir(out), ".trove-backup-")
+	if err != nil {
+		return st, fmt.Errorf("backup: %w", err)
+	}
+	defer os.RemoveAll(tmp)
+	snap := filepath.Join(tmp, archiveDB)
+	if err := store.SnapshotSQLite(ctx, loc.Path, snap); err != nil {
+		return st, fmt.Errorf("backup: %w", err)
+	}
+	partial := filepath.Join(tmp, "archive")
+	f, err := os.Create(partial)
+	if err != nil {
+		return st, fmt.Errorf("backup: %w", err)
+	}
+	defer f.Close()
+	gz, _ := gzip.NewWriterLevel(f, gzip.BestSpeed)
+	tw := tar.NewWriter(gz)
+	if st.DBBytes, err = addFile(tw, snap, archiveDB); err != nil {
+		return st, fmt.Errorf("backup: %w", err)
+	}
+	if err := addFilesDir(ctx, tw, filepath.Join(dataDir, "files"), &st); err != nil {
+		return st, fmt.Errorf("backup: %w", err)
+	}
+	if err := tw.Close(); err != nil {
+		return st, fmt.Errorf("backup: %w", err)
+	}
+	if err := gz.Close(); err != nil {
+		return st, fmt.Errorf("backup: %w", err)
+	}
+	if err := f.Sync(); err != nil {
+		return st, fmt.Errorf("backup: %w", err)
+	}
+	if err := os.Rename(partial, out); err != nil {
+		return st, fmt.Errorf("backup: %w", err)
+	}
+	return st, nil
+}
+
+// addFilesDir archives every stored file under dir (none when the
+// storage is S3 or nothing was uploaded), leaving unfinished uploads out.
+func addFilesDir(ctx context.Context, tw *tar.Writer, dir string, st *BackupStats) error {
+	if _, err := os.Stat(dir); os.IsNotExist(err) {
+		return nil
+	}
+	return filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			// A file deleted while walking is simply not backed up.
+			if os.IsNotExist(err) {
+				return nil
+			}
+			return err
+		}
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
+		rel, _ := filepath.Rel(dir, p)
+		if d.IsDir() {
+			if rel == spoolDir {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		if !d.Type().IsRegular() {
+			return nil
+		}
+		n, err := addFile(tw, p, archiveFiles+filepath.ToSlash(rel))
+		if os.IsNotExist(err) {
+			return nil
+		}
+		st.Files++
+		st.FilesBytes += n
+		return err
+	})
+}
+
+// addFile appends one regular file to the archive.
+func addFile(tw *tar.Writer, path, name string) (int64, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return 0, err
+	}
+	defer f.Close()
+	info, err := f.Stat()
+	if err != nil {
+		return 0, err
+	}
+	hdr := &tar.Header{Name: name, Mode: 0o644, Size: info.Size(), ModTime: info.ModTime(), Typeflag: tar.TypeReg}
+	if err := tw.WriteHeader(hdr); err != nil {
+		return 0, err
+	}
+	n, err := io.Copy(tw, f)
+	if err == nil && n != info.Size() {
+		err = fmt.Errorf("%s changed size while being backed up", path)
+	}
+	return n, err
+}
+
+// archivePath checks an archive member name and returns where it goes
+// under root; names that climb out are refused.
+func archivePath(root, name string) (string, error) {
+	clean := filepath.Clean(filepath.FromSlash(name))
+	if filepath.IsAbs(clean) || clean == ".." || strings.HasPrefix(clean, ".."+string(filepath.Separator)) {
+		return "", fmt.Errorf("archive member %q leaves the data dir", name)
+	}
+	return filepath.Join(root, clean), nil
+}

@@ -47,7 +47,14 @@ type rawEvent struct {
 	value, values, worker, level, msg, plotStr, url, key   []byte
 	modelEvent, allowLocked, xAxisLabel                    []byte
 	extra                                                  []Member
+	// extraAt indexes extra by key once it grows, so that a line with many
+	// unknown members parses in linear time.
+	extraAt map[string]int
 }
+
+// extraIndexFrom is the count of unknown members from which they are
+// looked up through extraAt instead of a scan.
+const extraIndexFrom = 16
 
 // Parse validates one event line. defaultWorker is used when the event
 // names none. A refused event gives a description for errors_info.
@@ -149,13 +156,29 @@ func (r *rawEvent) set(k string, v []byte) {
 		if dropped[k] {
 			return
 		}
+		// A repeated member: the last one wins, as in JSON decoders.
+		if r.extraAt != nil {
+			if i, ok := r.extraAt[k]; ok {
+				r.extra[i].Value = v
+				return
+			}
+			r.extraAt[k] = len(r.extra)
+			r.extra = append(r.extra, Member{Key: k, Value: v})
+			return
+		}
 		for i, m := range r.extra {
-			if m.Key == k { // a repeated member: the last one wins, as in JSON decoders
+			if m.Key == k {
 				r.extra[i].Value = v
 				return
 			}
 		}
 		r.extra = append(r.extra, Member{Key: k, Value: v})
+		if len(r.extra) == extraIndexFrom {
+			r.extraAt = make(map[string]int, 2*extraIndexFrom)
+			for i, m := range r.extra {
+				r.extraAt[m.Key] = i
+			}
+		}
 	}
 }
 

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+
+	"github.com/trove-ml/trove/internal/limits"
 )
 
 // FuzzWalkObject: the scanner never panics, and whatever it accepts as an
@@ -60,13 +62,14 @@ func FuzzParse(f *testing.F) {
 	})
 }
 
-// TestParseManyUnknownKeysIsLinear: a line with 100,000 unknown members
-// (each kept as an extra) parses without rescanning the extras per key; a
-// repeated member still keeps its last value.
-func TestParseManyUnknownKeysIsLinear(t *testing.T) {
+// TestParseManyUnknownKeys: a line with up to limits.EventKeys members
+// (unknown ones kept as extras) parses without rescanning the extras per
+// key, and a repeated member keeps its last value; a line with more is
+// refused, saying the limit.
+func TestParseManyUnknownKeys(t *testing.T) {
 	var sb strings.Builder
 	sb.WriteString(`{"type": "log", "task": "t", "msg": "m"`)
-	const n = 100000
+	n := limits.EventKeys - 4
 	for i := 0; i < n; i++ {
 		fmt.Fprintf(&sb, `, "k%d": %d`, i, i)
 	}
@@ -80,5 +83,9 @@ func TestParseManyUnknownKeysIsLinear(t *testing.T) {
 	}
 	if string(e.Extra[7].Value) != `"last"` {
 		t.Fatalf("repeated member k7 = %s, want the last value", e.Extra[7].Value)
+	}
+	over := strings.Replace(sb.String(), `"k7": "last"`, `"k7": "last", "one": 1, "two": 2`, 1)
+	if _, bad := Parse([]byte(over), "w"); !strings.Contains(bad, fmt.Sprint(limits.EventKeys)) {
+		t.Fatalf("a line over the member limit: %q", bad)
 	}
 }

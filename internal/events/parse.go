@@ -3,6 +3,7 @@ package events
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"math"
 	"strconv"
@@ -10,6 +11,7 @@ import (
 	"unsafe"
 
 	"github.com/trove-ml/trove/internal/jsonx"
+	"github.com/trove-ml/trove/internal/limits"
 )
 
 // Error descriptions counted in errors_info. The first ones are the
@@ -40,6 +42,10 @@ var dropped = map[string]bool{
 	"valid_plot": true, "plot_data": true, "skip_validation": true,
 }
 
+// errTooManyMembers stops the scan of a line with more than
+// limits.EventKeys members.
+var errTooManyMembers = errors.New("too many members")
+
 // rawEvent collects the members of a line before they are validated.
 type rawEvent struct {
 	p                                                      *Parser
@@ -50,6 +56,8 @@ type rawEvent struct {
 	// extraAt indexes extra by key once it grows, so that a line with many
 	// unknown members parses in linear time.
 	extraAt map[string]int
+	// members counts the members of the line (limits.EventKeys).
+	members int
 }
 
 // extraIndexFrom is the count of unknown members from which they are
@@ -87,9 +95,15 @@ func (p *Parser) Parse(line []byte) (*Event, string) {
 			}
 			k = s
 		}
+		if r.members++; r.members > limits.EventKeys {
+			return errTooManyMembers
+		}
 		r.set(k, val)
 		return nil
 	})
+	if errors.Is(err, errTooManyMembers) {
+		return nil, fmt.Sprintf("Too many fields in event (more than %d)", limits.EventKeys)
+	}
 	if err != nil {
 		return nil, errMalformed
 	}

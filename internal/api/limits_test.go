@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/trove-ml/trove/internal/limits"
 	"github.com/trove-ml/trove/internal/testenv"
@@ -62,5 +63,34 @@ func TestRequestLimits(t *testing.T) {
 		e.Call(t, "tasks.get_all", obj{"system_tags": append([]string{"__$all"}, tags[:limits.FilterValues-1]...)}).OK(t)
 		e.Call(t, "tasks.get_all_ex", obj{"search_text": strings.Repeat("x", limits.SearchText)}).OK(t)
 		e.Call(t, "projects.create", obj{"name": strings.Repeat("p", limits.Name)}).OK(t)
+	})
+}
+
+// TestCostlyPatternIsBounded: a name pattern within the size limits but
+// costly over many long names stops at its matching budget on SQLite with
+// a 400 naming the field, or at the call's deadline (issue 12, finding 4).
+func TestCostlyPatternIsBounded(t *testing.T) {
+	testenv.Each(t, func(t *testing.T, e *testenv.Env) {
+		name := strings.Repeat("ab", limits.Name/2-8)
+		for i := 0; i < 300; i++ {
+			e.Call(t, "tasks.create", obj{"name": fmt.Sprintf("%04d%s", i, name), "type": "training"}).OK(t)
+		}
+		start := time.Now()
+		r := e.Call(t, "tasks.get_all", obj{"name": "(a|b|ab|ba){0,200}c", "only_fields": []string{"id"}})
+		took := time.Since(start)
+		t.Logf("%s: costly pattern answered %d in %s", e.Backend, r.Status, took)
+		if e.Backend == "sqlite" {
+			r.Err(t, 400, 12)
+			if !strings.Contains(r.Msg(), "name") || !strings.Contains(r.Msg(), "costly") {
+				t.Fatalf("message %q", r.Msg())
+			}
+			if took > limits.PatternTime+5*time.Second {
+				t.Fatalf("the costly pattern took %s", took)
+			}
+		}
+		// A plain pattern over the same rows is served.
+		if got := len(e.Call(t, "tasks.get_all", obj{"name": "^0001", "only_fields": []string{"id"}}).OK(t).List("tasks")); got != 1 {
+			t.Fatalf("plain pattern found %d tasks", got)
+		}
 	})
 }

@@ -115,6 +115,8 @@ func Parse(fs *flag.FlagSet, args []string, getenv func(string) string) (Config,
 		return cfg, err
 	}
 	if err := applyOpsEnv(&cfg.Ops, getenv); err != nil {
+		return cfg, err
+	}
 	if err := applyTimeoutEnv(&cfg, getenv); err != nil {
 		return cfg, err
 	}

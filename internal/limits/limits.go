@@ -3,7 +3,12 @@
 // TestReadmeListsEveryLimit keeps the two in step.
 package limits
 
-import "github.com/trove-ml/trove/internal/apierr"
+import (
+	"strings"
+	"time"
+
+	"github.com/trove-ml/trove/internal/apierr"
+)
 
 const (
 	// ListItems bounds any list or map in a request body (ids of a _many
@@ -18,6 +23,9 @@ const (
 	// bytes; PatternInsts bounds its compiled size.
 	Pattern      = 1024
 	PatternInsts = 10000
+	// PatternTime bounds the time SQLite spends matching one pattern of a
+	// query (PostgreSQL: the call's deadline).
+	PatternTime = time.Second
 	// SearchText bounds free-text search in bytes, SearchWords in words
 	// (each word is one condition per searched field).
 	SearchText  = 1024
@@ -44,4 +52,27 @@ func TooMany(field string, n, limit int) *apierr.Error {
 // TooLong is the 400 for a string over its bound.
 func TooLong(field string, n, limit int) *apierr.Error {
 	return apierr.Validation(field, "too long: %d bytes, the limit is %d", n, limit)
+}
+
+// PatternBudgetMarker starts the database error of a query whose pattern
+// ran past PatternTime; PatternTooCostly turns such an error into its 400.
+const PatternBudgetMarker = "trove: pattern over its matching budget"
+
+// PatternTooCostly maps a database error carrying PatternBudgetMarker to
+// a 400 naming the field; other errors give nil.
+func PatternTooCostly(err error) *apierr.Error {
+	if err == nil {
+		return nil
+	}
+	msg := err.Error()
+	i := strings.Index(msg, PatternBudgetMarker)
+	if i < 0 {
+		return nil
+	}
+	field := "name"
+	if j := strings.Index(msg[i:], "field="); j >= 0 {
+		field = strings.Fields(msg[i+j+len("field="):] + " ")[0]
+		field = strings.TrimRight(field, ")\"'")
+	}
+	return apierr.Validation(field, "pattern too costly: matching it took over %s; use a simpler or more selective pattern", PatternTime)
 }

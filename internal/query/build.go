@@ -127,14 +127,21 @@ func (p *Plan) regex(field, pattern string, ci bool) (frag, error) {
 	if err := checkPattern(field, pattern); err != nil {
 		return frag{}, err
 	}
+	arg, err := p.e.d.RegexArg(pattern, field, ci)
+	if err != nil {
+		return frag{}, apierr.InvalidRegex(field, err.Error())
+	}
+	if _, token := arg.(string); token && arg != pattern {
+		ci = false // the token carries the case flag
+	}
 	if p.schema.isArray(field) {
 		// Any element matching: done through the element enumeration.
 		j := p.e.json(field)
 		from, val := p.e.d.ArrayElements(j.sql, "re")
-		return frag{"EXISTS (SELECT 1 FROM " + from + " WHERE " + p.e.d.Regex(val, ci) + ")", append(j.args, pattern)}, nil
+		return frag{"EXISTS (SELECT 1 FROM " + from + " WHERE " + p.e.d.Regex(val, ci) + ")", append(j.args, arg)}, nil
 	}
 	t := p.e.text(field)
-	return frag{p.e.d.Regex(t.sql, ci), append(t.args, pattern)}, nil
+	return frag{p.e.d.Regex(t.sql, ci), append(t.args, arg)}, nil
 }
 
 func (p *Plan) multiField(key string, pt *Pattern, op string) (frag, error) {

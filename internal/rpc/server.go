@@ -153,6 +153,9 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 		ae := apierr.As(err)
+		if ae == nil {
+			ae = limits.PatternTooCostly(err) // the store stopped a costly pattern
+		}
 		stack := ""
 		if ae == nil || ae.Code >= 500 {
 			if ae == nil {

@@ -52,6 +52,9 @@ func registerFunctions() {
 			default:
 				s = fmt.Sprint(v)
 			}
+			if isBudgetToken(p) {
+				return matchBudgeted(p, s)
+			}
 			re, err := compileCached(p)
 			if err != nil {
 				return nil, err

@@ -193,9 +193,9 @@ func (postgresDialect) Regex(expr string, ci bool) string {
 	return "(" + expr + " ~ ?)"
 }
 func (postgresDialect) RegexArg(pattern, _ string, _ bool) (any, error) { return pattern, nil }
-func (postgresDialect) Num(expr string) string   { return "trove_num(" + expr + ")" }
-func (postgresDialect) ILike(expr string) string { return expr + " ILIKE ?" }
-func (postgresDialect) ForUpdate() string        { return " FOR UPDATE" }
+func (postgresDialect) Num(expr string) string                          { return "trove_num(" + expr + ")" }
+func (postgresDialect) ILike(expr string) string                        { return expr + " ILIKE ?" }
+func (postgresDialect) ForUpdate() string                               { return " FOR UPDATE" }
 func (postgresDialect) ForUpdateSkipLocked() string {
 	return " FOR NO KEY UPDATE SKIP LOCKED"
 }

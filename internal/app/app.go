@@ -71,7 +71,7 @@ func New(ctx context.Context, cfg config.Config, log *slog.Logger) (*App, error)
 	deps.FileServer = fsvc
 	reg := NewRegistry(deps)
 	a := &App{Cfg: cfg, Log: log, DB: db, Deps: deps, Generated: gen, FilesHandler: fsvc, Registry: reg}
-	srv := &rpc.Server{Registry: reg, Auth: authn, Log: log, MaxBody: int64(cfg.MaxBodyMB) << 20}
+	srv := &rpc.Server{Registry: reg, Auth: authn, Log: log, MaxBody: int64(cfg.MaxBodyMB) << 20, Timeout: cfg.RequestTimeout}
 	if cfg.Metrics {
 		a.instrument(srv)
 	}

@@ -9,6 +9,7 @@ import (
 	"os"
 	"strconv"
 	"strings"
+	"time"
 
 	"gopkg.in/yaml.v3"
 
@@ -26,6 +27,8 @@ type Config struct {
 	PublicHost string `yaml:"public_host"`
 	// MaxBodyMB limits request bodies.
 	MaxBodyMB int `yaml:"max_body_mb"`
+	// RequestTimeout is the deadline of one API call (timeout.go).
+	RequestTimeout time.Duration `yaml:"request_timeout"`
 	// LogFormat is "text" or "json"; LogLevel "debug", "info", "warn", "error".
 	LogFormat string `yaml:"log_format"`
 	LogLevel  string `yaml:"log_level"`
@@ -46,7 +49,7 @@ type Config struct {
 func Defaults() Config {
 	return Config{
 		APIAddr: "0.0.0.0:8008", FilesAddr: "0.0.0.0:8081", DataDir: "./data",
-		MaxBodyMB: 100, LogFormat: "text", LogLevel: "info",
+		MaxBodyMB: 100, RequestTimeout: DefaultRequestTimeout, LogFormat: "text", LogLevel: "info",
 		Files: Files{Storage: "local", Fsync: true},
 		Ops:   Ops{WebAddr: "0.0.0.0:8080", Metrics: true, StatsRetention: DefaultStatsRetention},
 	}
@@ -71,6 +74,7 @@ func Parse(fs *flag.FlagSet, args []string, getenv func(string) string) (Config,
 	logLevel := fs.String("log-level", "", "log level: debug, info, warn, error")
 	files := addFilesFlags(fs)
 	ops := addOpsFlags(fs)
+	timeouts := addTimeoutFlags(fs)
 	if err := fs.Parse(args); err != nil {
 		return cfg, err
 	}
@@ -113,6 +117,9 @@ func Parse(fs *flag.FlagSet, args []string, getenv func(string) string) (Config,
 	if err := applyOpsEnv(&cfg.Ops, getenv); err != nil {
 		return cfg, err
 	}
+	if err := applyTimeoutEnv(&cfg, getenv); err != nil {
+		return cfg, err
+	}
 	set := func(dst *string, v string) {
 		if v != "" {
 			*dst = v
@@ -130,6 +137,7 @@ func Parse(fs *flag.FlagSet, args []string, getenv func(string) string) (Config,
 	}
 	files.apply(fs, &cfg.Files)
 	ops.apply(fs, &cfg.Ops)
+	timeouts.apply(&cfg)
 	return cfg, cfg.Validate()
 }
 
@@ -151,6 +159,9 @@ func (c Config) Validate() error {
 	}
 	if c.MaxBodyMB < 1 {
 		return fmt.Errorf("max_body_mb must be at least 1")
+	}
+	if err := c.validateTimeout(); err != nil {
+		return err
 	}
 	switch c.LogFormat {
 	case "text", "json":

@@ -3,6 +3,7 @@ package events
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"math"
 	"strconv"
@@ -10,6 +11,7 @@ import (
 	"unsafe"
 
 	"github.com/trove-ml/trove/internal/jsonx"
+	"github.com/trove-ml/trove/internal/limits"
 )
 
 // Error descriptions counted in errors_info. The first ones are the
@@ -40,6 +42,10 @@ var dropped = map[string]bool{
 	"valid_plot": true, "plot_data": true, "skip_validation": true,
 }
 
+// errTooManyMembers stops the scan of a line with more than
+// limits.EventKeys members.
+var errTooManyMembers = errors.New("too many members")
+
 // rawEvent collects the members of a line before they are validated.
 type rawEvent struct {
 	p                                                      *Parser
@@ -47,7 +53,16 @@ type rawEvent struct {
 	value, values, worker, level, msg, plotStr, url, key   []byte
 	modelEvent, allowLocked, xAxisLabel                    []byte
 	extra                                                  []Member
+	// extraAt indexes extra by key once it grows, so that a line with many
+	// unknown members parses in linear time.
+	extraAt map[string]int
+	// members counts the members of the line (limits.EventKeys).
+	members int
 }
+
+// extraIndexFrom is the count of unknown members from which they are
+// looked up through extraAt instead of a scan.
+const extraIndexFrom = 16
 
 // Parse validates one event line. defaultWorker is used when the event
 // names none. A refused event gives a description for errors_info.
@@ -80,9 +95,15 @@ func (p *Parser) Parse(line []byte) (*Event, string) {
 			}
 			k = s
 		}
+		if r.members++; r.members > limits.EventKeys {
+			return errTooManyMembers
+		}
 		r.set(k, val)
 		return nil
 	})
+	if errors.Is(err, errTooManyMembers) {
+		return nil, fmt.Sprintf("Too many fields in event (more than %d)", limits.EventKeys)
+	}
 	if err != nil {
 		return nil, errMalformed
 	}
@@ -149,13 +170,29 @@ func (r *rawEvent) set(k string, v []byte) {
 		if dropped[k] {
 			return
 		}
+		// A repeated member: the last one wins, as in JSON decoders.
+		if r.extraAt != nil {
+			if i, ok := r.extraAt[k]; ok {
+				r.extra[i].Value = v
+				return
+			}
+			r.extraAt[k] = len(r.extra)
+			r.extra = append(r.extra, Member{Key: k, Value: v})
+			return
+		}
 		for i, m := range r.extra {
-			if m.Key == k { // a repeated member: the last one wins, as in JSON decoders
+			if m.Key == k {
 				r.extra[i].Value = v
 				return
 			}
 		}
 		r.extra = append(r.extra, Member{Key: k, Value: v})
+		if len(r.extra) == extraIndexFrom {
+			r.extraAt = make(map[string]int, 2*extraIndexFrom)
+			for i, m := range r.extra {
+				r.extraAt[m.Key] = i
+			}
+		}
 	}
 }
 

@@ -10,6 +10,7 @@ import (
 
 	"github.com/trove-ml/trove/internal/apierr"
 	"github.com/trove-ml/trove/internal/jsonx"
+	"github.com/trove-ml/trove/internal/limits"
 	"github.com/trove-ml/trove/internal/store"
 )
 
@@ -90,6 +91,9 @@ func Build(d store.Dialect, s *Schema, req *Request, body []byte, opts Options) 
 		}
 		p.conds = append(p.conds, f)
 	}
+	if n := len(strings.Fields(req.SearchText)); n > limits.SearchWords {
+		return nil, limits.TooMany("search_text", n, limits.SearchWords)
+	}
 	if strings.TrimSpace(req.SearchText) != "" {
 		p.conds = append(p.conds, p.searchText(req.SearchText))
 	}
@@ -120,17 +124,24 @@ func (p *Plan) WhereIn(field string, vals []string) {
 }
 
 func (p *Plan) regex(field, pattern string, ci bool) (frag, error) {
-	if _, err := regexp.Compile(pattern); err != nil {
+	if err := checkPattern(field, pattern); err != nil {
+		return frag{}, err
+	}
+	arg, err := p.e.d.RegexArg(pattern, field, ci)
+	if err != nil {
 		return frag{}, apierr.InvalidRegex(field, err.Error())
+	}
+	if _, token := arg.(string); token && arg != pattern {
+		ci = false // the token carries the case flag
 	}
 	if p.schema.isArray(field) {
 		// Any element matching: done through the element enumeration.
 		j := p.e.json(field)
 		from, val := p.e.d.ArrayElements(j.sql, "re")
-		return frag{"EXISTS (SELECT 1 FROM " + from + " WHERE " + p.e.d.Regex(val, ci) + ")", append(j.args, pattern)}, nil
+		return frag{"EXISTS (SELECT 1 FROM " + from + " WHERE " + p.e.d.Regex(val, ci) + ")", append(j.args, arg)}, nil
 	}
 	t := p.e.text(field)
-	return frag{p.e.d.Regex(t.sql, ci), append(t.args, pattern)}, nil
+	return frag{p.e.d.Regex(t.sql, ci), append(t.args, arg)}, nil
 }
 
 func (p *Plan) multiField(key string, pt *Pattern, op string) (frag, error) {
@@ -138,6 +149,9 @@ func (p *Plan) multiField(key string, pt *Pattern, op string) (frag, error) {
 	hasDate := len(pt.Datetime) > 0 && !bytes.Equal(pt.Datetime, []byte("null"))
 	if hasPattern == hasDate {
 		return frag{}, apierr.Validation(key, "exactly one of pattern and datetime is required")
+	}
+	if len(pt.Fields) > limits.FilterValues {
+		return frag{}, limits.TooMany(key+".fields", len(pt.Fields), limits.FilterValues)
 	}
 	var parts []frag
 	for _, f := range pt.Fields {
@@ -191,6 +205,9 @@ func (p *Plan) fieldFilters(body []byte, filters map[string]json.RawMessage, ski
 	}
 	sort.Strings(keys)
 	s := p.schema
+	if n := countFilters(s, keys, filters); n > limits.FilterValues {
+		return limits.TooMany("(filters)", n, limits.FilterValues)
+	}
 	for _, key := range keys {
 		if reserved[key] || has(skip, key) {
 			continue

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/trove-ml/trove/internal/apierr"
+	"github.com/trove-ml/trove/internal/limits"
 	"github.com/trove-ml/trove/internal/store"
 )
 
@@ -26,6 +27,9 @@ func parseListTerms(field string, raw json.RawMessage) ([]listTerm, error) {
 		}
 	} else {
 		items = []json.RawMessage{raw}
+	}
+	if len(items) > limits.FilterValues {
+		return nil, limits.TooMany(field, len(items), limits.FilterValues)
 	}
 	out := make([]listTerm, 0, len(items))
 	for _, it := range items {

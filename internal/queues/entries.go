@@ -83,12 +83,14 @@ func ToBack(_, n int) int { return n - 1 }
 
 // Forward moves an entry by places towards the top.
 func Forward(by int) Target {
-	return func(cur, _ int) int { return cur - by }
+	// The distance is capped at the queue's length, so a huge count cannot
+	// overflow.
+	return func(cur, n int) int { return cur - min(by, n) }
 }
 
 // Backward moves an entry by places towards the bottom.
 func Backward(by int) Target {
-	return func(cur, _ int) int { return cur + by }
+	return func(cur, n int) int { return cur + min(by, n) }
 }
 
 // Move puts a task at a new place in its queue and returns the place it

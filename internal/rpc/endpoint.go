@@ -35,6 +35,9 @@ type Endpoint struct {
 	// handler unchecked, so it can refuse bad lines one by one instead of
 	// failing the whole call (events.add_batch).
 	LenientLines bool
+	// Streaming endpoints write their answer as it is read (log
+	// downloads) and are exempt from the server's call deadline.
+	Streaming bool
 
 	min Version
 }

@@ -22,6 +22,7 @@ import (
 	"github.com/trove-ml/trove/internal/httpx"
 	"github.com/trove-ml/trove/internal/ids"
 	"github.com/trove-ml/trove/internal/jsonx"
+	"github.com/trove-ml/trove/internal/limits"
 )
 
 // Finished describes one finished call, for the Observer.
@@ -45,6 +46,9 @@ type Server struct {
 	Log      *slog.Logger
 	// MaxBody is the request body limit in bytes.
 	MaxBody int64
+	// Timeout is the deadline of a call (0 = DefaultTimeout, negative =
+	// none); streaming endpoints are exempt.
+	Timeout time.Duration
 	// Observe, when set, sees every finished call.
 	Observe Observer
 }
@@ -132,7 +136,9 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 
 	call := &Call{Endpoint: name, Version: ver, Request: r}
-	data, err := s.run(r.Context(), ep, call, w, r)
+	ctx, cancel := s.callContext(r.Context(), ep)
+	defer cancel()
+	data, err := s.run(ctx, ep, call, w, r)
 	if err == nil {
 		result = data
 	}
@@ -140,7 +146,16 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		http.SetCookie(w, ck)
 	}
 	if err != nil {
+		if ae, ok := s.deadlineError(ctx, err); ok {
+			status = ae.Code
+			s.Log.Warn("call ended by its context", "endpoint", name, "request_id", id, "reason", ae.Message())
+			writeJSON(w, ae.Code, encodeError(m, ae, ""))
+			return
+		}
 		ae := apierr.As(err)
+		if ae == nil {
+			ae = limits.PatternTooCostly(err) // the store stopped a costly pattern
+		}
 		stack := ""
 		if ae == nil || ae.Code >= 500 {
 			if ae == nil {
@@ -263,6 +278,9 @@ func splitLines(body []byte) ([][]byte, error) {
 		if len(ln) == 0 {
 			continue
 		}
+		if len(out) == limits.Lines {
+			return nil, limits.TooMany("(json lines)", bytes.Count(body, []byte("\n"))+1, limits.Lines)
+		}
 		if !json.Valid(ln) {
 			return nil, apierr.MalformedJSON(fmt.Sprintf("invalid JSON on line %d", len(out)+1))
 		}
@@ -280,6 +298,9 @@ func splitLinesLenient(body []byte) ([][]byte, error) {
 	var out [][]byte
 	for _, ln := range bytes.Split(body, []byte("\n")) {
 		if ln = bytes.TrimSpace(ln); len(ln) > 0 {
+			if len(out) == limits.Lines {
+				return nil, limits.TooMany("(json lines)", bytes.Count(body, []byte("\n"))+1, limits.Lines)
+			}
 			out = append(out, ln)
 		}
 	}

@@ -48,6 +48,9 @@ func Decode(body []byte, dst any) error {
 	if err := checkRequired(reflect.ValueOf(dst).Elem(), ""); err != nil {
 		return err
 	}
+	if err := checkLimits(reflect.ValueOf(dst).Elem()); err != nil {
+		return err
+	}
 	if v, ok := dst.(Validator); ok {
 		return v.Validate()
 	}

@@ -3,7 +3,6 @@ package store
 import (
 	"context"
 	"database/sql"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"sort"
@@ -293,11 +292,12 @@ func (db *DB) MoveQueueEntry(ctx context.Context, q Querier, queueID, taskID str
 	if cur < 0 {
 		return 0, fmt.Errorf("task %s in queue %s: %w", taskID, queueID, ErrNotQueued)
 	}
-	to := target(cur, len(entries))
+	// Clamp before comparing: a move past either end of a queue that holds
+	// only this task is no move at all.
+	to := max(0, min(target(cur, len(entries)), len(entries)-1))
 	if to == cur {
 		return cur, nil
 	}
-	to = max(0, min(to, len(entries)-1))
 	moved := entries[cur]
 	rest := append(append([]QueueEntry{}, entries[:cur]...), entries[cur+1:]...)
 	var pos int64
@@ -441,7 +441,7 @@ func (db *DB) TouchQueue(ctx context.Context, q Querier, queueID string, at json
 		return "", err
 	}
 	var qu Queue
-	if err := json.Unmarshal(doc, &qu); err != nil {
+	if err := decodeDoc(doc, &qu); err != nil {
 		return "", fmt.Errorf("decode queue %s: %w", queueID, err)
 	}
 	if at.After(qu.LastUpdate.Time) {

@@ -10,23 +10,29 @@ import (
 	"strings"
 	"sync"
 
+	lru "github.com/hashicorp/golang-lru/v2"
 	"modernc.org/sqlite"
 )
 
 var registerOnce sync.Once
 
-// regexCache keeps compiled patterns for the REGEXP function.
-var regexCache sync.Map
+// regexCache keeps recently used compiled patterns for the REGEXP
+// function. It is bounded: patterns come from requests, and each compiled
+// one holds memory in proportion to its size (the query builder already
+// caps that size).
+var regexCache, _ = lru.New[string, *regexp.Regexp](regexCacheSize)
+
+const regexCacheSize = 256
 
 func compileCached(p string) (*regexp.Regexp, error) {
-	if v, ok := regexCache.Load(p); ok {
-		return v.(*regexp.Regexp), nil
+	if re, ok := regexCache.Get(p); ok {
+		return re, nil
 	}
 	re, err := regexp.Compile(p)
 	if err != nil {
 		return nil, err
 	}
-	regexCache.Store(p, re)
+	regexCache.Add(p, re)
 	return re, nil
 }
 
@@ -45,6 +51,9 @@ func registerFunctions() {
 				return false, nil
 			default:
 				s = fmt.Sprint(v)
+			}
+			if isBudgetToken(p) {
+				return matchBudgeted(p, s)
 			}
 			re, err := compileCached(p)
 			if err != nil {

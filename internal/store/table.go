@@ -101,7 +101,7 @@ func (t *Table[S, P]) get(ctx context.Context, q Querier, id string, companies [
 		return nil, err
 	}
 	rec := P(new(S))
-	if err := json.Unmarshal(doc, rec); err != nil {
+	if err := decodeDoc(doc, rec); err != nil {
 		return nil, fmt.Errorf("decode %s %s: %w", t.Name, id, err)
 	}
 	return rec, nil
@@ -122,7 +122,7 @@ func (t *Table[S, P]) Select(ctx context.Context, q Querier, where string, args 
 			return nil, err
 		}
 		rec := P(new(S))
-		if err := json.Unmarshal(doc, rec); err != nil {
+		if err := decodeDoc(doc, rec); err != nil {
 			return nil, fmt.Errorf("decode %s: %w", t.Name, err)
 		}
 		out = append(out, rec)

@@ -52,7 +52,7 @@ func Register(r *rpc.Registry, d *api.Deps) {
 		rpc.Endpoint{Name: "events.get_task_latest_scalar_values", Handler: rpc.Typed(s.getTaskLatestScalarValues)},
 		rpc.Endpoint{Name: "events.get_task_single_value_metrics", Handler: rpc.Typed(s.getTaskSingleValueMetrics)},
 		rpc.Endpoint{Name: "events.get_task_log", Handler: rpc.Typed(s.getTaskLog)},
-		rpc.Endpoint{Name: "events.download_task_log", Handler: rpc.Typed(s.downloadTaskLog)},
+		rpc.Endpoint{Name: "events.download_task_log", Handler: rpc.Typed(s.downloadTaskLog), Streaming: true},
 		rpc.Endpoint{Name: "events.clear_task_log", Handler: rpc.Typed(s.clearTaskLog)},
 		rpc.Endpoint{Name: "events.delete_for_task", Handler: rpc.Typed(s.deleteForTask)},
 		rpc.Endpoint{Name: "events.delete_for_model", Handler: rpc.Typed(s.deleteForModel)},

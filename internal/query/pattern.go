@@ -1,0 +1,55 @@
+package query
+
+import (
+	"encoding/json"
+	"regexp"
+	"regexp/syntax"
+
+	"github.com/trove-ml/trove/internal/apierr"
+	"github.com/trove-ml/trove/internal/limits"
+)
+
+// checkPattern refuses a regular expression that is malformed, longer
+// than limits.Pattern, or whose compiled program is larger than
+// limits.PatternInsts: matching costs the pattern's size times the text's,
+// so both are bounded (Go's engine is linear in the text).
+func checkPattern(field, pattern string) error {
+	if len(pattern) > limits.Pattern {
+		return limits.TooLong(field, len(pattern), limits.Pattern)
+	}
+	if _, err := regexp.Compile(pattern); err != nil {
+		return apierr.InvalidRegex(field, err.Error())
+	}
+	re, err := syntax.Parse(pattern, syntax.Perl)
+	if err != nil {
+		return apierr.InvalidRegex(field, err.Error())
+	}
+	prog, err := syntax.Compile(re.Simplify())
+	if err != nil {
+		return apierr.InvalidRegex(field, err.Error())
+	}
+	if n := len(prog.Inst); n > limits.PatternInsts {
+		return apierr.Validation(field, "pattern too complex: %d instructions, the limit is %d", n, limits.PatternInsts)
+	}
+	return nil
+}
+
+// countFilters counts the body keys and filters entries that become
+// conditions: each is one more level of the SQL expression.
+func countFilters(s *Schema, keys []string, filters map[string]json.RawMessage) int {
+	n := len(filters)
+	for _, k := range keys {
+		if !reserved[k] && s.isFilter(s.canonical(k)) {
+			n++
+		}
+	}
+	return n
+}
+
+// isFilter reports whether a canonical field becomes a condition when it
+// is a body key (the cases of fieldFilters).
+func (s *Schema) isFilter(field string) bool {
+	return has(s.Patterns, field) || has(s.Lists, field) || hasPrefix(s.ListPrefixes, field) ||
+		has(s.Ranges, field) || hasPrefix(s.RangePrefixes, field) || has(s.Dates, field) ||
+		has(s.Equality, field) || hasPrefix(s.EqualityPrefixes, field)
+}

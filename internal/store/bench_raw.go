@@ -41,3 +41,10 @@ func (db *DB) AnyTaskCompany(ctx context.Context) (string, error) {
 	}
 	return ids[0], nil
 }
+
+// Analyze refreshes the planner's statistics of a table, as autovacuum
+// would after a bulk load.
+func (db *DB) Analyze(ctx context.Context, table string) error {
+	_, err := db.Write().ExecContext(ctx, "ANALYZE "+table)
+	return err
+}

@@ -4,7 +4,6 @@ import (
 	"context"
 	"strings"
 
-	"github.com/trove-ml/trove/internal/api"
 	"github.com/trove-ml/trove/internal/apierr"
 	"github.com/trove-ml/trove/internal/query"
 	"github.com/trove-ml/trove/internal/rpc"
@@ -86,11 +85,14 @@ func (s *service) getByIDEx(ctx context.Context, c *rpc.Call, req *getByIDExRequ
 	return s.list(ctx, c, &req.getAllRequest, true, true)
 }
 
-// list runs a TasksQuery for the caller; items come in the wire shape.
+// list runs a TasksQuery for the caller. Its items are the stored
+// documents as they are (the stored task document has the answer's shape):
+// converting each through toWire made get_all_ex 2.5 times slower on a
+// 100,000-task store (BENCHMARKS.md), so lists skip it; single reads use it.
 func (s *service) list(ctx context.Context, c *rpc.Call, req *getAllRequest, allowPublic, ex bool) (*getAllResponse, error) {
 	res, err := taskdom.List(ctx, &s.d.Env, taskdom.ListInput{Company: c.Company(), Request: &req.Request, Body: c.Body,
 		Projects: req.Project, IncludeSubprojects: req.IncludeSubprojects, SearchHidden: req.SearchHidden,
-		Ex: ex, AllowPublic: allowPublic, Convert: api.WireItems(toWire)})
+		Ex: ex, AllowPublic: allowPublic})
 	if err != nil {
 		return nil, err
 	}

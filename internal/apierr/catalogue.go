@@ -313,3 +313,12 @@ func EventsLockedModel(id string) *Error {
 func ScrollStateMismatch(id string) *Error {
 	return (&Error{Code: 400, Subcode: 1104, Msg: "Invalid scroll id (Task and metric stored in the state do not match the passed ones)"}).With("scroll_id", id)
 }
+
+// CallTimedOut is 503/0: the call ran past the server's deadline.
+func CallTimedOut(limit string) *Error {
+	return New(503, 0, "Request took longer than the server's limit of %s", limit)
+}
+
+// ClientClosed is 499/0: the client went away before the answer (only
+// the access log and metrics see it).
+func ClientClosed() *Error { return New(499, 0, "Client closed the request") }

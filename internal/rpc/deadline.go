@@ -3,7 +3,6 @@ package rpc
 import (
 	"context"
 	"errors"
-	"fmt"
 	"time"
 
 	"github.com/trove-ml/trove/internal/apierr"
@@ -37,9 +36,9 @@ func (s *Server) deadlineError(ctx context.Context, err error) (*apierr.Error, b
 		return nil, false
 	}
 	if errors.Is(ctx.Err(), context.DeadlineExceeded) {
-		return apierr.New(503, 0, "%s", fmt.Sprintf("Request took longer than the server's limit of %s", s.timeoutOrDefault())), true
+		return apierr.CallTimedOut(s.timeoutOrDefault().String()), true
 	}
-	return apierr.New(499, 0, "Client closed the request"), true
+	return apierr.ClientClosed(), true
 }
 
 func (s *Server) timeoutOrDefault() time.Duration {

@@ -272,7 +272,7 @@ func RevokedToken() *Error { return New(401, 30, "Invalid token (revoked token)"
 // TooManyFailedLogins is 429/0: the access key or the source address has
 // failed to log in too often; the next try is allowed in retryAfter seconds.
 func TooManyFailedLogins(retryAfter int) *Error {
-	e := New(429, 0, "Too many failed logins (retry in %d seconds)", retryAfter)
+	e := New(429, 0, "Too many failed logins (try again in %d s)", retryAfter)
 	e.RetryAfter = retryAfter
 	return e
 }

@@ -29,7 +29,7 @@ func TestCheckKeyThrottlesFailures(t *testing.T) {
 			t.Fatalf("%d comparisons for %d failures", n, limits.LoginFailures)
 		}
 		_, err := s.CheckKey(ctx, "ALICEKEY", "alice-secret", "10.0.0.2")
-		wantAPIErr(t, err, 429, 0, "Too many failed logins (retry in 1 seconds)")
+		wantAPIErr(t, err, 429, 0, "Too many failed logins (try again in 1 s)")
 		if n := len(work.Costs()); n != 0 {
 			t.Fatalf("a refused login still did %d bcrypt comparisons", n)
 		}

@@ -43,7 +43,7 @@ func TestFailedLoginsAreThrottled(t *testing.T) {
 			e.Do(t, "auth.login", nil, basicAuth(testenv.AdminKey, "wrong")).Err(t, 401, 22)
 		}
 		r := e.Do(t, "auth.login", nil, basicAuth(testenv.AdminKey, "wrong")).Err(t, 429, 0)
-		if r.Msg() != "Too many failed logins (retry in 1 seconds)" || r.Header.Get("Retry-After") != "1" {
+		if r.Msg() != "Too many failed logins (try again in 1 s)" || r.Header.Get("Retry-After") != "1" {
 			t.Fatalf("429 message %q, Retry-After %q", r.Msg(), r.Header.Get("Retry-After"))
 		}
 		// The key is held even with its right secret, and on any call.

@@ -24,6 +24,9 @@ type Error struct {
 	// errors whose callers still read the answer's fields, such as
 	// events.add_batch's `added`).
 	Reply any
+	// RetryAfter, when above zero, is sent as the Retry-After header (in
+	// seconds): the SDK's HTTP retry waits that long instead of backing off.
+	RetryAfter int
 }
 
 func (e *Error) Error() string { return e.Message() }

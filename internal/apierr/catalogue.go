@@ -269,6 +269,14 @@ func InvalidToken(reason string) *Error {
 // RevokedToken is 401/30.
 func RevokedToken() *Error { return New(401, 30, "Invalid token (revoked token)") }
 
+// TooManyFailedLogins is 429/0: the access key or the source address has
+// failed to log in too often; the next try is allowed in retryAfter seconds.
+func TooManyFailedLogins(retryAfter int) *Error {
+	e := New(429, 0, "Too many failed logins (try again in %d s)", retryAfter)
+	e.RetryAfter = retryAfter
+	return e
+}
+
 // RoleNotAllowed is 403/20.
 func RoleNotAllowed(role string, allowed []string) *Error {
 	return (&Error{Code: 403, Subcode: 20, Msg: "Forbidden (not allowed for role)"}).With("role", role, "allowed", allowed)

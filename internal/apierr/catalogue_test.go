@@ -17,6 +17,7 @@ func TestCatalogueTexts(t *testing.T) {
 		{InvalidParentTask("p1"), 400, 101, "Invalid task id (invalid parent): parent=p1"},
 		{MissingTaskField("models.output"), 400, 122, "Task is missing expected fields: field=models.output"},
 		{ValidationMsg("request body must be a JSON object"), 400, 12, "Validation error (request body must be a JSON object)"},
+		{TooManyFailedLogins(1), 429, 0, "Too many failed logins (try again in 1 s)"},
 	}
 	for _, c := range cases {
 		if c.err.Code != c.code || c.err.Subcode != c.subcode || c.err.Message() != c.msg {

@@ -2,6 +2,7 @@ package auth_test
 
 import (
 	"context"
+	"reflect"
 	"regexp"
 	"strings"
 	"testing"
@@ -21,13 +22,13 @@ func TestBootstrapGeneratesAdminOnce(t *testing.T) {
 			t.Fatalf("first start generates a key pair: %+v", gen)
 		}
 		s := auth.New(env, []byte("k"))
-		id, err := s.CheckKey(ctx, gen.AccessKey, gen.SecretKey)
+		id, err := s.CheckKey(ctx, gen.AccessKey, gen.SecretKey, "")
 		if err != nil {
 			t.Fatal(err)
 		}
 		want := auth.Identity{UserID: auth.AdminUserID, UserName: "admin", CompanyID: auth.DefaultCompanyID,
 			CompanyName: auth.DefaultCompanyName, Role: auth.RoleAdmin}
-		if *id != want {
+		if !reflect.DeepEqual(*id, want) {
 			t.Fatalf("generated admin is %+v, want %+v", *id, want)
 		}
 
@@ -35,7 +36,7 @@ func TestBootstrapGeneratesAdminOnce(t *testing.T) {
 		if err != nil || again != nil {
 			t.Fatalf("second start generates nothing: %+v, %v", again, err)
 		}
-		if _, err := s.CheckKey(ctx, gen.AccessKey, gen.SecretKey); err != nil {
+		if _, err := s.CheckKey(ctx, gen.AccessKey, gen.SecretKey, ""); err != nil {
 			t.Fatalf("second start broke the generated key: %v", err)
 		}
 	})
@@ -49,7 +50,7 @@ func TestBootstrapAdminFromEnvironment(t *testing.T) {
 		if err != nil || gen != nil {
 			t.Fatalf("configured admin: no generated pair: %+v, %v", gen, err)
 		}
-		id, err := s.CheckKey(ctx, "ENVADMIN", "first-secret")
+		id, err := s.CheckKey(ctx, "ENVADMIN", "first-secret", "")
 		if err != nil || id.UserID != auth.AdminUserID || id.Role != auth.RoleAdmin {
 			t.Fatalf("admin %+v, %v", id, err)
 		}
@@ -58,10 +59,10 @@ func TestBootstrapAdminFromEnvironment(t *testing.T) {
 		if _, err := auth.Bootstrap(ctx, env, "ENVADMIN", "second-secret", nil); err != nil {
 			t.Fatal(err)
 		}
-		if _, err := s.CheckKey(ctx, "ENVADMIN", "second-secret"); err != nil {
+		if _, err := s.CheckKey(ctx, "ENVADMIN", "second-secret", ""); err != nil {
 			t.Fatalf("new secret: %v", err)
 		}
-		_, err = s.CheckKey(ctx, "ENVADMIN", "first-secret")
+		_, err = s.CheckKey(ctx, "ENVADMIN", "first-secret", "")
 		wantAPIErr(t, err, 401, 22, invalidCredentials)
 
 		for _, kv := range [][2]string{{"ENVADMIN", ""}, {"", "second-secret"}} {
@@ -85,21 +86,21 @@ func TestBootstrapFixedUsers(t *testing.T) {
 		}
 		s := auth.New(env, []byte("k"))
 
-		plain, err := s.CheckKey(ctx, "PLAINKEY", "plain-secret")
+		plain, err := s.CheckKey(ctx, "PLAINKEY", "plain-secret", "")
 		if err != nil {
 			t.Fatal(err)
 		}
 		want := auth.Identity{UserID: "__PLAINKEY__", UserName: "__PLAINKEY__", CompanyID: auth.DefaultCompanyID,
 			CompanyName: auth.DefaultCompanyName, Role: auth.RoleUser}
-		if *plain != want {
+		if !reflect.DeepEqual(*plain, want) {
 			t.Fatalf("defaults: %+v, want %+v", *plain, want)
 		}
-		bob, err := s.CheckKey(ctx, "BOBKEY", "bob-secret")
+		bob, err := s.CheckKey(ctx, "BOBKEY", "bob-secret", "")
 		if err != nil {
 			t.Fatal(err)
 		}
 		want = auth.Identity{UserID: "bob", UserName: "Bob", CompanyID: "acme", CompanyName: "acme", Role: auth.RoleGuest}
-		if *bob != want {
+		if !reflect.DeepEqual(*bob, want) {
 			t.Fatalf("configured user: %+v, want %+v", *bob, want)
 		}
 	})

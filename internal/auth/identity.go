@@ -10,6 +10,9 @@ type Identity struct {
 	CompanyName string
 	Role        string
 	SessionID   string
+	// Ancestors are the sessions of the tokens the call's token was
+	// minted from, nearest first; revoking any of them revokes it.
+	Ancestors []string
 	// Token is the bearer token the call presented, if any.
 	Token string
 	// ExpiresAt is the token's expiry (unix seconds), 0 when none.

@@ -2,6 +2,7 @@ package auth_test
 
 import (
 	"context"
+	"reflect"
 	"regexp"
 	"testing"
 
@@ -41,20 +42,20 @@ func TestCheckKey(t *testing.T) {
 			store.User{ID: "u1", Company: "acme-id", Name: "alice", Role: auth.RoleUser}, "ALICEKEY", "alice-secret")
 		s := auth.New(env, []byte("k"))
 
-		id, err := s.CheckKey(ctx, "ALICEKEY", "alice-secret")
+		id, err := s.CheckKey(ctx, "ALICEKEY", "alice-secret", "")
 		if err != nil {
 			t.Fatal(err)
 		}
 		want := auth.Identity{UserID: "u1", UserName: "alice", CompanyID: "acme-id", CompanyName: "Acme", Role: auth.RoleUser}
-		if *id != want {
+		if !reflect.DeepEqual(*id, want) {
 			t.Fatalf("identity %+v, want %+v", *id, want)
 		}
 
-		_, err = s.CheckKey(ctx, "ALICEKEY", "wrong")
+		_, err = s.CheckKey(ctx, "ALICEKEY", "wrong", "")
 		wantAPIErr(t, err, 401, 22, invalidCredentials)
-		_, err = s.CheckKey(ctx, "NOSUCHKEY", "alice-secret")
+		_, err = s.CheckKey(ctx, "NOSUCHKEY", "alice-secret", "")
 		wantAPIErr(t, err, 401, 22, invalidCredentials)
-		_, err = s.CheckKey(ctx, "", "")
+		_, err = s.CheckKey(ctx, "", "", "")
 		wantAPIErr(t, err, 401, 22, invalidCredentials)
 	})
 }

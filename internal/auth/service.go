@@ -4,7 +4,6 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/hex"
-	"errors"
 	"fmt"
 	"time"
 
@@ -13,7 +12,6 @@ import (
 
 	"github.com/trove-ml/trove/internal/apierr"
 	"github.com/trove-ml/trove/internal/domain"
-	"github.com/trove-ml/trove/internal/store"
 )
 
 // DefaultExpiry and MaxExpiry bound token lifetimes.
@@ -30,28 +28,34 @@ const (
 
 // Service checks credentials and tokens and issues tokens.
 type Service struct {
-	env     *domain.Env
-	secret  []byte
-	revoked revocations
-	tokens  tokenCache
+	env      *domain.Env
+	secret   []byte
+	revoked  revocations
+	tokens   tokenCache
+	throttle *loginThrottle
+	// compare checks a secret against a bcrypt hash (a test counts calls).
+	compare func(hash, secret []byte) error
 }
 
 // New makes the service on env (its store and clock) with its token
 // signing secret.
 func New(env *domain.Env, secret []byte) *Service {
-	return &Service{env: env, secret: secret}
+	return &Service{env: env, secret: secret, throttle: newLoginThrottle(), compare: bcrypt.CompareHashAndPassword}
 }
 
 // Claims are the token's JWT claims, shaped as the reference's.
 type Claims struct {
-	AuthType      string        `json:"auth_type"`
-	Identity      tokenIdentity `json:"identity"`
-	SessionID     string        `json:"session_id"`
-	Env           string        `json:"env"`
-	APIVersion    string        `json:"api_version"`
-	ServerVersion string        `json:"server_version"`
-	ServerBuild   string        `json:"server_build"`
-	FeatureSet    string        `json:"feature_set"`
+	AuthType  string        `json:"auth_type"`
+	Identity  tokenIdentity `json:"identity"`
+	SessionID string        `json:"session_id"`
+	// Ancestors are the sessions of the tokens this one was minted from,
+	// nearest first (see lineage).
+	Ancestors     []string `json:"ancestor_sessions,omitempty"`
+	Env           string   `json:"env"`
+	APIVersion    string   `json:"api_version"`
+	ServerVersion string   `json:"server_version"`
+	ServerBuild   string   `json:"server_build"`
+	FeatureSet    string   `json:"feature_set"`
 	jwt.RegisteredClaims
 }
 
@@ -63,33 +67,6 @@ type tokenIdentity struct {
 	CompanyName string `json:"company_name,omitempty"`
 }
 
-// CheckKey verifies an access key and secret.
-func (s *Service) CheckKey(ctx context.Context, key, secret string) (*Identity, error) {
-	cred, err := s.env.DB.GetCredential(ctx, key)
-	if errors.Is(err, store.ErrNotFound) {
-		return nil, apierr.InvalidCredentials()
-	}
-	if err != nil {
-		return nil, apierr.Internal(err)
-	}
-	if bcrypt.CompareHashAndPassword([]byte(cred.SecretHash), []byte(secret)) != nil {
-		return nil, apierr.InvalidCredentials()
-	}
-	return s.identityFor(ctx, cred.UserID)
-}
-
-func (s *Service) identityFor(ctx context.Context, userID string) (*Identity, error) {
-	u, err := s.env.DB.GetUser(ctx, userID)
-	if err != nil {
-		return nil, apierr.InvalidCredentials()
-	}
-	c, err := s.env.DB.GetCompany(ctx, u.Company)
-	if err != nil {
-		return nil, apierr.InvalidCredentials()
-	}
-	return &Identity{UserID: u.ID, UserName: u.Name, CompanyID: c.ID, CompanyName: c.Name, Role: u.Role}, nil
-}
-
 // VerifyToken checks a session token's signature, expiry and revocation
 // and returns the identity it carries.
 func (s *Service) VerifyToken(ctx context.Context, token string) (*Identity, error) {
@@ -97,14 +74,8 @@ func (s *Service) VerifyToken(ctx context.Context, token string) (*Identity, err
 		if !e.expires.IsZero() && !s.env.Now().Before(e.expires) {
 			return nil, apierr.InvalidToken("token has invalid claims: token is expired")
 		}
-		if e.id.SessionID != "" {
-			revoked, err := s.sessionRevoked(ctx, e.id.SessionID)
-			if err != nil {
-				return nil, apierr.Internal(err)
-			}
-			if revoked {
-				return nil, apierr.RevokedToken()
-			}
+		if err := s.checkLineage(ctx, e.id.SessionID, e.id.Ancestors); err != nil {
+			return nil, err
 		}
 		id := e.id
 		return &id, nil
@@ -116,19 +87,13 @@ func (s *Service) VerifyToken(ctx context.Context, token string) (*Identity, err
 	if err != nil {
 		return nil, apierr.InvalidToken(err.Error())
 	}
-	if claims.SessionID != "" {
-		revoked, err := s.sessionRevoked(ctx, claims.SessionID)
-		if err != nil {
-			return nil, apierr.Internal(err)
-		}
-		if revoked {
-			return nil, apierr.RevokedToken()
-		}
+	if err := s.checkLineage(ctx, claims.SessionID, claims.Ancestors); err != nil {
+		return nil, err
 	}
 	id := &Identity{
 		UserID: claims.Identity.User, CompanyID: claims.Identity.Company, Role: claims.Identity.Role,
 		UserName: claims.Identity.UserName, CompanyName: claims.Identity.CompanyName,
-		SessionID: claims.SessionID, Token: token,
+		SessionID: claims.SessionID, Ancestors: claims.Ancestors, Token: token,
 	}
 	ce := cachedToken{id: *id}
 	if claims.ExpiresAt != nil {
@@ -139,14 +104,21 @@ func (s *Service) VerifyToken(ctx context.Context, token string) (*Identity, err
 	return id, nil
 }
 
-// IssueToken signs a token for id valid for ttl (0 = no expiry).
+// IssueToken signs a token for id valid for ttl (0 = no expiry). When id
+// came from a token, the new token is derived from it: it expires no
+// later than its parent and is revoked with it (see lineage).
 func (s *Service) IssueToken(id *Identity, ttl time.Duration) (string, error) {
 	now := s.env.Now()
+	exp := time.Time{}
+	if ttl > 0 {
+		exp = now.Add(ttl)
+	}
 	claims := Claims{
 		AuthType: "Bearer",
 		Identity: tokenIdentity{User: id.UserID, Company: id.CompanyID, Role: id.Role,
 			UserName: id.UserName, CompanyName: id.CompanyName},
 		SessionID:     NewSessionID(),
+		Ancestors:     lineage(id),
 		Env:           "<unknown>",
 		APIVersion:    APIVersion,
 		ServerVersion: ServerVersion,
@@ -155,8 +127,8 @@ func (s *Service) IssueToken(id *Identity, ttl time.Duration) (string, error) {
 			IssuedAt: jwt.NewNumericDate(now),
 		},
 	}
-	if ttl > 0 {
-		claims.ExpiresAt = jwt.NewNumericDate(now.Add(ttl))
+	if exp = capExpiry(id, exp); !exp.IsZero() {
+		claims.ExpiresAt = jwt.NewNumericDate(exp)
 	}
 	return jwt.NewWithClaims(jwt.SigningMethodHS256, claims).SignedString(s.secret)
 }

@@ -2,6 +2,7 @@ package auth_test
 
 import (
 	"context"
+	"reflect"
 	"strings"
 	"testing"
 	"time"
@@ -38,7 +39,7 @@ func TestTokenRoundTrip(t *testing.T) {
 		}
 		// The second check is answered from the cache and must agree.
 		again, err := s.VerifyToken(ctx, tok)
-		if err != nil || *again != *id {
+		if err != nil || !reflect.DeepEqual(*again, *id) {
 			t.Fatalf("cached answer %+v, %v; first %+v", again, err, *id)
 		}
 		// Every token is a new session.

@@ -16,6 +16,7 @@ import (
 	"log/slog"
 	"net/http"
 	"runtime/debug"
+	"strconv"
 	"time"
 
 	"github.com/trove-ml/trove/internal/apierr"
@@ -167,6 +168,9 @@ func (s *Service) withIdentity(w http.ResponseWriter, r *http.Request, fn func(h
 		if ae == nil || ae.Code >= 500 {
 			s.fail(w, r, err)
 			return
+		}
+		if ae.RetryAfter > 0 {
+			w.Header().Set("Retry-After", strconv.Itoa(ae.RetryAfter))
 		}
 		http.Error(w, ae.Message(), ae.Code)
 		return

@@ -42,6 +42,12 @@ const (
 	Lines = 100000
 	// EventKeys bounds the members of one event line.
 	EventKeys = 1000
+	// LoginFailures is how many failed key/secret logins one access key,
+	// and one source address, may make at once; LoginRefillPerSecond is
+	// how fast that allowance comes back. Past it a login answers 429
+	// before any bcrypt work.
+	LoginFailures        = 10
+	LoginRefillPerSecond = 1
 )
 
 // TooMany is the 400 for a list over its bound.

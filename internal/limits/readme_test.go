@@ -27,6 +27,7 @@ func TestReadmeListsEveryLimit(t *testing.T) {
 		"ListItems": ListItems, "FilterValues": FilterValues, "Pattern": Pattern, "PatternInsts": PatternInsts,
 		"SearchText": SearchText, "SearchWords": SearchWords, "Name": Name, "Tag": Tag, "Message": Message,
 		"Comment": Comment, "Lines": Lines, "EventKeys": EventKeys,
+		"LoginFailures": LoginFailures, "LoginRefillPerSecond": LoginRefillPerSecond,
 	} {
 		if !strings.Contains(table, "| "+strconv.Itoa(v)) && !strings.Contains(table, ", "+strconv.Itoa(v)+" ") {
 			t.Errorf("README Limits table does not state %s = %d", name, v)

@@ -3,6 +3,7 @@ package rpc
 import (
 	"context"
 	"encoding/base64"
+	"net"
 	"net/http"
 	"strings"
 
@@ -23,7 +24,9 @@ type Authenticator interface {
 // Credentials is what a request's credentials are checked against
 // (*auth.Service).
 type Credentials interface {
-	CheckKey(ctx context.Context, key, secret string) (*auth.Identity, error)
+	// CheckKey is given the caller's address: failed logins are
+	// throttled per key and per address.
+	CheckKey(ctx context.Context, key, secret, addr string) (*auth.Identity, error)
 	VerifyToken(ctx context.Context, token string) (*auth.Identity, error)
 }
 
@@ -50,7 +53,7 @@ func (a RequestAuth) Authenticate(ctx context.Context, r *http.Request) (*auth.I
 		if err != nil {
 			return nil, err
 		}
-		return a.Credentials.CheckKey(ctx, key, secret)
+		return a.Credentials.CheckKey(ctx, key, secret, remoteHost(r))
 	case "Bearer":
 		return a.Credentials.VerifyToken(ctx, strings.TrimSpace(value))
 	}
@@ -68,4 +71,15 @@ func basicCredentials(value string) (key, secret string, err error) {
 		return "", "", apierr.BadCredentials()
 	}
 	return key, secret, nil
+}
+
+// remoteHost is the address the request's connection comes from, without
+// its port. Forwarding headers are not trusted: anyone can set them, and
+// a forged one would dodge the per-address throttle.
+func remoteHost(r *http.Request) string {
+	host, _, err := net.SplitHostPort(r.RemoteAddr)
+	if err != nil {
+		return r.RemoteAddr
+	}
+	return host
 }

@@ -13,10 +13,10 @@ import (
 
 // recordingCredentials accepts key K / secret S and token T, and records
 // what it was asked.
-type recordingCredentials struct{ key, secret, token string }
+type recordingCredentials struct{ key, secret, token, addr string }
 
-func (c *recordingCredentials) CheckKey(_ context.Context, key, secret string) (*auth.Identity, error) {
-	c.key, c.secret = key, secret
+func (c *recordingCredentials) CheckKey(_ context.Context, key, secret, addr string) (*auth.Identity, error) {
+	c.key, c.secret, c.addr = key, secret, addr
 	if key == "K" && secret == "S" {
 		return &auth.Identity{UserID: "by-key"}, nil
 	}
@@ -73,6 +73,9 @@ func TestRequestAuth(t *testing.T) {
 			}
 			if creds.key != c.key || creds.secret != c.secret || creds.token != c.token {
 				t.Fatalf("credentials got key %q secret %q token %q", creds.key, creds.secret, creds.token)
+			}
+			if c.key != "" && creds.addr != "192.0.2.1" {
+				t.Fatalf("CheckKey got address %q, want the connection's host 192.0.2.1", creds.addr)
 			}
 		})
 	}

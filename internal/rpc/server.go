@@ -15,6 +15,7 @@ import (
 	"net/http"
 	"regexp"
 	"runtime/debug"
+	"strconv"
 	"strings"
 	"time"
 
@@ -165,6 +166,9 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			s.Log.Error("call failed", "endpoint", name, "request_id", id, "error", err.Error())
 		}
 		status = ae.Code
+		if ae.RetryAfter > 0 {
+			w.Header().Set("Retry-After", strconv.Itoa(ae.RetryAfter))
+		}
 		writeJSON(w, ae.Code, encodeError(m, ae, stack))
 		return
 	}

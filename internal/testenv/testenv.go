@@ -11,6 +11,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -139,6 +140,22 @@ func (e *Env) CallAs(t testing.TB, token, endpoint string, body any) *Response {
 // path "/"+endpoint with headers set by hdr.
 func (e *Env) Do(t testing.TB, endpoint string, body any, hdr func(http.Header)) *Response {
 	t.Helper()
+	return e.do(t, http.DefaultClient, endpoint, body, hdr)
+}
+
+// DoFrom is Do from another local address (such as 127.0.0.2, also
+// loopback on Linux), for what the server tells apart by the caller's
+// address.
+func (e *Env) DoFrom(t testing.TB, ip, endpoint string, body any, hdr func(http.Header)) *Response {
+	t.Helper()
+	dialer := &net.Dialer{LocalAddr: &net.TCPAddr{IP: net.ParseIP(ip)}}
+	tr := &http.Transport{DialContext: dialer.DialContext}
+	defer tr.CloseIdleConnections()
+	return e.do(t, &http.Client{Transport: tr}, endpoint, body, hdr)
+}
+
+func (e *Env) do(t testing.TB, client *http.Client, endpoint string, body any, hdr func(http.Header)) *Response {
+	t.Helper()
 	var raw []byte
 	switch b := body.(type) {
 	case nil:
@@ -161,7 +178,7 @@ func (e *Env) Do(t testing.TB, endpoint string, body any, hdr func(http.Header))
 	if hdr != nil {
 		hdr(req.Header)
 	}
-	resp, err := http.DefaultClient.Do(req)
+	resp, err := client.Do(req)
 	if err != nil {
 		t.Fatalf("%s: %v", endpoint, err)
 	}

@@ -1,0 +1,71 @@
+package auth
+
+import (
+	"context"
+	"errors"
+	"sync"
+
+	"golang.org/x/crypto/bcrypt"
+
+	"github.com/trove-ml/trove/internal/apierr"
+	"github.com/trove-ml/trove/internal/store"
+)
+
+// unknownKeyHash is compared against for keys that do not exist, so an
+// unknown key costs the same bcrypt work as a known one with a wrong
+// secret and timing does not tell which keys exist. Its cost is the one
+// HashSecret stores with.
+var unknownKeyHash = sync.OnceValue(func() []byte {
+	h, err := bcrypt.GenerateFromPassword([]byte(RandomKey(32, true)), bcrypt.DefaultCost)
+	if err != nil {
+		panic("auth: cannot hash the unknown-key secret: " + err.Error())
+	}
+	return h
+})
+
+// CheckKey verifies an access key and secret presented from addr (the
+// caller's network address, "" when unknown). Failures are throttled per
+// key and per address: past the allowance the answer is 429 before any
+// lookup or bcrypt work.
+func (s *Service) CheckKey(ctx context.Context, key, secret, addr string) (*Identity, error) {
+	if !s.throttle.begin(key, addr, s.env.Now()) {
+		return nil, apierr.TooManyFailedLogins(retryAfterSeconds)
+	}
+	id, err := s.checkKey(ctx, key, secret)
+	s.throttle.end(key, addr, s.env.Now(), isBadCredentials(err))
+	return id, err
+}
+
+func (s *Service) checkKey(ctx context.Context, key, secret string) (*Identity, error) {
+	cred, err := s.env.DB.GetCredential(ctx, key)
+	switch {
+	case errors.Is(err, store.ErrNotFound):
+		_ = s.compare(unknownKeyHash(), []byte(secret))
+		return nil, apierr.InvalidCredentials()
+	case err != nil:
+		return nil, apierr.Internal(err)
+	}
+	if s.compare([]byte(cred.SecretHash), []byte(secret)) != nil {
+		return nil, apierr.InvalidCredentials()
+	}
+	return s.identityFor(ctx, cred.UserID)
+}
+
+// isBadCredentials tells a failed login (it counts against the
+// allowance) from a server fault (it does not).
+func isBadCredentials(err error) bool {
+	ae := apierr.As(err)
+	return ae != nil && ae.Code == 401
+}
+
+func (s *Service) identityFor(ctx context.Context, userID string) (*Identity, error) {
+	u, err := s.env.DB.GetUser(ctx, userID)
+	if err != nil {
+		return nil, apierr.InvalidCredentials()
+	}
+	c, err := s.env.DB.GetCompany(ctx, u.Company)
+	if err != nil {
+		return nil, apierr.InvalidCredentials()
+	}
+	return &Identity{UserID: u.ID, UserName: u.Name, CompanyID: c.ID, CompanyName: c.Name, Role: u.Role}, nil
+}

@@ -1,6 +1,7 @@
 package importer_test
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -83,8 +84,18 @@ func answers(t *testing.T, e *testenv.Env, fx *fixture, replace func(string) str
 // runImport imports src into target's store and file storage.
 func runImport(t *testing.T, src *source, target *testenv.Env) *importer.Report {
 	t.Helper()
+	rep := importFrom(t, src.URL, src, target)
+	if len(rep.Failures) > 0 {
+		t.Fatalf("import failures: %s", strings.Join(rep.Failures, "\n"))
+	}
+	return rep
+}
+
+// importFrom imports from the API at apiURL (src or a proxy before it).
+func importFrom(t *testing.T, apiURL string, src *source, target *testenv.Env) *importer.Report {
+	t.Helper()
 	ctx := context.Background()
-	c, err := importer.Dial(ctx, src.URL, testenv.AdminKey, testenv.AdminSecret)
+	c, err := importer.Dial(ctx, apiURL, testenv.AdminKey, testenv.AdminSecret)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -97,9 +108,6 @@ func runImport(t *testing.T, src *source, target *testenv.Env) *importer.Report 
 		SourceFiles: []string{src.Files}, FilesURL: target.App.Deps.FilesURL, Company: auth.DefaultCompanyID, Progress: &progress})
 	if err != nil {
 		t.Fatalf("import: %v\n%s", err, progress.String())
-	}
-	if len(rep.Failures) > 0 {
-		t.Fatalf("import failures: %s", strings.Join(rep.Failures, "\n"))
 	}
 	for _, kind := range []string{"projects", "queues", "models", "tasks"} {
 		if !strings.Contains(progress.String(), kind) {
@@ -115,6 +123,21 @@ func counts(rep *importer.Report) map[string][2]int {
 		out[c.Kind] = [2]int{c.Imported, c.Skipped}
 	}
 	return out
+}
+
+// compare fails on every read that answers differently on the source
+// (its file URLs rewritten) and on the target.
+func compare(t *testing.T, src *source, target *testenv.Env, fx *fixture) map[string]string {
+	t.Helper()
+	toTarget := func(s string) string { return strings.ReplaceAll(s, src.Files, target.App.Deps.FilesURL) }
+	before := answers(t, src.Env, fx, toTarget)
+	got := answers(t, target, fx, func(s string) string { return s })
+	for k, w := range before {
+		if g := got[k]; g != w {
+			t.Errorf("%s differs:\nsource: %s\ntarget: %s", k, around(w, g), around(g, w))
+		}
+	}
+	return got
 }
 
 // TestImportTroveToTrove imports a Trove filled like the SDK does into a
@@ -133,15 +156,7 @@ func TestImportTroveToTrove(t *testing.T) {
 		if rep.Files != len(fx.files) || rep.Events == 0 {
 			t.Errorf("first import copied %d files (want %d) and %d events", rep.Files, len(fx.files), rep.Events)
 		}
-		toTarget := func(s string) string { return strings.ReplaceAll(s, src.Files, target.App.Deps.FilesURL) }
-		same := func(s string) string { return s }
-		before := answers(t, src.Env, fx, toTarget)
-		got := answers(t, target, fx, same)
-		for k, w := range before {
-			if g := got[k]; g != w {
-				t.Errorf("%s differs:\nsource: %s\ntarget: %s", k, around(w, g), around(g, w))
-			}
-		}
+		got := compare(t, src, target, fx)
 		checkFiles(t, src, target, fx)
 
 		again := runImport(t, src, target)
@@ -152,7 +167,7 @@ func TestImportTroveToTrove(t *testing.T) {
 		if again.Events != 0 || again.Files != 0 {
 			t.Errorf("second import wrote %d events and %d files, want none", again.Events, again.Files)
 		}
-		after := answers(t, target, fx, same)
+		after := answers(t, target, fx, func(s string) string { return s })
 		for k, w := range got {
 			if after[k] != w {
 				t.Errorf("%s changed by the second import:\nfirst:  %s\nsecond: %s", k, w, after[k])
@@ -188,4 +203,95 @@ func around(a, b string) string {
 		i++
 	}
 	return a[max(0, i-150):min(len(a), i+150)]
+}
+
+// failingProxy forwards to the source's API but answers an error to reads
+// of the events of one task.
+func failingProxy(t *testing.T, src *source, task string) string {
+	t.Helper()
+	fwd := func(base string, fail func(*http.Request, []byte) bool) string {
+		srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			body, _ := io.ReadAll(r.Body)
+			if fail(r, body) {
+				w.WriteHeader(http.StatusInternalServerError)
+				_, _ = w.Write([]byte(`{"meta":{"result_code":500,"result_subcode":0,"result_msg":"source trouble"},"data":{}}`))
+				return
+			}
+			req, _ := http.NewRequest(r.Method, base+r.URL.Path, bytes.NewReader(body))
+			req.Header = r.Header.Clone()
+			resp, err := http.DefaultClient.Do(req)
+			if err != nil {
+				w.WriteHeader(http.StatusBadGateway)
+				return
+			}
+			defer resp.Body.Close()
+			for k, v := range resp.Header {
+				w.Header()[k] = v
+			}
+			w.WriteHeader(resp.StatusCode)
+			_, _ = io.Copy(w, resp.Body)
+		}))
+		t.Cleanup(srv.Close)
+		return srv.URL
+	}
+	return fwd(src.URL, func(r *http.Request, body []byte) bool {
+		return strings.HasSuffix(r.URL.Path, "events.get_task_events") && bytes.Contains(body, []byte(task))
+	})
+}
+
+// TestImportSourceErrors checks that a source failing on one task's
+// events and missing one file reports those and imports the rest, and
+// that a rerun against a healthy source completes the import.
+func TestImportSourceErrors(t *testing.T) {
+	src := newSource(t)
+	fx := src.populate(t)
+	var badFile string
+	for u := range fx.files {
+		if strings.Contains(u, "artifacts") {
+			badFile = u
+			break
+		}
+	}
+	api := failingProxy(t, src, fx.tasks[1])
+	ctx := context.Background()
+	srcStorage, _, err := files.OpenStorage(ctx, src.App.Cfg.Files, src.App.Cfg.DataDir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	badPath := strings.TrimPrefix(badFile, src.Files+"/")
+	if err := srcStorage.Delete(ctx, files.Key{Company: auth.DefaultCompanyID, Path: badPath}); err != nil {
+		t.Fatal(err)
+	}
+	target := testenv.New(t, "sqlite")
+	c, err := importer.Dial(ctx, api, testenv.AdminKey, testenv.AdminSecret)
+	if err != nil {
+		t.Fatal(err)
+	}
+	storage, spool, err := files.OpenStorage(ctx, target.App.Cfg.Files, target.App.Cfg.DataDir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rep, err := importer.Run(ctx, importer.Options{Source: c, DB: target.App.DB, Storage: storage, Spool: spool,
+		SourceFiles: []string{src.Files}, FilesURL: target.App.Deps.FilesURL, Company: auth.DefaultCompanyID})
+	if err != nil {
+		t.Fatalf("import: %v", err)
+	}
+	failures := strings.Join(rep.Failures, "\n")
+	if len(rep.Failures) != 2 || !strings.Contains(failures, "task "+fx.tasks[1]+": events.get_task_events: the source answered 500") ||
+		!strings.Contains(failures, "source trouble") || !strings.Contains(failures, badFile+": GET "+badFile+": HTTP 404") {
+		t.Fatalf("failures: %s", failures)
+	}
+	if got := counts(rep)["tasks"]; got != [2]int{2, 0} {
+		t.Errorf("tasks imported/skipped %v, want [2 0] and one failed", got)
+	}
+
+	// the healthy source: the failed task is imported again, and the
+	// task whose artifact was missing (imported with the source's URL) is
+	// imported again with its file; the rest is in place
+	src.upload(t, badPath, fx.files[badFile])
+	again := runImport(t, src, target)
+	if got := counts(again)["tasks"]; got != [2]int{2, 1} {
+		t.Errorf("rerun imported/skipped %v tasks, want [2 1]: the failed one and the one missing a file", got)
+	}
+	compare(t, src, target, fx)
 }

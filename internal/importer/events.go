@@ -24,6 +24,7 @@ const eventBatch = 1000
 // returns the count written.
 func (r *run) copyEvents(ctx context.Context, id string, model bool, user string) (int, error) {
 	written, scroll := 0, ""
+	var first json.RawMessage
 	for {
 		body := map[string]any{"task": id, "batch_size": eventBatch, "model_events": model}
 		if scroll != "" {
@@ -37,6 +38,13 @@ func (r *run) copyEvents(ctx context.Context, id string, model bool, user string
 			return written, err
 		}
 		if len(ans.Events) == 0 {
+			return written, nil
+		}
+		// the reference takes a cursor at iteration 0 for no cursor and
+		// starts over: a later page opening with the first event is that
+		if first == nil {
+			first = ans.Events[0]
+		} else if bytes.Equal(first, ans.Events[0]) {
 			return written, nil
 		}
 		groups, err := r.eventGroups(ctx, ans.Events, id, model)

@@ -22,6 +22,9 @@ func (r *run) projects(ctx context.Context, c *Count) error {
 	parent := map[string]string{}
 	var list []*store.Project
 	for _, raw := range raws {
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
 		p := &store.Project{}
 		if err := json.Unmarshal(raw, p); err != nil {
 			r.fail(c, "project", idOf(raw), err)
@@ -73,9 +76,13 @@ func (r *run) queues(ctx context.Context, c *Count) error {
 	bar := r.bar("queues", len(raws))
 	defer bar.Finish()
 	for _, raw := range raws {
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
 		sq := &sourceQueue{}
 		if err := json.Unmarshal(raw, sq); err != nil {
 			r.fail(c, "queue", idOf(raw), err)
+			bar.Add(1)
 			continue
 		}
 		q := &sq.Queue
@@ -128,14 +135,7 @@ func (r *run) put(ctx context.Context, c *Count, what, id string, write func(sto
 		wrote, err = write(q)
 		return err
 	})
-	switch {
-	case err != nil:
-		r.fail(c, what, id, err)
-	case wrote:
-		c.Imported++
-	default:
-		c.Skipped++
-	}
+	r.count(c, what, id, wrote, 0, err)
 }
 
 // models imports the models with their events; weights on the source's
@@ -148,9 +148,13 @@ func (r *run) models(ctx context.Context, c *Count) error {
 	bar := r.bar("models", len(raws))
 	defer bar.Finish()
 	for _, raw := range raws {
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
 		m := &store.Model{}
 		if err := json.Unmarshal(raw, m); err != nil {
 			r.fail(c, "model", idOf(raw), err)
+			bar.Add(1)
 			continue
 		}
 		m.Company = r.o.Company
@@ -173,6 +177,9 @@ func (r *run) tasks(ctx context.Context, c *Count) error {
 	bar := r.bar("tasks", len(raws))
 	defer bar.Finish()
 	for _, raw := range raws {
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
 		t, err := r.fullTask(ctx, idOf(raw))
 		if err != nil {
 			r.fail(c, "task", idOf(raw), err)
@@ -210,7 +217,7 @@ func (r *run) fullTask(ctx context.Context, id string) (*store.Task, error) {
 	return t, nil
 }
 
-// count records the outcome of one record with events.
+// count records the outcome of one record (and the events it wrote).
 func (r *run) count(c *Count, what, id string, wrote bool, events int, err error) {
 	r.rep.Events += events
 	switch {

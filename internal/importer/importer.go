@@ -76,9 +76,10 @@ type run struct {
 // Run imports everything the source's key may read: projects, queues,
 // models (with their events), tasks (with their events) and queue
 // entries. A record that is already in the store unchanged is skipped,
-// so a rerun resumes. A source error on one record is reported and the
-// import goes on; the error return is for failures that stop it (the
-// source unreachable for a listing, the store failing, ctx ended).
+// so a rerun resumes. A source error on one record, or on the listing of
+// one kind, is reported and the import goes on; the error return is for
+// an import that cannot go on (the target company cannot be written, ctx
+// ended).
 func Run(ctx context.Context, o Options) (*Report, error) {
 	if o.Progress == nil {
 		o.Progress = io.Discard
@@ -99,8 +100,13 @@ func Run(ctx context.Context, o Options) (*Report, error) {
 	for _, s := range steps {
 		c := &Count{Kind: s.kind}
 		r.rep.Counts = append(r.rep.Counts, c)
-		if err := s.fn(ctx, c); err != nil {
-			return r.rep, fmt.Errorf("import %s: %w", s.kind, err)
+		err := s.fn(ctx, c)
+		if ctx.Err() != nil {
+			return r.rep, fmt.Errorf("import %s: interrupted: %w", s.kind, ctx.Err())
+		}
+		if err != nil {
+			// the listing failed: the other kinds may still come
+			r.fail(c, s.kind, "(listing)", err)
 		}
 	}
 	r.rep.Files = r.files.copied

@@ -168,9 +168,10 @@ func (r *run) models(ctx context.Context, c *Count) error {
 }
 
 // tasks imports the tasks with their events; artifacts on the source's
-// file server are copied.
+// file server are copied. The listing gives the ids; each task is then
+// read by id, which answers every field.
 func (r *run) tasks(ctx context.Context, c *Count) error {
-	raws, err := listAll(ctx, r.o.Source, "tasks.get_all", "tasks", nil)
+	raws, err := listAll(ctx, r.o.Source, "tasks.get_all", "tasks", map[string]any{"only_fields": []string{"id"}})
 	if err != nil {
 		return err
 	}

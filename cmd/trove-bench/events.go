@@ -229,21 +229,15 @@ func (b *eventsBench) rawInsert(d time.Duration, workers, batch int) (float64, e
 			for ctx.Err() == nil {
 				err := db.Tx(context.Background(), func(q store.Querier) error {
 					ts := time.Now().UnixMilli()
-					for lo := 0; lo < batch; lo += 128 {
-						n := min(128, batch-lo)
-						args := make([]any, 0, n*7)
-						per := (batch + 3) / 4
-						for i := 0; i < n; i++ {
-							// rows ordered by series, as add_batch writes them
-							j := lo + i
-							it := iter + int64(j%per)
-							args = append(args, series+int64(j/per), it, float64(it%1000)/997, ts, ts, nil, nil)
-						}
-						query := "INSERT INTO event_scalars (series, iter, value, ts, wts, worker, extra) VALUES " +
-							strings.TrimSuffix(strings.Repeat("(?, ?, ?, ?, ?, ?, ?), ", n), ", ")
-						if _, err := q.ExecContext(ctx, query, args...); err != nil {
-							return err
-						}
+					per := (batch + 3) / 4
+					points := make([]store.RawScalar, batch)
+					for j := range points {
+						// rows ordered by series, as add_batch writes them
+						it := iter + int64(j%per)
+						points[j] = store.RawScalar{Series: series + int64(j/per), Iter: it, Value: float64(it%1000) / 997, TS: ts, WTS: ts}
+					}
+					if err := db.InsertRawScalars(ctx, q, points); err != nil {
+						return err
 					}
 					return nil
 				})

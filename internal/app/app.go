@@ -106,9 +106,11 @@ func (a *App) Run(ctx context.Context, ls *Listeners, out io.Writer) error {
 		stopJobs()
 		jobs.Wait()
 	}()
+	// The key (or the hint) comes before "trove started", which tells
+	// scripts and tests the start is complete.
+	a.offerKey(ctx, out)
 	a.Log.Info("trove started", "api_addr", ls.API.Addr().String(), "web_addr", ls.Web.Addr().String(),
 		"backend", a.DB.D.Name(), "metrics", a.Metrics != nil)
-	a.offerKey(ctx, out)
 	var err error
 	select {
 	case <-ctx.Done():

@@ -13,7 +13,7 @@ import (
 // one. Inside the caller's transaction it deletes the
 // models' events and the models, and adds their URIs to urls (when not
 // nil) so that the caller removes the files after it commits.
-func DeleteModels(ctx context.Context, d *Env, q store.Querier, ids []string, urls *store.FileURLs) (int, error) {
+func DeleteModels(ctx context.Context, d *Env, q store.Querier, ids []string, urls *FileURLs) (int, error) {
 	if len(ids) == 0 {
 		return 0, nil
 	}

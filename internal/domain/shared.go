@@ -62,3 +62,14 @@ func WithoutTag(tags []string, tag string) []string {
 	}
 	return out
 }
+
+// FileURLs are the URLs of the files of deleted records: a cascade
+// gathers them in its transaction and removes the files after it commits.
+type FileURLs struct {
+	ModelURLs, EventURLs, ArtifactURLs []string
+}
+
+// NewFileURLs returns empty (not nil) lists.
+func NewFileURLs() *FileURLs {
+	return &FileURLs{ModelURLs: []string{}, EventURLs: []string{}, ArtifactURLs: []string{}}
+}

@@ -9,6 +9,7 @@ import (
 	"github.com/trove-ml/trove/internal/apierr"
 	"github.com/trove-ml/trove/internal/jsonx"
 	"github.com/trove-ml/trove/internal/store"
+	taskdom "github.com/trove-ml/trove/internal/tasks"
 )
 
 // UnknownWorker is the worker of events sent without one and without a
@@ -17,7 +18,7 @@ const UnknownWorker = "<unknown>"
 
 // lockedStatuses refuse events unless allow_locked. They are spelled here
 // so that this package stays below the task rules.
-var lockedStatuses = map[string]bool{"publishing": true, "published": true}
+var lockedStatuses = map[string]bool{taskdom.Publishing: true, taskdom.Published: true}
 
 // Ingester writes batches of reported events: one transaction per batch,
 // the task and model summaries updated in the same transaction.

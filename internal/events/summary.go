@@ -6,6 +6,7 @@ import (
 
 	"github.com/trove-ml/trove/internal/jsonx"
 	"github.com/trove-ml/trove/internal/store"
+	taskdom "github.com/trove-ml/trove/internal/tasks"
 )
 
 // MaxLastMetrics bounds the metric/variant pairs kept in last_metrics.
@@ -206,7 +207,7 @@ func (s *Summary) ApplyTask(t *store.Task, now jsonx.Time, user string) {
 		t.LastIteration = *s.maxIter
 	}
 	t.LastUpdate, t.LastChange, t.LastChangedBy = now, now, user
-	if t.Status == "in_progress" && t.Started != nil {
+	if t.Status == taskdom.InProgress && t.Started != nil {
 		d := int64(now.Sub(t.Started.Time).Seconds())
 		t.ActiveDuration = &d
 	}

@@ -45,7 +45,7 @@ func TestDeleteModels(t *testing.T) {
 			if res, err := (&events.Ingester{DB: db, Now: d.Now}).Ingest(ctx, events.Batch{Company: "c1", User: "u1", Lines: lines}); err != nil || res.ErrorCount() > 0 {
 				t.Fatalf("report: %+v %v", res, err)
 			}
-			urls := store.NewFileURLs()
+			urls := domain.NewFileURLs()
 			var n int
 			if err := db.Tx(ctx, func(q store.Querier) (err error) {
 				n, err = domain.DeleteModels(ctx, d, q, []string{"a", "c", "missing"}, urls)

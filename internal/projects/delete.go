@@ -31,7 +31,7 @@ type DeleteResult struct {
 	DeletedTasks       int
 	// URLs are the files of the deleted contents (nil without
 	// DeleteContents).
-	URLs *store.FileURLs
+	URLs *domain.FileURLs
 }
 
 // DeleteProject deletes a project and its subprojects in one transaction,
@@ -98,7 +98,7 @@ func projectAndDescendants(ctx context.Context, d *domain.Env, q store.Querier, 
 // deleteContents deletes the tasks and models of the projects through the
 // tasks and models cascades, gathering their files.
 func deleteContents(ctx context.Context, d *domain.Env, q store.Querier, projects []string, res *DeleteResult) error {
-	res.URLs = store.NewFileURLs()
+	res.URLs = domain.NewFileURLs()
 	taskIDs, err := d.DB.TaskIDsInProjects(ctx, q, projects)
 	if err != nil {
 		return err

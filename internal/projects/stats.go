@@ -11,10 +11,8 @@ import (
 	"github.com/trove-ml/trove/internal/domain"
 	"github.com/trove-ml/trove/internal/jsonx"
 	"github.com/trove-ml/trove/internal/store"
+	taskdom "github.com/trove-ml/trove/internal/tasks"
 )
-
-// TaskStatuses is the full task status set, in the order stats list them.
-var TaskStatuses = []string{"created", "queued", "in_progress", "stopped", "publishing", "published", "closed", "failed", "completed", "unknown"}
 
 // StatsStates reads stats_for_state (or tasks_state, named by field):
 // absent = active, null = both.
@@ -65,7 +63,7 @@ type StateStats struct {
 
 func newStateStats() *StateStats {
 	m := map[string]int{}
-	for _, s := range TaskStatuses {
+	for _, s := range taskdom.Statuses {
 		m[s] = 0
 	}
 	return &StateStats{StatusCount: m}
@@ -174,7 +172,7 @@ func (ss *StateStats) add(r store.ProjectTaskRow, now time.Time) {
 		ss.TotalRuntime += int64(r.Completed.Sub(r.Started.Time) / time.Second)
 	}
 	if !r.Completed.IsZero() && now.Sub(r.Completed.Time) <= 24*time.Hour &&
-		r.Status != "queued" && r.Status != "in_progress" && r.Status != "failed" {
+		r.Status != taskdom.Queued && r.Status != taskdom.InProgress && r.Status != taskdom.Failed {
 		ss.CompletedTasks24h++
 	}
 	if !r.Started.IsZero() && r.Started.After(ss.lastRun) {

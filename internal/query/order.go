@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/trove-ml/trove/internal/apierr"
+	"github.com/trove-ml/trove/internal/store"
 )
 
 // buildOrder compiles order_by. Missing or empty values of the first key
@@ -59,7 +60,7 @@ func (p *Plan) buildOrder(keys []string, searchText bool) error {
 		args = append(args, v.args...)
 	}
 	if len(parts) == 0 {
-		p.order = frag{sql: "__insert_order__"}
+		p.order = frag{sql: store.InsertOrderKey}
 		return nil
 	}
 	if !hasID {

@@ -44,29 +44,15 @@ func (p *Plan) Run(ctx context.Context, db *store.DB, table, company string, ref
 		}
 	}
 	where, args := p.whereSQL()
-	order, oargs := p.order.sql, p.order.args
-	if order == "__insert_order__" {
-		order = db.D.InsertOrder()
-	}
-	q := fmt.Sprintf("SELECT doc FROM %s WHERE %s ORDER BY %s LIMIT ? OFFSET ?", table, where, order)
-	args = append(append(args, oargs...), limit, offset)
-	rows, err := db.Read().QueryContext(ctx, q, args...)
-	if err != nil {
-		return nil, fmt.Errorf("list %s: %w", table, err)
-	}
-	defer rows.Close()
-	for rows.Next() {
-		var doc []byte
-		if err := rows.Scan(&doc); err != nil {
-			return nil, err
-		}
+	err := db.ListDocs(ctx, table, where, args, p.order.sql, p.order.args, limit, offset, func(doc []byte) error {
 		m, err := p.item(doc)
 		if err != nil {
-			return nil, fmt.Errorf("decode %s: %w", table, err)
+			return fmt.Errorf("decode %s: %w", table, err)
 		}
 		res.Items = append(res.Items, m)
-	}
-	if err := rows.Err(); err != nil {
+		return nil
+	})
+	if err != nil {
 		return nil, err
 	}
 	if p.ex {
@@ -98,9 +84,7 @@ func (p *Plan) Run(ctx context.Context, db *store.DB, table, company string, ref
 // Count returns the number of records matching the plan's conditions.
 func (p *Plan) Count(ctx context.Context, db *store.DB, table string) (int, error) {
 	where, args := p.whereSQL()
-	var n int
-	err := db.Read().QueryRowContext(ctx, "SELECT COUNT(*) FROM "+table+" WHERE "+where, args...).Scan(&n)
-	return n, err
+	return db.CountWhere(ctx, table, where, args)
 }
 
 func (p *Plan) whereSQL() (string, []any) {
@@ -112,12 +96,12 @@ func (p *Plan) whereSQL() (string, []any) {
 }
 
 func (p *Plan) loadScroll(ctx context.Context, db *store.DB, company string) (string, int, error) {
-	now := time.Now().UnixMilli()
 	if p.scrollID != "" {
-		var pos int
-		err := db.Read().QueryRowContext(ctx, `SELECT position FROM list_scrolls WHERE id = ? AND company = ? AND expires > ?`,
-			p.scrollID, company, now).Scan(&pos)
-		if err == nil {
+		pos, ok, err := db.ListScrollPosition(ctx, p.scrollID, company, time.Now().UnixMilli())
+		if err != nil {
+			return "", 0, err
+		}
+		if ok {
 			return p.scrollID, pos, nil
 		}
 	}
@@ -127,15 +111,7 @@ func (p *Plan) loadScroll(ctx context.Context, db *store.DB, company string) (st
 
 func (p *Plan) saveScroll(ctx context.Context, db *store.DB, id, company string, pos int) error {
 	now := time.Now()
-	return db.Tx(ctx, func(q store.Querier) error {
-		if _, err := q.ExecContext(ctx, `DELETE FROM list_scrolls WHERE expires < ?`, now.UnixMilli()); err != nil {
-			return err
-		}
-		_, err := q.ExecContext(ctx, `INSERT INTO list_scrolls (id, company, position, expires) VALUES (?, ?, ?, ?)
-			ON CONFLICT (id) DO UPDATE SET position = excluded.position, expires = excluded.expires`,
-			id, company, pos, now.Add(scrollTTL).UnixMilli())
-		return err
-	})
+	return db.SaveListScroll(ctx, id, company, pos, now.UnixMilli(), now.Add(scrollTTL).UnixMilli())
 }
 
 // resolveRefs rewrites reference fields as {"id": ...} objects, adding the
@@ -204,20 +180,10 @@ func lookupNames(ctx context.Context, db *store.DB, table string, ids map[string
 	for id := range ids {
 		list = append(list, id)
 	}
-	rows, err := db.Read().QueryContext(ctx, "SELECT id, doc FROM "+table+" WHERE id IN ("+store.Placeholders(len(list))+")", store.Args(list)...)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	for rows.Next() {
-		var id string
-		var doc []byte
-		if err := rows.Scan(&id, &doc); err != nil {
-			return nil, err
-		}
+	err := db.DocsByID(ctx, table, list, func(id string, doc []byte) error {
 		m := map[string]any{}
 		if err := json.Unmarshal(doc, &m); err != nil {
-			return nil, err
+			return err
 		}
 		sel := map[string]any{}
 		for _, s := range subs {
@@ -226,8 +192,9 @@ func lookupNames(ctx context.Context, db *store.DB, table string, ids map[string
 			}
 		}
 		out[id] = sel
-	}
-	return out, rows.Err()
+		return nil
+	})
+	return out, err
 }
 
 func newScrollID() string {

@@ -13,11 +13,8 @@ func (db *DB) DisassociateProject(ctx context.Context, q Querier, table string, 
 	if len(projects) == 0 {
 		return 0, nil
 	}
-	remove := "json_remove(doc, '$.project')"
-	if db.IsPostgres() {
-		remove = "(doc - 'project')"
-	}
-	res, err := q.ExecContext(ctx, "UPDATE "+table+" SET project = NULL, doc = "+remove+" WHERE project IN ("+Placeholders(len(projects))+")", Args(projects)...)
+	res, err := q.ExecContext(ctx, "UPDATE "+table+" SET project = NULL, doc = "+db.D.JSONRemove("doc")+" WHERE project IN ("+Placeholders(len(projects))+")",
+		append([]any{db.D.JSONPathArg([]string{"project"})}, Args(projects)...)...)
 	if err != nil {
 		return 0, err
 	}
@@ -31,20 +28,14 @@ func (db *DB) SetProject(ctx context.Context, q Querier, table string, ids []str
 	if len(ids) == 0 {
 		return nil
 	}
+	path := db.D.JSONPathArg([]string{"project"})
 	if project == "" {
-		remove := "json_remove(doc, '$.project')"
-		if db.IsPostgres() {
-			remove = "(doc - 'project')"
-		}
-		_, err := q.ExecContext(ctx, "UPDATE "+table+" SET project = NULL, doc = "+remove+" WHERE id IN ("+Placeholders(len(ids))+")", Args(ids)...)
+		_, err := q.ExecContext(ctx, "UPDATE "+table+" SET project = NULL, doc = "+db.D.JSONRemove("doc")+" WHERE id IN ("+Placeholders(len(ids))+")",
+			append([]any{path}, Args(ids)...)...)
 		return err
 	}
-	set := "json_set(doc, '$.project', ?)"
-	if db.IsPostgres() {
-		set = "jsonb_set(doc, '{project}', to_jsonb(?::text))"
-	}
-	_, err := q.ExecContext(ctx, "UPDATE "+table+" SET project = ?, doc = "+set+" WHERE id IN ("+Placeholders(len(ids))+")",
-		append([]any{project, project}, Args(ids)...)...)
+	_, err := q.ExecContext(ctx, "UPDATE "+table+" SET project = ?, doc = "+db.D.JSONSetText("doc")+" WHERE id IN ("+Placeholders(len(ids))+")",
+		append([]any{project, path, project}, Args(ids)...)...)
 	return err
 }
 
@@ -64,16 +55,4 @@ func IDs(ctx context.Context, q Querier, query string, args ...any) ([]string, e
 		out = append(out, id)
 	}
 	return out, rows.Err()
-}
-
-// FileURLs are the file URLs of deleted records.
-type FileURLs struct {
-	ModelURLs    []string `json:"model_urls"`
-	EventURLs    []string `json:"event_urls"`
-	ArtifactURLs []string `json:"artifact_urls"`
-}
-
-// NewFileURLs returns empty (not null) lists.
-func NewFileURLs() *FileURLs {
-	return &FileURLs{ModelURLs: []string{}, EventURLs: []string{}, ArtifactURLs: []string{}}
 }

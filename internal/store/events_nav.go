@@ -163,15 +163,14 @@ func (mq *MultiTaskPlotQuery) sql(cols string) (string, []any) {
 		filter += " AND " + mc
 		fargs = append(fargs, margs...)
 	}
-	part, join := "task", "d.task = s.task AND d.iter = s.iter"
-	distinct := "task, iter"
+	part, key, distinct := "task", "(d.task, d.iter)", "task, iter"
 	if mq.PerMetric {
-		part, join, distinct = "task, metric", "d.task = s.task AND d.metric = s.metric AND d.iter = s.iter", "task, metric, iter"
+		part, key, distinct = "task, metric", "(d.task, d.metric, d.iter)", "task, metric, iter"
 	}
 	sel := "SELECT " + distinct + " FROM (SELECT " + distinct + ", ROW_NUMBER() OVER (PARTITION BY " + part + " ORDER BY iter DESC) AS rn FROM (SELECT DISTINCT " +
 		distinct + " FROM event_docs WHERE " + filter + ") u) r WHERE rn <= ?"
 	all := append(fargs, mq.Iters)
-	where := "d.etype = 'plot'"
+	where := "d.etype = 'plot' AND " + key + " IN (" + sel + ")"
 	if mc != "" {
 		where += " AND " + strings.ReplaceAll(strings.ReplaceAll(mc, "metric", "d.metric"), "variant", "d.variant")
 		all = append(all, margs...)
@@ -180,7 +179,10 @@ func (mq *MultiTaskPlotQuery) sql(cols string) (string, []any) {
 		where += " AND (d.iter < ? OR (d.iter = ? AND d.id > ?))"
 		all = append(all, mq.AfterIter, mq.AfterIter, mq.AfterID)
 	}
-	return "SELECT " + cols + " FROM event_docs d JOIN (" + sel + ") s ON " + join + " WHERE " + where, all
+	// A row-value IN, not a join: both backends then look the selected
+	// (task, iteration) pairs up through an index instead of pairing every
+	// plot with every selected iteration.
+	return "SELECT " + cols + " FROM event_docs d WHERE " + where, all
 }
 
 // MultiTaskPlots reads a page of the selected plots.

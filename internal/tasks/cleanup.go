@@ -20,7 +20,7 @@ type CleanupResult struct {
 	Events int64
 	// URLs are the files of what was deleted, removed after commit (the
 	// answer's urls).
-	URLs *store.FileURLs
+	URLs *domain.FileURLs
 	// EventFiles are the files of the deleted events, removed after
 	// commit too; the answer's urls.event_urls stays empty, as the
 	// reference answers.
@@ -43,7 +43,7 @@ type cleanupOptions struct {
 // task uses them as input) and output artifact URLs. Queue entries and
 // events are detach's.
 func cleanup(ctx context.Context, d *domain.Env, q store.Querier, user string, t *store.Task, o cleanupOptions) (*CleanupResult, error) {
-	res := &CleanupResult{URLs: store.NewFileURLs()}
+	res := &CleanupResult{URLs: domain.NewFileURLs()}
 	children, err := d.DB.TaskChildren(ctx, q, t.ID)
 	if err != nil {
 		return nil, err

@@ -12,7 +12,7 @@ import (
 // deleting a project's contents): queue entries, events and the rows. The
 // URLs of every artifact and of the events' files are added to urls for
 // the caller to remove after it commits.
-func DeleteTasks(ctx context.Context, d *domain.Env, q store.Querier, ids []string, urls *store.FileURLs) (int, error) {
+func DeleteTasks(ctx context.Context, d *domain.Env, q store.Querier, ids []string, urls *domain.FileURLs) (int, error) {
 	if len(ids) == 0 {
 		return 0, nil
 	}

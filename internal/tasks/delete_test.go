@@ -150,7 +150,7 @@ func TestResetCascade(t *testing.T) {
 func TestDeleteTasks(t *testing.T) {
 	eachStore(t, func(t *testing.T, d *domain.Env, files *removed) {
 		seeded(t, d, "b")
-		urls := store.NewFileURLs()
+		urls := domain.NewFileURLs()
 		var n int
 		tx(t, d, func(q store.Querier) (err error) {
 			n, err = tasks.DeleteTasks(ctx, d, q, []string{"b", "missing"}, urls)

@@ -6,7 +6,6 @@ import (
 	"github.com/trove-ml/trove/internal/api"
 	"github.com/trove-ml/trove/internal/projects"
 	"github.com/trove-ml/trove/internal/rpc"
-	"github.com/trove-ml/trove/internal/store"
 )
 
 type deleteRequest struct {
@@ -19,11 +18,11 @@ type deleteRequest struct {
 }
 
 type deleteResponse struct {
-	Deleted            int             `json:"deleted"`
-	DisassociatedTasks int             `json:"disassociated_tasks"`
-	DeletedModels      int             `json:"deleted_models"`
-	DeletedTasks       int             `json:"deleted_tasks"`
-	Urls               *store.FileURLs `json:"urls,omitempty"` // seeds: "returned when delete_contents is true"
+	Deleted            int           `json:"deleted"`
+	DisassociatedTasks int           `json:"disassociated_tasks"`
+	DeletedModels      int           `json:"deleted_models"`
+	DeletedTasks       int           `json:"deleted_tasks"`
+	Urls               *api.FileURLs `json:"urls,omitempty"` // seeds: "returned when delete_contents is true"
 }
 
 func (s *service) delete(ctx context.Context, c *rpc.Call, req *deleteRequest) (*deleteResponse, error) {
@@ -33,7 +32,7 @@ func (s *service) delete(ctx context.Context, c *rpc.Call, req *deleteRequest) (
 		return nil, err
 	}
 	return &deleteResponse{Deleted: res.Deleted, DisassociatedTasks: res.DisassociatedTasks, DeletedModels: res.DeletedModels,
-		DeletedTasks: res.DeletedTasks, Urls: res.URLs}, nil
+		DeletedTasks: res.DeletedTasks, Urls: api.URLs(res.URLs)}, nil
 }
 
 type validateDeleteRequest struct {

@@ -37,10 +37,10 @@ type resetRequest struct {
 
 type resetResponse struct {
 	api.UpdateResult
-	Dequeued      map[string]int  `json:"dequeued,omitempty"`
-	DeletedModels int             `json:"deleted_models"`
-	Events        eventsResult    `json:"events"`
-	URLs          *store.FileURLs `json:"urls,omitempty"`
+	Dequeued      map[string]int `json:"dequeued,omitempty"`
+	DeletedModels int            `json:"deleted_models"`
+	Events        eventsResult   `json:"events"`
+	URLs          *api.FileURLs  `json:"urls,omitempty"`
 }
 
 func (s *service) reset(ctx context.Context, c *rpc.Call, req *resetRequest) (*resetResponse, error) {
@@ -53,7 +53,7 @@ func (s *service) reset(ctx context.Context, c *rpc.Call, req *resetRequest) (*r
 		out.Dequeued = map[string]int{"removed": *res.Dequeued}
 	}
 	if req.ReturnFileURLs {
-		out.URLs = res.Cleanup.URLs
+		out.URLs = api.URLs(res.Cleanup.URLs)
 	}
 	return out, nil
 }
@@ -72,7 +72,7 @@ func (s *service) resetMany(ctx context.Context, c *rpc.Call, req *resetManyRequ
 		item := map[string]any{"updated": res.Updated, "fields": res.Fields, "dequeued": res.Dequeued != nil,
 			"deleted_models": res.Cleanup.DeletedModels, "events": eventsResult{res.Cleanup.Events}}
 		if req.ReturnFileURLs {
-			item["urls"] = res.Cleanup.URLs
+			item["urls"] = api.URLs(res.Cleanup.URLs)
 		}
 		return item, nil
 	})
@@ -97,12 +97,12 @@ type deleteRequest struct {
 }
 
 type deleteResponse struct {
-	Deleted         bool            `json:"deleted"`
-	UpdatedChildren int             `json:"updated_children"`
-	UpdatedModels   int             `json:"updated_models"`
-	DeletedModels   int             `json:"deleted_models"`
-	Events          eventsResult    `json:"events"`
-	URLs            *store.FileURLs `json:"urls,omitempty"` // seeds: "when return_file_urls is true"
+	Deleted         bool          `json:"deleted"`
+	UpdatedChildren int           `json:"updated_children"`
+	UpdatedModels   int           `json:"updated_models"`
+	DeletedModels   int           `json:"deleted_models"`
+	Events          eventsResult  `json:"events"`
+	URLs            *api.FileURLs `json:"urls,omitempty"` // seeds: "when return_file_urls is true"
 }
 
 // deleteAnswer maps a delete to the wire (urls: with the file URLs).
@@ -110,7 +110,7 @@ func deleteAnswer(res *taskdom.CleanupResult, urls bool) *deleteResponse {
 	out := &deleteResponse{Deleted: true, UpdatedChildren: res.UpdatedChildren, UpdatedModels: res.UpdatedModels,
 		DeletedModels: res.DeletedModels, Events: eventsResult{res.Events}}
 	if urls {
-		out.URLs = res.URLs
+		out.URLs = api.URLs(res.URLs)
 	}
 	return out
 }

@@ -36,6 +36,6 @@ var Schema = &query.Schema{
 	DateTimeFields: []string{"created", "started", "completed", "published", "last_update", "last_change", "status_changed"},
 }
 
-// refTables says where *_ex reads find the records referenced by tasks.
-var refTables = query.RefTables{"project": "projects", "parent": "tasks", "user": "users", "company": "companies",
+// RefTables says where *_ex reads find the records referenced by tasks.
+var RefTables = query.RefTables{"project": "projects", "parent": "tasks", "user": "users", "company": "companies",
 	"execution.queue": "queues", "models.input.model": "models", "models.output.model": "models"}

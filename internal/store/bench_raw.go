@@ -1,0 +1,50 @@
+package store
+
+import (
+	"context"
+	"strings"
+)
+
+// RawScalar is one scalar point as the events table holds it.
+type RawScalar struct {
+	Series, Iter int64
+	Value        float64
+	TS, WTS      int64
+}
+
+// InsertRawScalars writes points straight into event_scalars in
+// statements of 128 rows, with none of the events domain's work (no
+// series, rollups or task upkeep). It exists as the baseline that
+// trove-bench measures ingest against: the limit of the database itself.
+func (db *DB) InsertRawScalars(ctx context.Context, q Querier, points []RawScalar) error {
+	for lo := 0; lo < len(points); lo += 128 {
+		part := points[lo:min(lo+128, len(points))]
+		args := make([]any, 0, len(part)*7)
+		for _, p := range part {
+			args = append(args, p.Series, p.Iter, p.Value, p.TS, p.WTS, nil, nil)
+		}
+		query := "INSERT INTO event_scalars (series, iter, value, ts, wts, worker, extra) VALUES " +
+			strings.TrimSuffix(strings.Repeat("(?, ?, ?, ?, ?, ?, ?), ", len(part)), ", ")
+		if _, err := q.ExecContext(ctx, query, args...); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// AnyTaskCompany returns the company of some task ("" when there is
+// none); benchmarks use it to find the company their token writes to.
+func (db *DB) AnyTaskCompany(ctx context.Context) (string, error) {
+	ids, err := IDs(ctx, db.Read(), "SELECT company FROM tasks LIMIT 1")
+	if err != nil || len(ids) == 0 {
+		return "", err
+	}
+	return ids[0], nil
+}
+
+// Analyze refreshes the planner's statistics of a table, as autovacuum
+// would after a bulk load.
+func (db *DB) Analyze(ctx context.Context, table string) error {
+	_, err := db.Write().ExecContext(ctx, "ANALYZE "+table)
+	return err
+}

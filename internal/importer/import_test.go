@@ -245,11 +245,11 @@ func failingProxy(t *testing.T, src *source, task string) string {
 func TestImportSourceErrors(t *testing.T) {
 	src := newSource(t)
 	fx := src.populate(t)
+	// the artifact of a task other than the one whose events fail
 	var badFile string
 	for u := range fx.files {
-		if strings.Contains(u, "artifacts") {
+		if strings.Contains(u, fx.tasks[0]+"/artifacts/") {
 			badFile = u
-			break
 		}
 	}
 	api := failingProxy(t, src, fx.tasks[1])

@@ -38,6 +38,7 @@ func (r *run) projects(ctx context.Context, c *Count) error {
 		if p.Basename == "" {
 			p.Basename = p.Name[strings.LastIndex(p.Name, "/")+1:]
 		}
+		r.files.Rebase(p.DefaultOutputDestination)
 		if len(p.Path) == 0 {
 			p.Path = ancestors(parent, p.ID)
 		}
@@ -188,6 +189,7 @@ func (r *run) tasks(ctx context.Context, c *Count) error {
 			continue
 		}
 		t.Company = r.o.Company
+		r.files.Rebase(t.Output.Destination)
 		for _, a := range t.Execution.Artifacts {
 			if a != nil && a.URI != nil {
 				u := r.files.Rewrite(ctx, *a.URI)

@@ -51,6 +51,21 @@ func (fc *fileCopier) rest(u string) (string, bool) {
 	return "", false
 }
 
+// Rebase moves a URL prefix under the source's file server (an output
+// destination) onto Trove's file server, without copying anything.
+func (fc *fileCopier) Rebase(u *string) {
+	if u == nil || fc.storage == nil {
+		return
+	}
+	for _, p := range fc.from {
+		if *u == p || strings.HasPrefix(*u, p+"/") {
+			nu := fc.to + strings.TrimPrefix(*u, p)
+			*u = nu
+			return
+		}
+	}
+}
+
 // Rewrite copies the file under u when the source's file server holds it
 // and returns its URL on Trove's file server; other URLs come back as
 // they are. A file that cannot be copied keeps its URL and is recorded.

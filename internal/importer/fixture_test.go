@@ -68,7 +68,8 @@ type fixture struct {
 func (s *source) populate(t *testing.T) *fixture {
 	t.Helper()
 	fx := &fixture{files: map[string][]byte{}}
-	proj := s.Call(t, "projects.create", obj{"name": "imp", "description": "imported project", "tags": []string{"a"}}).OK(t).Str("id")
+	proj := s.Call(t, "projects.create", obj{"name": "imp", "description": "imported project", "tags": []string{"a"},
+		"default_output_destination": s.Files + "/imp"}).OK(t).Str("id")
 	sub := s.Call(t, "projects.create", obj{"name": "imp/sub", "system_tags": []string{"hidden"}}).OK(t).Str("id")
 	queue := s.Call(t, "queues.create", obj{"name": "imp-queue", "tags": []string{"q"}}).OK(t).Str("id")
 	for i := 0; i < 3; i++ {
@@ -80,6 +81,7 @@ func (s *source) populate(t *testing.T) *fixture {
 			"tags": []string{"t"}, "comment": "c", "script": obj{"repository": "https://example.com/r.git", "entry_point": "train.py",
 				"requirements": obj{"pip": "numpy==1.26"}}}).OK(t).Str("id")
 		fx.tasks = append(fx.tasks, id)
+		s.Call(t, "tasks.edit", obj{"task": id, "output_dest": s.Files}).OK(t)
 		s.Call(t, "tasks.edit_hyper_params", obj{"task": id, "hyperparams": []obj{
 			{"section": "Args", "name": "lr", "value": fmt.Sprint(0.1 * float64(i+1)), "type": "float"},
 			{"section": "General", "name": "epochs", "value": "10"}}}).OK(t)

@@ -14,24 +14,54 @@ import (
 	"github.com/trove-ml/trove/internal/store"
 )
 
-// eventBatch is the page size of the source's event scroll.
-const eventBatch = 1000
+// eventBatch is the page size of the source's event scroll;
+// eventBatchMax the largest the reference serves.
+const (
+	eventBatch    = 1000
+	eventBatchMax = 10000
+)
+
+// errScrollRestarts says the source's scroll started over before its end.
+var errScrollRestarts = errors.New("the source's event scroll starts over after iteration 0")
 
 // copyEvents reads every event of a task (or model) through the source's
 // events.get_task_events scroll (every type: scalars, plots, logs, debug
 // images) and ingests them as reported events, with their original
 // timestamps, iterations and workers; debug image files are copied. It
 // returns the count written.
+//
+// The reference takes a scroll cursor at iteration 0 for no cursor and
+// starts over; its pages also hold every event of their last iteration.
+// So when more than a page of events sit at iteration 0, the scroll
+// cannot pass them: the events written are deleted and the read is made
+// again with the largest page, which passes them when they fit.
 func (r *run) copyEvents(ctx context.Context, id string, model bool, user string) (int, error) {
-	written, scroll := 0, ""
+	n, err := r.scrollEvents(ctx, id, model, user, eventBatch)
+	if !errors.Is(err, errScrollRestarts) {
+		return n, err
+	}
+	if err := r.deleteEvents(ctx, id); err != nil {
+		return 0, err
+	}
+	n, err = r.scrollEvents(ctx, id, model, user, eventBatchMax)
+	if errors.Is(err, errScrollRestarts) {
+		err = fmt.Errorf("%w: more than %d events at iteration 0; %d events imported", err, eventBatchMax, n)
+	}
+	return n, err
+}
+
+// scrollEvents is one pass of copyEvents with pages of batch events.
+func (r *run) scrollEvents(ctx context.Context, id string, model bool, user string, batch int) (int, error) {
+	written, scroll, total := 0, "", -1
 	var first json.RawMessage
 	for {
-		body := map[string]any{"task": id, "batch_size": eventBatch, "model_events": model}
+		body := map[string]any{"task": id, "batch_size": batch, "model_events": model}
 		if scroll != "" {
 			body["scroll_id"] = scroll
 		}
 		var ans struct {
 			Events   []json.RawMessage `json:"events"`
+			Total    *int              `json:"total"`
 			ScrollID string            `json:"scroll_id"`
 		}
 		if err := r.o.Source.Call(ctx, "events.get_task_events", body, &ans); err != nil {
@@ -40,12 +70,17 @@ func (r *run) copyEvents(ctx context.Context, id string, model bool, user string
 		if len(ans.Events) == 0 {
 			return written, nil
 		}
-		// the reference takes a cursor at iteration 0 for no cursor and
-		// starts over: a later page opening with the first event is that
 		if first == nil {
 			first = ans.Events[0]
+			if ans.Total != nil {
+				total = *ans.Total
+			}
 		} else if bytes.Equal(first, ans.Events[0]) {
-			return written, nil
+			// started over: harmless once every event was read
+			if written >= total && total >= 0 {
+				return written, nil
+			}
+			return written, errScrollRestarts
 		}
 		groups, err := r.eventGroups(ctx, ans.Events, id, model)
 		if err != nil {
@@ -63,6 +98,14 @@ func (r *run) copyEvents(ctx context.Context, id string, model bool, user string
 		}
 		scroll = ans.ScrollID
 	}
+}
+
+// deleteEvents removes the events of a task or model from the store.
+func (r *run) deleteEvents(ctx context.Context, id string) error {
+	return r.o.DB.Tx(ctx, func(q store.Querier) error {
+		_, err := r.o.DB.Events().DeleteFor(ctx, q, []string{id})
+		return err
+	})
 }
 
 // eventGroup are events the source stored at one time.
@@ -162,10 +205,7 @@ func withEvents[S any, P interface {
 	case err == nil && same(old, rec):
 		return false, 0, nil
 	case err == nil:
-		err = db.Tx(ctx, func(q store.Querier) error {
-			_, err := db.Events().DeleteFor(ctx, q, []string{id})
-			return err
-		})
+		err = r.deleteEvents(ctx, id)
 	case errors.Is(err, store.ErrNotFound):
 		pending := P(new(S))
 		*pending = *rec

@@ -58,8 +58,12 @@ func importStore(ctx context.Context, args []string) error {
 	if len(sourceFiles) == 0 {
 		sourceFiles = guessFilesURLs(*from)
 	}
-	fmt.Fprintf(os.Stderr, "importing from %s (files under %s) into %s, files as %s\n",
-		*from, strings.Join(sourceFiles, ", "), storeName(cfg), *filesURL)
+	filesFrom := strings.Join(sourceFiles, ", ")
+	if filesFrom == "" {
+		filesFrom = "none known: give --from-files to copy them"
+	}
+	fmt.Fprintf(os.Stderr, "importing from %s (its files: %s) into %s, files as %s\n",
+		*from, filesFrom, storeName(cfg), *filesURL)
 	rep, err := importer.Run(ctx, importer.Options{Source: src, DB: db, Storage: storage, Spool: spool,
 		SourceFiles: sourceFiles, FilesURL: *filesURL, Company: *company, Progress: os.Stderr})
 	if rep != nil {

@@ -21,6 +21,9 @@ Usage:
   trove credentials create [flags]   print a new key pair and clearml.conf snippet
                                      (--user NAME; default the admin user)
   trove copy --to URL                copy the store (--db/--data-dir) into an empty one
+  trove import --from URL --key K --secret S
+                                     import projects, tasks, models, queues, events
+                                     and files from a ClearML API server (resumable)
   trove backup FILE                  write a consistent archive of a SQLite store and its files
   trove restore FILE                 unpack a backup into an empty data dir
   trove version                      print the version
@@ -39,7 +42,7 @@ func main() {
 		err = serve(ctx, os.Args[2:], os.Getenv, os.Stdout, os.Stderr)
 	case "credentials":
 		err = credentials(ctx, os.Args[2:], os.Getenv, os.Stdout)
-	case "copy", "backup", "restore":
+	case "copy", "import", "backup", "restore":
 		err = maintenance[os.Args[1]](ctx, os.Args[2:])
 	case "version":
 		fmt.Println("trove (ClearML API 2.31)")
@@ -57,7 +60,7 @@ func main() {
 
 // maintenance are the commands that work on a store rather than serve it.
 var maintenance = map[string]func(context.Context, []string) error{
-	"copy": copyStore, "backup": backup, "restore": restore,
+	"copy": copyStore, "import": importStore, "backup": backup, "restore": restore,
 }
 
 // serve runs the server until ctx ends. The ports are bound first, so a

@@ -42,6 +42,12 @@ Paste into clearml-init, or into ~/clearml.conf:
 `, title, accessKey, secretKey, ConfSnippet(cfg, accessKey, secretKey))
 }
 
+// PublicFilesURL is the base URL of the file server as clients reach it:
+// the URL stored files get.
+func PublicFilesURL(cfg config.Config) string {
+	return "http://" + publicAddr(cfg.FilesAddr, cfg.PublicHost)
+}
+
 // publicAddr turns a listen address into one clients can reach.
 func publicAddr(listen, host string) string {
 	h, port, err := net.SplitHostPort(listen)

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/trove-ml/trove/internal/apierr"
 	"github.com/trove-ml/trove/internal/store"
 )
 
@@ -52,7 +53,7 @@ func (p *Plan) Run(ctx context.Context, db *store.DB, table, company string, ref
 	args = append(append(args, oargs...), limit, offset)
 	rows, err := db.Read().QueryContext(ctx, q, args...)
 	if err != nil {
-		return nil, fmt.Errorf("list %s: %w", table, err)
+		return nil, p.queryError(db, fmt.Errorf("list %s: %w", table, err))
 	}
 	defer rows.Close()
 	for rows.Next() {
@@ -67,7 +68,7 @@ func (p *Plan) Run(ctx context.Context, db *store.DB, table, company string, ref
 		res.Items = append(res.Items, m)
 	}
 	if err := rows.Err(); err != nil {
-		return nil, err
+		return nil, p.queryError(db, err)
 	}
 	if p.ex {
 		if err := p.resolveRefs(ctx, db, res.Items, refs); err != nil {
@@ -100,7 +101,17 @@ func (p *Plan) Count(ctx context.Context, db *store.DB, table string) (int, erro
 	where, args := p.whereSQL()
 	var n int
 	err := db.Read().QueryRowContext(ctx, "SELECT COUNT(*) FROM "+table+" WHERE "+where, args...).Scan(&n)
-	return n, err
+	return n, p.queryError(db, err)
+}
+
+// queryError turns a pattern the database's regex engine refused into
+// the 400 of a malformed pattern; Go's engine, which checked it, accepts
+// some syntax PostgreSQL's does not (\p{Greek}, a{1000}, (?P<n>...)).
+func (p *Plan) queryError(db *store.DB, err error) error {
+	if reason, ok := db.D.InvalidPattern(err); ok {
+		return apierr.InvalidRegex(strings.Join(p.patterns, ","), reason)
+	}
+	return err
 }
 
 func (p *Plan) whereSQL() (string, []any) {

@@ -5,88 +5,19 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"fmt"
-	"math/rand"
 	"net/http"
-	"strings"
 	"syscall"
 	"testing"
 	"time"
 
-	"github.com/trove-ml/trove/internal/limits"
 	"github.com/trove-ml/trove/internal/store"
 	"github.com/trove-ml/trove/internal/testenv"
 )
 
-// Long task names and a list request that is costly on both backends,
-// well inside the call deadline. SQLite interrupts a statement between
-// rows, so there the rows stay cheap: names of the API's length limit,
-// matched against a costly pattern a few times over (each time with its
-// own time budget). PostgreSQL's regex engine is fast on any pattern the
-// API accepts, so there the request is a free-text search of many words
-// over long names and comments (as records stored before the limits may
-// hold).
-const slowTasks = 300
-
-var (
-	slowTextLen = map[string]int{"sqlite": 1000, "postgres": 60000}
-	// No literal in the pattern: an engine could look for it first.
-	slowPattern = strings.Repeat("[a-z]{1,60}", 10) + "[0-9]"
-)
-
-// slowBody is the costly tasks.get_all of a backend; it finds nothing.
-func slowBody(backend string) map[string]any {
-	if backend == "postgres" {
-		words := make([]string, limits.SearchWords)
-		for i := range words {
-			words[i] = fmt.Sprintf("w%dq0", i)
-		}
-		return map[string]any{"search_text": strings.Join(words, " ")}
-	}
-	fields := make([]string, 8)
-	for i := range fields {
-		fields[i] = "name"
-	}
-	return map[string]any{"_any_": map[string]any{"fields": fields, "pattern": slowPattern}}
-}
-
-// seedSlowTasks stores tasks with long random lower-case names and
-// comments in the admin's company, straight into the store.
-func seedSlowTasks(t *testing.T, e *testenv.Env) {
-	t.Helper()
-	company := e.Call(t, "users.get_current_user", nil).OK(t).Str("user.company.id")
-	if company == "" {
-		t.Fatal("no company in users.get_current_user")
-	}
-	rnd := rand.New(rand.NewSource(1))
-	text := make([]byte, slowTextLen[e.Backend])
-	random := func() string {
-		for j := range text {
-			text[j] = byte('a' + rnd.Intn(26))
-		}
-		return string(text)
-	}
-	err := e.App.DB.Tx(context.Background(), func(q store.Querier) error {
-		for i := 0; i < slowTasks; i++ {
-			comment := random()
-			tk := &store.Task{ID: fmt.Sprintf("slow%04d", i), Company: company, User: "u", Name: random(),
-				Comment: &comment, Type: "training", Status: "created"}
-			tk.Normalize()
-			if err := e.App.DB.Tasks().Insert(context.Background(), q, tk); err != nil {
-				return err
-			}
-		}
-		return nil
-	})
-	if err != nil {
-		t.Fatalf("seed tasks: %v", err)
-	}
-}
-
 // slowRequest is the slow call of e's backend.
 func slowRequest(ctx context.Context, t *testing.T, e *testenv.Env) *http.Request {
 	t.Helper()
-	body, _ := json.Marshal(slowBody(e.Backend))
+	body, _ := json.Marshal(testenv.SlowListBody(e.Backend))
 	req, err := http.NewRequestWithContext(ctx, http.MethodPost, e.URL+"/tasks.get_all", bytes.NewReader(body))
 	if err != nil {
 		t.Fatal(err)
@@ -139,7 +70,8 @@ func activeStatements(t *testing.T, db store.Querier) int {
 // PostgreSQL) stop spending CPU on it.
 func TestAbandonedRequestStopsWorking(t *testing.T) {
 	testenv.Each(t, func(t *testing.T, e *testenv.Env) {
-		seedSlowTasks(t, e)
+		company := e.Call(t, "users.get_current_user", nil).OK(t).Str("user.company.id")
+		testenv.SeedSlowTasks(t, e.App.DB, company)
 		// The request is slow: it does not finish in 3 s.
 		callFor(t, e, 3*time.Second)
 		time.Sleep(time.Second)

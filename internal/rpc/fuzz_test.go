@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
-	"net/url"
 	"strings"
 	"testing"
 
@@ -82,6 +81,9 @@ func FuzzDecode(f *testing.F) {
 			checkAPIError(t, body, err)
 			return
 		}
+		if !json.Valid(b) || !isObject(b) {
+			t.Fatalf("%q with query %q: request object %q is not an object", body, rawQuery, b)
+		}
 		var req fuzzReq
 		if err := Decode(b, &req); err != nil {
 			checkAPIError(t, b, err)
@@ -97,33 +99,6 @@ func FuzzDecode(f *testing.F) {
 			t.Fatalf("%q: value over its limit accepted", b)
 		}
 	})
-}
-
-// objectBody does what Server.run does to a JSON body before its handler
-// sees it.
-func objectBody(body []byte, rawQuery string) ([]byte, error) {
-	trimmed := bytes.TrimSpace(body)
-	if len(trimmed) == 0 || bytes.Equal(trimmed, []byte("null")) {
-		trimmed = []byte("{}")
-	}
-	if !json.Valid(trimmed) {
-		return nil, apierr.MalformedJSON("invalid JSON body")
-	}
-	if !isObject(trimmed) {
-		return nil, apierr.ValidationMsg("request body must be a JSON object")
-	}
-	if rawQuery == "" {
-		return trimmed, nil
-	}
-	q, _ := url.ParseQuery(rawQuery) // as r.URL.Query: what parses is kept
-	merged, err := mergeQuery(trimmed, q)
-	if err != nil {
-		return nil, apierr.MalformedJSON(err.Error())
-	}
-	if !json.Valid(merged) || !isObject(merged) {
-		return nil, errors.New("merged query string is not an object")
-	}
-	return merged, nil
 }
 
 // FuzzSplitLines: a JSON-lines body splits into valid objects (or, for

@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"net"
 	"net/http"
 	"os"
@@ -81,20 +82,45 @@ func start(t *testing.T, args []string) *running {
 			t.Errorf("serve: %v", err)
 		}
 	}
+	t.Cleanup(cancel)
+	waitStarted(t, r.stderr, done)
+	return r
+}
+
+// waitStarted waits for serve's start-up log line and returns the API
+// address it names.
+func waitStarted(t *testing.T, stderr *syncBuffer, done <-chan error) string {
+	t.Helper()
 	deadline := time.Now().Add(30 * time.Second)
-	for !strings.Contains(r.stderr.String(), "trove started") {
+	for !strings.Contains(stderr.String(), "trove started") {
 		select {
 		case err := <-done:
-			t.Fatalf("serve ended at start: %v\n%s", err, r.stderr.String())
+			t.Fatalf("serve ended at start: %v\n%s", err, stderr.String())
 		default:
 		}
 		if time.Now().After(deadline) {
-			cancel()
-			t.Fatalf("server did not start:\n%s", r.stderr.String())
+			t.Fatalf("server did not start:\n%s", stderr.String())
 		}
 		time.Sleep(20 * time.Millisecond)
 	}
-	return r
+	return apiAddr(t, stderr.String())
+}
+
+// bootstrapped opens in's store and creates its first key pair without
+// printing it; the caller closes the store.
+func bootstrapped(t *testing.T, in instance) (*store.DB, *auth.Generated) {
+	t.Helper()
+	ctx := context.Background()
+	db, err := store.Open(ctx, in.db, in.dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	g, err := auth.Bootstrap(ctx, &domain.Env{DB: db, Now: time.Now}, "", "", nil)
+	if err != nil || g == nil {
+		db.Close()
+		t.Fatalf("bootstrap: %v %v", g, err)
+	}
+	return db, g
 }
 
 var snippetURL = regexp.MustCompile(`(?m)^\s+(web|api|files)_server: (http://\S+)$`)
@@ -116,8 +142,8 @@ func snippet(t *testing.T, out string) (urls, keys map[string]string) {
 	return urls, keys
 }
 
-// login checks a key pair against the API.
-func login(t *testing.T, api, key, secret string) {
+// login checks a key pair against the API and returns the token.
+func login(t *testing.T, api, key, secret string) string {
 	t.Helper()
 	req, _ := http.NewRequest(http.MethodPost, api+"/auth.login", nil)
 	req.SetBasicAuth(key, secret)
@@ -125,10 +151,19 @@ func login(t *testing.T, api, key, secret string) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	resp.Body.Close()
+	defer resp.Body.Close()
 	if resp.StatusCode != 200 {
 		t.Fatalf("login with %s: %s", key, resp.Status)
 	}
+	var env struct {
+		Data struct {
+			Token string `json:"token"`
+		} `json:"data"`
+	}
+	if err := json.NewDecoder(resp.Body).Decode(&env); err != nil || env.Data.Token == "" {
+		t.Fatalf("login with %s gave no token: %v", key, err)
+	}
+	return env.Data.Token
 }
 
 // busyPort holds a loopback port for the test's duration.
@@ -196,15 +231,8 @@ func TestKeyNeverShown(t *testing.T) {
 		t.Run(backend, func(t *testing.T) {
 			in := newInstance(t, backend)
 			ctx := context.Background()
-			db, err := store.Open(ctx, in.db, in.dir)
-			if err != nil {
-				t.Fatal(err)
-			}
-			g, err := auth.Bootstrap(ctx, &domain.Env{DB: db, Now: time.Now}, "", "", nil)
+			db, g := bootstrapped(t, in)
 			db.Close()
-			if err != nil || g == nil {
-				t.Fatalf("bootstrap: %v %v", g, err)
-			}
 
 			free := "127.0.0.1:0"
 			r := start(t, in.args(free, free, free))

@@ -90,15 +90,27 @@ func (a *App) Close() error {
 	return a.DB.Close()
 }
 
+// shutdownGrace is how long in-flight calls may go on after a stop is
+// asked for; shutdownLimit bounds the whole shutdown of the servers, so
+// SIGTERM ends the process within 10 s.
+const (
+	shutdownGrace = 5 * time.Second
+	shutdownLimit = 8 * time.Second
+)
+
 // Run serves on the bound ports until ctx ends, then shuts down
 // gracefully; on a first start it prints the generated key pair to out.
 func (a *App) Run(ctx context.Context, ls *Listeners, out io.Writer) error {
 	errc := make(chan error, 3)
-	apiSrv := &http.Server{Handler: a.Handler, ReadHeaderTimeout: 30 * time.Second, IdleTimeout: 120 * time.Second}
+	// Every request's context derives from calls, ended during shutdown.
+	calls, endCalls := context.WithCancelCause(context.Background())
+	defer endCalls(nil)
+	base := func(net.Listener) context.Context { return calls }
+	apiSrv := &http.Server{Handler: a.Handler, ReadHeaderTimeout: 30 * time.Second, IdleTimeout: 120 * time.Second, BaseContext: base}
 	go serveOn(apiSrv, ls.API, "api", errc)
-	webSrv := &http.Server{Handler: a.webHandler(), ReadHeaderTimeout: 30 * time.Second, IdleTimeout: 120 * time.Second}
+	webSrv := &http.Server{Handler: a.webHandler(), ReadHeaderTimeout: 30 * time.Second, IdleTimeout: 120 * time.Second, BaseContext: base}
 	go serveOn(webSrv, ls.Web, "web", errc)
-	filesSrv := a.serveFiles(ls.Files, errc)
+	filesSrv := a.serveFiles(ls.Files, base, errc)
 	jobsCtx, stopJobs := context.WithCancel(ctx)
 	var jobs sync.WaitGroup
 	a.Deps.StartJobs(jobsCtx, &jobs)
@@ -116,13 +128,24 @@ func (a *App) Run(ctx context.Context, ls *Listeners, out io.Writer) error {
 	case <-ctx.Done():
 	case err = <-errc:
 	}
-	sctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	// In-flight calls get shutdownGrace to finish; then their contexts
+	// end, which interrupts running statements (a write's transaction
+	// rolls back), and the handlers return well before shutdownLimit.
+	interrupt := time.AfterFunc(shutdownGrace, func() { endCalls(rpc.ErrShuttingDown) })
+	defer interrupt.Stop()
+	sctx, cancel := context.WithTimeout(context.Background(), shutdownLimit)
 	defer cancel()
+	var wg sync.WaitGroup
 	for _, srv := range []*http.Server{apiSrv, webSrv, filesSrv} {
 		if srv != nil {
-			_ = srv.Shutdown(sctx)
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				_ = srv.Shutdown(sctx)
+			}()
 		}
 	}
+	wg.Wait()
 	a.Log.Info("trove stopped")
 	return err
 }

@@ -51,13 +51,13 @@ func filesURLPrefixes(cfg config.Config, publicURL string) []string {
 
 // serveFiles starts the file server on ln (nil when no files address is
 // set); an unexpected end of Serve is reported on errc.
-func (a *App) serveFiles(ln net.Listener, errc chan<- error) *http.Server {
+func (a *App) serveFiles(ln net.Listener, base func(net.Listener) context.Context, errc chan<- error) *http.Server {
 	if ln == nil {
 		return nil
 	}
 	// No header timeout beyond the API's; bodies may take long (big
 	// models), so no read/write timeouts.
-	srv := &http.Server{Handler: a.FilesHandler, ReadHeaderTimeout: 30 * time.Second}
+	srv := &http.Server{Handler: a.FilesHandler, ReadHeaderTimeout: 30 * time.Second, BaseContext: base}
 	srv.SetKeepAlivesEnabled(false)
 	go serveOn(srv, ln, "files", errc)
 	a.Log.Info("file server started", "files_addr", ln.Addr().String(), "storage", a.Cfg.Files.Storage)

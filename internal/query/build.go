@@ -33,11 +33,14 @@ type Plan struct {
 	proj   projection
 	ex     bool
 
-	scroll    bool
-	scrollID  string
-	size      int
-	refresh   bool
-	names     []string // only_fields entries naming sub-fields of refs
+	scroll   bool
+	scrollID string
+	size     int
+	refresh  bool
+	names    []string // only_fields entries naming sub-fields of refs
+	// patterns are the fields matched by a regex, named when the
+	// database refuses a pattern.
+	patterns  []string
 	onlyFirst bool
 	// convert, when set, turns each stored document into its item.
 	convert DocConverter
@@ -130,6 +133,9 @@ func (p *Plan) regex(field, pattern string, ci bool) (frag, error) {
 	arg, err := p.e.d.RegexArg(pattern, field, ci)
 	if err != nil {
 		return frag{}, apierr.InvalidRegex(field, err.Error())
+	}
+	if !has(p.patterns, field) {
+		p.patterns = append(p.patterns, field)
 	}
 	if _, token := arg.(string); token && arg != pattern {
 		ci = false // the token carries the case flag

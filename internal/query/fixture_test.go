@@ -91,7 +91,7 @@ func fixture() []*store.Task {
 }
 
 // open returns a store holding the fixture and its projects.
-func open(t *testing.T, backend string) *store.DB {
+func open(t testing.TB, backend string) *store.DB {
 	db := storetest.Open(t, backend)
 	err := db.Tx(ctx, func(q store.Querier) error {
 		for _, p := range []*store.Project{{ID: "p1", Name: "Project One"}, {ID: "p2", Name: "Project Two"}} {

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/trove-ml/trove/internal/apierr"
 	"github.com/trove-ml/trove/internal/store"
 )
 
@@ -53,7 +54,7 @@ func (p *Plan) Run(ctx context.Context, db *store.DB, table, company string, ref
 		return nil
 	})
 	if err != nil {
-		return nil, err
+		return nil, p.queryError(db, err)
 	}
 	if p.ex {
 		if err := p.resolveRefs(ctx, db, res.Items, refs); err != nil {
@@ -84,7 +85,21 @@ func (p *Plan) Run(ctx context.Context, db *store.DB, table, company string, ref
 // Count returns the number of records matching the plan's conditions.
 func (p *Plan) Count(ctx context.Context, db *store.DB, table string) (int, error) {
 	where, args := p.whereSQL()
-	return db.CountWhere(ctx, table, where, args)
+	n, err := db.CountWhere(ctx, table, where, args)
+	return n, p.queryError(db, err)
+}
+
+// queryError turns a pattern the database's regex engine refused into
+// the 400 of a malformed pattern; Go's engine, which checked it, accepts
+// some syntax PostgreSQL's does not (\p{Greek}, a{1000}, (?P<n>...)).
+func (p *Plan) queryError(db *store.DB, err error) error {
+	if err == nil {
+		return nil
+	}
+	if reason, ok := db.D.InvalidPattern(err); ok {
+		return apierr.InvalidRegex(strings.Join(p.patterns, ","), reason)
+	}
+	return err
 }
 
 func (p *Plan) whereSQL() (string, []any) {

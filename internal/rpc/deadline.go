@@ -12,6 +12,10 @@ import (
 // configured.
 const DefaultTimeout = 60 * time.Second
 
+// ErrShuttingDown is the cause the server gives the contexts of calls it
+// ends at shutdown (see app.Run).
+var ErrShuttingDown = errors.New("the server is shutting down")
+
 // callContext bounds a call in time: every call but a streaming one ends
 // at the server's deadline, and every call ends when its client goes away
 // (the request context) or the server shuts down (its base context). The
@@ -28,12 +32,16 @@ func (s *Server) callContext(parent context.Context, ep *Endpoint) (context.Cont
 	return context.WithTimeout(parent, d)
 }
 
-// deadlineError turns the end of a call's context into its answer: the
-// deadline is a 503 naming the limit; a client that left gets nothing it
-// could read, so the status only feeds the log.
+// deadlineError turns the end of a call's context into its answer: a
+// shutdown and the deadline are 503s (the latter naming the limit); a
+// client that left gets nothing it could read, so the status only feeds
+// the log.
 func (s *Server) deadlineError(ctx context.Context, err error) (*apierr.Error, bool) {
 	if ctx.Err() == nil || !(errors.Is(err, context.DeadlineExceeded) || errors.Is(err, context.Canceled) || errors.Is(err, ctx.Err())) {
 		return nil, false
+	}
+	if errors.Is(context.Cause(ctx), ErrShuttingDown) {
+		return apierr.New(503, 0, "The server is shutting down; retry the call"), true
 	}
 	if errors.Is(ctx.Err(), context.DeadlineExceeded) {
 		return apierr.CallTimedOut(s.timeoutOrDefault().String()), true

@@ -13,6 +13,7 @@ import (
 	"io"
 	"log/slog"
 	"net/http"
+	"net/url"
 	"regexp"
 	"runtime/debug"
 	"strconv"
@@ -238,6 +239,18 @@ func (s *Server) run(ctx context.Context, ep *Endpoint, call *Call, w http.Respo
 		call.Lines, call.JSONLines = lines, true
 		return ep.Handler(ctx, call)
 	}
+	obj, err := objectBody(body, r.URL.RawQuery)
+	if err != nil {
+		return nil, err
+	}
+	call.Body = obj
+	call.Lines = [][]byte{obj}
+	return ep.Handler(ctx, call)
+}
+
+// objectBody is the request object of a JSON body (empty or null: {}),
+// with the query string's values merged in.
+func objectBody(body []byte, rawQuery string) ([]byte, error) {
 	trimmed := bytes.TrimSpace(body)
 	if len(trimmed) == 0 || bytes.Equal(trimmed, []byte("null")) {
 		trimmed = []byte("{}")
@@ -248,16 +261,15 @@ func (s *Server) run(ctx context.Context, ep *Endpoint, call *Call, w http.Respo
 	if !isObject(trimmed) {
 		return nil, apierr.ValidationMsg("request body must be a JSON object")
 	}
-	if len(r.URL.RawQuery) > 0 {
-		merged, err := mergeQuery(trimmed, r.URL.Query())
-		if err != nil {
-			return nil, apierr.MalformedJSON(err.Error())
-		}
-		trimmed = merged
+	if rawQuery == "" {
+		return trimmed, nil
 	}
-	call.Body = trimmed
-	call.Lines = [][]byte{trimmed}
-	return ep.Handler(ctx, call)
+	q, _ := url.ParseQuery(rawQuery) // as URL.Query: what parses is kept
+	merged, err := mergeQuery(trimmed, q)
+	if err != nil {
+		return nil, apierr.MalformedJSON(err.Error())
+	}
+	return merged, nil
 }
 
 // readBody reads the request body up to limit bytes, in one allocation

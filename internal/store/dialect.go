@@ -57,6 +57,9 @@ type Dialect interface {
 	IsForeignKeyViolation(err error) bool
 	// Retryable reports transient transaction failures.
 	Retryable(err error) bool
+	// InvalidPattern reports a client's pattern the database's regex
+	// engine refused (one Go's engine accepts), with the engine's reason.
+	InvalidPattern(err error) (reason string, ok bool)
 
 	// InsertOrder is the expression that orders the rows of a document
 	// table by insertion.
@@ -131,6 +134,9 @@ func (sqliteDialect) IsUniqueViolation(err error) bool {
 }
 func (sqliteDialect) IsForeignKeyViolation(err error) bool {
 	return err != nil && strings.Contains(err.Error(), "FOREIGN KEY constraint failed")
+}
+func (sqliteDialect) InvalidPattern(error) (string, bool) {
+	return "", false // REGEXP runs Go's engine, which checked the pattern first
 }
 func (sqliteDialect) Retryable(err error) bool {
 	return err != nil && (strings.Contains(err.Error(), "SQLITE_BUSY") || strings.Contains(err.Error(), "database is locked"))
@@ -210,6 +216,13 @@ func (postgresDialect) IsUniqueViolation(err error) bool {
 func (postgresDialect) IsForeignKeyViolation(err error) bool {
 	var pe *pgconn.PgError
 	return errors.As(err, &pe) && pe.Code == "23503"
+}
+func (postgresDialect) InvalidPattern(err error) (string, bool) {
+	var pe *pgconn.PgError
+	if errors.As(err, &pe) && pe.Code == "2201B" { // invalid_regular_expression
+		return pe.Message, true
+	}
+	return "", false
 }
 func (postgresDialect) Retryable(err error) bool {
 	var pe *pgconn.PgError

@@ -40,7 +40,9 @@ type Plan struct {
 	names    []string // only_fields entries naming sub-fields of refs
 	// patterns are the fields matched by a regex, named when the
 	// database refuses a pattern.
-	patterns  []string
+	patterns []string
+	// budget is the matching time all the plan's patterns share (SQLite).
+	budget    *store.PatternBudget
 	onlyFirst bool
 	// convert, when set, turns each stored document into its item.
 	convert DocConverter
@@ -130,7 +132,10 @@ func (p *Plan) regex(field, pattern string, ci bool) (frag, error) {
 	if err := checkPattern(field, pattern); err != nil {
 		return frag{}, err
 	}
-	arg, err := p.e.d.RegexArg(pattern, field, ci)
+	if p.budget == nil {
+		p.budget = &store.PatternBudget{}
+	}
+	arg, err := p.e.d.RegexArg(pattern, field, ci, p.budget)
 	if err != nil {
 		return frag{}, apierr.InvalidRegex(field, err.Error())
 	}

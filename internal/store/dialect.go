@@ -32,10 +32,10 @@ type Dialect interface {
 	// Regex is a condition matching expr against the placeholder pattern.
 	Regex(expr string, caseInsensitive bool) string
 	// RegexArg is the value to bind to Regex's placeholder for a client's
-	// pattern on field: on SQLite a token that bounds the matching time
-	// (regex_budget.go), on PostgreSQL the pattern itself (bounded by the
-	// call's deadline).
-	RegexArg(pattern, field string, caseInsensitive bool) (any, error)
+	// pattern on field: on SQLite a token that charges the matching time to
+	// budget, shared by a query's patterns (regex_budget.go); on PostgreSQL
+	// the pattern itself (bounded by the call's deadline).
+	RegexArg(pattern, field string, caseInsensitive bool, budget *PatternBudget) (any, error)
 	// Num is expr as a number when it spells one, else NULL.
 	Num(expr string) string
 	// ILike is a case-insensitive LIKE against the placeholder.
@@ -117,9 +117,9 @@ func (sqliteDialect) Regex(expr string, ci bool) string {
 	}
 	return "(" + expr + " REGEXP ?)"
 }
-func (sqliteDialect) RegexArg(pattern, field string, ci bool) (any, error) {
+func (sqliteDialect) RegexArg(pattern, field string, ci bool, budget *PatternBudget) (any, error) {
 	// The token carries the case flag, so Regex is used with ci false.
-	return registerBudgetedPattern(pattern, field, ci)
+	return registerBudgetedPattern(pattern, field, ci, budget)
 }
 func (sqliteDialect) Num(expr string) string      { return "trove_num(" + expr + ")" }
 func (sqliteDialect) ILike(expr string) string    { return expr + " LIKE ? ESCAPE '\\'" }
@@ -198,10 +198,12 @@ func (postgresDialect) Regex(expr string, ci bool) string {
 	}
 	return "(" + expr + " ~ ?)"
 }
-func (postgresDialect) RegexArg(pattern, _ string, _ bool) (any, error) { return pattern, nil }
-func (postgresDialect) Num(expr string) string                          { return "trove_num(" + expr + ")" }
-func (postgresDialect) ILike(expr string) string                        { return expr + " ILIKE ?" }
-func (postgresDialect) ForUpdate() string                               { return " FOR UPDATE" }
+func (postgresDialect) RegexArg(pattern, _ string, _ bool, _ *PatternBudget) (any, error) {
+	return pattern, nil
+}
+func (postgresDialect) Num(expr string) string   { return "trove_num(" + expr + ")" }
+func (postgresDialect) ILike(expr string) string { return expr + " ILIKE ?" }
+func (postgresDialect) ForUpdate() string        { return " FOR UPDATE" }
 func (postgresDialect) ForUpdateSkipLocked() string {
 	return " FOR NO KEY UPDATE SKIP LOCKED"
 }

@@ -22,15 +22,35 @@ import (
 // budget the statement fails with limits.PatternBudgetMarker, which the
 // API answers as a 400 naming the field.
 
+// patternTime is the budget in nanoseconds (limits.PatternTime; tests of
+// slow requests raise it with SetPatternTime).
+var patternTime atomic.Int64
+
+func init() { patternTime.Store(int64(limits.PatternTime)) }
+
+// SetPatternTime changes the matching budget of a query's patterns and
+// returns a function that restores the previous one. For tests that need
+// a slow request.
+func SetPatternTime(d time.Duration) (restore func()) {
+	old := patternTime.Swap(int64(d))
+	return func() { patternTime.Store(old) }
+}
+
 // budgetPrefix starts a registered token (SQLite cuts text at a NUL, so
 // the unit separator marks it instead). A client's pattern that starts
 // with it names no registered token, and a token is a random id.
 const budgetPrefix = "\x1ftrove-re:"
 
-type budgetedPattern struct {
-	re    *regexp.Regexp
-	field string
+// PatternBudget is the matching time one query may spend on all its
+// patterns together (a query with many pattern fields shares one).
+type PatternBudget struct {
 	spent atomic.Int64 // nanoseconds of matching
+}
+
+type budgetedPattern struct {
+	re     *regexp.Regexp
+	field  string
+	budget *PatternBudget
 }
 
 // budgeted holds the registered patterns; a query runs right after it is
@@ -38,8 +58,12 @@ type budgetedPattern struct {
 var budgeted, _ = lru.New[string, *budgetedPattern](1024)
 
 // registerBudgetedPattern compiles pattern (case-insensitive when ci) and
-// returns the token to bind in its place.
-func registerBudgetedPattern(pattern, field string, ci bool) (string, error) {
+// returns the token to bind in its place; its matching time is charged to
+// budget (a budget of its own when nil).
+func registerBudgetedPattern(pattern, field string, ci bool, budget *PatternBudget) (string, error) {
+	if budget == nil {
+		budget = &PatternBudget{}
+	}
 	if ci {
 		pattern = "(?i)" + pattern
 	}
@@ -48,7 +72,7 @@ func registerBudgetedPattern(pattern, field string, ci bool) (string, error) {
 		return "", err
 	}
 	token := budgetPrefix + ids.New()
-	budgeted.Add(token, &budgetedPattern{re: re, field: field})
+	budgeted.Add(token, &budgetedPattern{re: re, field: field, budget: budget})
 	return token, nil
 }
 
@@ -61,7 +85,7 @@ func matchBudgeted(token, s string) (bool, error) {
 	}
 	start := time.Now()
 	m := b.re.MatchString(s)
-	if b.spent.Add(int64(time.Since(start))) > int64(limits.PatternTime) {
+	if b.budget.spent.Add(int64(time.Since(start))) > patternTime.Load() {
 		return false, fmt.Errorf("%s: field=%s", limits.PatternBudgetMarker, b.field)
 	}
 	return m, nil

@@ -6,6 +6,7 @@ import (
 	"math/rand"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/trove-ml/trove/internal/limits"
 	"github.com/trove-ml/trove/internal/store"
@@ -15,7 +16,7 @@ import (
 // and a tasks.get_all that is costly on both backends, well inside the
 // call deadline. SQLite interrupts a statement between rows, so there the
 // rows stay cheap: names of the API's length limit, matched against a
-// costly pattern a few times over (each time with its own time budget).
+// costly pattern a few times over (under a raised time budget).
 // PostgreSQL's regex engine is fast on any pattern the API accepts, so
 // there the request is a free-text search of many words over long names
 // and comments (as records stored before the limits may hold).
@@ -37,9 +38,9 @@ func SlowListBody(backend string) map[string]any {
 		}
 		return map[string]any{"search_text": strings.Join(words, " ")}
 	}
-	// Each field's match costs some 20 ms a row and has a budget of
-	// limits.PatternTime: the request runs for about 24 s, in rows of
-	// about half a second.
+	// Each field's match costs some 20 ms a row; the patterns of a query
+	// share one matching budget, which SeedSlowTasks raises for the test:
+	// the request runs for about 24 s, in rows of about half a second.
 	fields := make([]string, 24)
 	for i := range fields {
 		fields[i] = "name"
@@ -48,9 +49,11 @@ func SlowListBody(backend string) map[string]any {
 }
 
 // SeedSlowTasks stores, straight into db, tasks of company with long
-// random lower-case names and comments.
+// random lower-case names and comments, and raises the SQLite pattern
+// budget (limits.PatternTime) for the test so that SlowListBody runs long.
 func SeedSlowTasks(t testing.TB, db *store.DB, company string) {
 	t.Helper()
+	t.Cleanup(store.SetPatternTime(time.Minute))
 	rnd := rand.New(rand.NewSource(1))
 	text := make([]byte, slowTextLen[db.D.Name()])
 	random := func() string {

@@ -186,8 +186,15 @@ func runHostile(srv *childServer, ops []string, fx *fixtures, run hostileRun) *h
 					}
 					tokMu.Unlock()
 				}
-				if done.Add(1) == int64(run.N/2) {
+				k := done.Add(1)
+				if k == int64(run.N/2) {
 					mid.Do(func() { res.rssMid, _ = srv.RSS() })
+				}
+				if step := int64(max(run.N/10, 1)); k%step == 0 {
+					res.mu.Lock()
+					fmt.Fprintf(os.Stderr, "  %d/%d requests, %.0fs, %d answers >= 500, %d slow, %d hangs\n",
+						k, run.N, time.Since(start).Seconds(), res.nFatal, res.nSlow, res.nHang)
+					res.mu.Unlock()
 				}
 			}
 		}(w, n)

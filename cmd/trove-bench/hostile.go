@@ -98,9 +98,10 @@ type hostileResult struct {
 	mu         sync.Mutex
 	classes    map[string]int
 	byOp5xx    map[string]int
-	fatal      []sample // answers >= 500
-	slowS      []sample // over the slow bound
-	hangs      []sample // over the client timeout
+	byOpSlow   map[string]int // slow answers and hangs per operation
+	fatal      []sample       // answers >= 500
+	slowS      []sample       // over the slow bound
+	hangs      []sample       // over the client timeout
 	nSlow      int
 	nHang      int
 	nFatal     int
@@ -122,6 +123,7 @@ func (r *hostileResult) add(s sample, status int, err error, slow time.Duration)
 		if errors.As(err, &ne) && ne.Timeout() {
 			r.classes["hang"]++
 			r.nHang++
+			r.byOpSlow[s.Op]++
 			if len(r.hangs) < r.sampleSize {
 				r.hangs = append(r.hangs, s)
 			}
@@ -140,6 +142,7 @@ func (r *hostileResult) add(s sample, status int, err error, slow time.Duration)
 	}
 	if s.Took > slow {
 		r.nSlow++
+		r.byOpSlow[s.Op]++
 		if len(r.slowS) < r.sampleSize {
 			r.slowS = append(r.slowS, s)
 		}
@@ -150,7 +153,7 @@ func (r *hostileResult) add(s sample, status int, err error, slow time.Duration)
 // own generator seeded from run.Seed.
 func runHostile(srv *childServer, ops []string, fx *fixtures, run hostileRun) *hostileResult {
 	client := &http.Client{Timeout: run.Timeout, Transport: &http.Transport{MaxIdleConnsPerHost: run.Workers * 2}}
-	res := &hostileResult{classes: map[string]int{}, byOp5xx: map[string]int{}, sampleSize: run.Samples}
+	res := &hostileResult{classes: map[string]int{}, byOp5xx: map[string]int{}, byOpSlow: map[string]int{}, sampleSize: run.Samples}
 	var tokMu sync.Mutex
 	token := run.Token
 	var done atomic.Int64
@@ -246,16 +249,7 @@ func (r *hostileResult) print(rss0, rss2, peak float64) {
 		fmt.Printf("  %-16s %d\n", k, r.classes[k])
 	}
 	fmt.Printf("answers >= 500: %d\n", r.nFatal)
-	if len(r.byOp5xx) > 0 {
-		ops := make([]string, 0, len(r.byOp5xx))
-		for op := range r.byOp5xx {
-			ops = append(ops, op)
-		}
-		sort.Strings(ops)
-		for _, op := range ops {
-			fmt.Printf("  %-45s %d\n", op, r.byOp5xx[op])
-		}
-	}
+	printByOp(r.byOp5xx)
 	for _, s := range r.fatal {
 		fmt.Printf("  sample: %s\n", s)
 	}
@@ -267,6 +261,8 @@ func (r *hostileResult) print(rss0, rss2, peak float64) {
 	for _, s := range r.slowS {
 		fmt.Printf("  sample: %s\n", s)
 	}
+	fmt.Printf("slow answers and hangs per operation:\n")
+	printByOp(r.byOpSlow)
 	fmt.Printf("slowest: %s [%s] %.0f ms\n", r.slowest.Op, r.slowest.Kind, ms(r.slowest.Took))
 	fmt.Printf("server RSS: start %.0f MiB, middle %.0f MiB, end %.0f MiB (peak %.0f MiB)\n", rss0, r.rssMid, rss2, peak)
 }
@@ -278,4 +274,16 @@ func clip(s string, n int) string {
 		return s
 	}
 	return fmt.Sprintf("%s...(%d bytes)", s[:n], len(s))
+}
+
+// printByOp prints counts per operation, by name.
+func printByOp(counts map[string]int) {
+	ops := make([]string, 0, len(counts))
+	for op := range counts {
+		ops = append(ops, op)
+	}
+	sort.Strings(ops)
+	for _, op := range ops {
+		fmt.Printf("  %-50s %d\n", op, counts[op])
+	}
 }

@@ -5,7 +5,6 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/trove-ml/trove/internal/apierr"
 	"github.com/trove-ml/trove/internal/limits"
 )
 
@@ -64,7 +63,7 @@ func walkLimits(v reflect.Value, path string, strLimit, depth int) error {
 		it := v.MapRange()
 		for it.Next() {
 			if k := it.Key(); k.Kind() == reflect.String {
-				if err := checkNUL(join(path, "*"), k.String()); err != nil {
+				if err := limits.CheckNUL(join(path, "*"), k.String()); err != nil {
 					return err
 				}
 			}
@@ -76,17 +75,7 @@ func walkLimits(v reflect.Value, path string, strLimit, depth int) error {
 		if strLimit > 0 && v.Len() > strLimit {
 			return limits.TooLong(path, v.Len(), strLimit)
 		}
-		return checkNUL(path, v.String())
-	}
-	return nil
-}
-
-// checkNUL refuses a string holding U+0000: PostgreSQL stores no NUL in
-// text or JSON, so it failed there with a 500 (found by trove-bench
-// hostile); both backends refuse it alike.
-func checkNUL(path, s string) error {
-	if strings.IndexByte(s, 0) >= 0 {
-		return apierr.Validation(path, "must not contain the NUL character (\\u0000)")
+		return limits.CheckNUL(path, v.String())
 	}
 	return nil
 }

@@ -34,6 +34,14 @@ func TestHostileNULInStrings(t *testing.T) {
 		if got := getTask(t, e, id)["status"]; got != "created" {
 			t.Fatalf("status changed to %v", got)
 		}
+		// A bare NaN where a string belongs used to reach PostgreSQL as the
+		// decoder's NUL-marked sentinel.
+		for _, op := range []string{"tasks.publish", "tasks.get_by_id"} {
+			r := e.Call(t, op, `{"task": NaN}`).Err(t, 400, 12)
+			if !strings.Contains(r.Msg(), "non-finite") {
+				t.Fatalf("%s: %s", op, r.Raw)
+			}
+		}
 		// An escaped backslash followed by u0000 is ordinary text.
 		e.Call(t, "tasks.edit", obj{"task": id, "comment": `a\u0000b`}).OK(t)
 	})

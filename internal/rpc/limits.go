@@ -5,6 +5,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/trove-ml/trove/internal/jsonx"
 	"github.com/trove-ml/trove/internal/limits"
 )
 
@@ -36,6 +37,9 @@ func walkLimits(v reflect.Value, path string, strLimit, depth int) error {
 	case reflect.Pointer, reflect.Interface:
 		if v.IsNil() {
 			return nil
+		}
+		if e := v.Elem(); v.Kind() == reflect.Interface && e.Kind() == reflect.String && jsonx.IsSentinel(e.String()) {
+			return nil // a NaN or Infinity in a free-form value: a number, echoed as sent
 		}
 		return walkLimits(v.Elem(), path, strLimit, depth)
 	case reflect.Struct:

@@ -124,16 +124,7 @@ func (b *eventsBench) measured(fn func()) {
 }
 
 func benchLogin(url string) (string, error) {
-	login, _ := http.NewRequest(http.MethodPost, url+"/auth.login", nil)
-	login.SetBasicAuth("BENCHKEY", "bench-secret")
-	var env struct {
-		Data map[string]any `json:"data"`
-	}
-	if err := doJSON(login, &env); err != nil {
-		return "", err
-	}
-	tok, _ := env.Data["token"].(string)
-	return tok, nil
+	return loginBasic(url, "BENCHKEY", "bench-secret")
 }
 
 // newTask creates a task through the store (the tasks service is not what

@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"github.com/trove-ml/trove/internal/domain"
+	"github.com/trove-ml/trove/internal/limits"
 	"github.com/trove-ml/trove/internal/query"
 	"github.com/trove-ml/trove/internal/store"
 )
@@ -45,6 +46,11 @@ func List(ctx context.Context, env *domain.Env, in ListInput) (*query.Result, er
 	plan.WhereIn("company", domain.Readable(in.Company, in.AllowPublic))
 	if !in.Request.SearchHidden && len(in.Request.ID) == 0 {
 		plan.Where(store.NotSystemTagged(env.DB.D), hiddenTag)
+	}
+	if len(in.Parent) > limits.FilterValues {
+		// Each parent is one condition on the path array: SQLite refuses
+		// the expression tree of a thousand.
+		return nil, limits.TooMany("parent", len(in.Parent), limits.FilterValues)
 	}
 	switch {
 	case len(in.Parent) > 0 && in.ShallowSearch:

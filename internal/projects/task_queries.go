@@ -169,14 +169,13 @@ func HyperParameters(ctx context.Context, env *domain.Env, s Scope, page Page) (
 		return nil, err
 	}
 	seen := map[SectionName]bool{}
+	ds.Member = []string{"hyperparams"}
 	err = env.DB.ScanDocs(ctx, ds, func(doc []byte) error {
-		var t struct {
-			Hyperparams map[string]map[string]json.RawMessage `json:"hyperparams"`
-		}
-		if err := json.Unmarshal(doc, &t); err != nil {
+		var hyperparams map[string]map[string]json.RawMessage
+		if err := json.Unmarshal(doc, &hyperparams); err != nil {
 			return err
 		}
-		for sec, params := range t.Hyperparams {
+		for sec, params := range hyperparams {
 			for name := range params {
 				seen[SectionName{sec, name}] = true
 			}
@@ -217,16 +216,15 @@ func HyperparamValues(ctx context.Context, env *domain.Env, s Scope, public bool
 		return 0, nil, err
 	}
 	seen := map[string]bool{}
+	ds.Member = []string{"hyperparams", section, name}
 	err = env.DB.ScanDocs(ctx, ds, func(doc []byte) error {
-		var t struct {
-			Hyperparams map[string]map[string]*struct {
-				Value *string `json:"value"`
-			} `json:"hyperparams"`
+		var p *struct {
+			Value *string `json:"value"`
 		}
-		if err := json.Unmarshal(doc, &t); err != nil {
+		if err := json.Unmarshal(doc, &p); err != nil {
 			return err
 		}
-		if p := t.Hyperparams[section][name]; p != nil && p.Value != nil && (re == nil || re.MatchString(*p.Value)) {
+		if p != nil && p.Value != nil && (re == nil || re.MatchString(*p.Value)) {
 			seen[*p.Value] = true
 		}
 		return nil
@@ -282,18 +280,17 @@ func UniqueMetricVariants(ctx context.Context, env *domain.Env, s Scope, models 
 		return nil, err
 	}
 	ds.IDs = ids
+	ds.Member = []string{"last_metrics"}
 	seen := map[[2]string]MetricVariant{}
 	err = env.DB.ScanDocs(ctx, ds, func(doc []byte) error {
-		var t struct {
-			LastMetrics map[string]map[string]*struct {
-				Metric  string `json:"metric"`
-				Variant string `json:"variant"`
-			} `json:"last_metrics"`
+		var lastMetrics map[string]map[string]*struct {
+			Metric  string `json:"metric"`
+			Variant string `json:"variant"`
 		}
-		if err := json.Unmarshal(bytes.TrimSpace(doc), &t); err != nil {
+		if err := json.Unmarshal(bytes.TrimSpace(doc), &lastMetrics); err != nil {
 			return err
 		}
-		for mh, vs := range t.LastMetrics {
+		for mh, vs := range lastMetrics {
 			for vh, v := range vs {
 				if v == nil {
 					continue

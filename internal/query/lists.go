@@ -45,6 +45,9 @@ func parseListTerms(field string, raw json.RawMessage) ([]listTerm, error) {
 			}
 			s = n.String()
 		}
+		if err := limits.CheckNUL(field, s); err != nil {
+			return nil, err
+		}
 		out = append(out, listTerm{Value: &s})
 	}
 	return out, nil

@@ -17,6 +17,9 @@ func checkPattern(field, pattern string) error {
 	if len(pattern) > limits.Pattern {
 		return limits.TooLong(field, len(pattern), limits.Pattern)
 	}
+	if err := limits.CheckNUL(field, pattern); err != nil {
+		return err
+	}
 	if _, err := regexp.Compile(pattern); err != nil {
 		return apierr.InvalidRegex(field, err.Error())
 	}

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/trove-ml/trove/internal/jsonx"
 	"github.com/trove-ml/trove/internal/limits"
 )
 
@@ -37,6 +38,9 @@ func walkLimits(v reflect.Value, path string, strLimit, depth int) error {
 		if v.IsNil() {
 			return nil
 		}
+		if e := v.Elem(); v.Kind() == reflect.Interface && e.Kind() == reflect.String && jsonx.IsSentinel(e.String()) {
+			return nil // a NaN or Infinity in a free-form value: a number, echoed as sent
+		}
 		return walkLimits(v.Elem(), path, strLimit, depth)
 	case reflect.Struct:
 		for _, f := range limitFields(v.Type()) {
@@ -62,6 +66,11 @@ func walkLimits(v reflect.Value, path string, strLimit, depth int) error {
 		}
 		it := v.MapRange()
 		for it.Next() {
+			if k := it.Key(); k.Kind() == reflect.String {
+				if err := limits.CheckNUL(join(path, "*"), k.String()); err != nil {
+					return err
+				}
+			}
 			if err := walkLimits(it.Value(), join(path, "*"), 0, depth+1); err != nil {
 				return err
 			}
@@ -70,6 +79,7 @@ func walkLimits(v reflect.Value, path string, strLimit, depth int) error {
 		if strLimit > 0 && v.Len() > strLimit {
 			return limits.TooLong(path, v.Len(), strLimit)
 		}
+		return limits.CheckNUL(path, v.String())
 	}
 	return nil
 }

@@ -59,15 +59,25 @@ type DocScan struct {
 	WithParent bool
 	// IDs, when given, keeps only these rows.
 	IDs []string
+	// Member, when given, scans only the JSON member at this path of each
+	// document (rows without it are skipped): the database extracts it,
+	// so an aggregate over a large table does not decode whole documents.
+	Member []string
 }
 
-// ScanDocs calls each with the document of every row the scan selects.
+// ScanDocs calls each with the document (or its Member) of every row the
+// scan selects.
 func (db *DB) ScanDocs(ctx context.Context, s DocScan, each func(doc []byte) error) error {
 	if err := contentTable(s.Table); err != nil {
 		return err
 	}
+	col, args := "doc", []any{}
+	if len(s.Member) > 0 {
+		col = db.D.JSONValue("doc")
+		args = append(args, db.D.JSONPathArg(s.Member))
+	}
 	where := "company IN (" + Placeholders(len(s.Companies)) + ")"
-	args := Args(s.Companies)
+	args = append(args, Args(s.Companies)...)
 	switch {
 	case s.AllProjects:
 	case s.NoProject:
@@ -86,7 +96,11 @@ func (db *DB) ScanDocs(ctx context.Context, s DocScan, each func(doc []byte) err
 		where += " AND id IN (" + Placeholders(len(s.IDs)) + ")"
 		args = append(args, Args(s.IDs)...)
 	}
-	rows, err := db.Read().QueryContext(ctx, "SELECT doc FROM "+s.Table+" WHERE "+where, args...)
+	if len(s.Member) > 0 {
+		where += " AND " + col + " IS NOT NULL"
+		args = append(args, db.D.JSONPathArg(s.Member))
+	}
+	rows, err := db.Read().QueryContext(ctx, "SELECT "+col+" FROM "+s.Table+" WHERE "+where, args...)
 	if err != nil {
 		return err
 	}

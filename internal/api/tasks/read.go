@@ -41,7 +41,7 @@ func (r *getAllRequest) Validate() error {
 	if err := checkEnum("status", r.Status, taskdom.ValidStatus); err != nil {
 		return err
 	}
-	return checkEnum("type", r.Type, func(v string) bool { return contains(TaskTypes, strings.ToLower(v)) })
+	return checkEnum("type", r.Type, func(v string) bool { return contains(taskdom.TaskTypes, strings.ToLower(v)) })
 }
 
 // checkEnum checks list-filter values, skipping operators and nulls.

@@ -6,7 +6,6 @@ import (
 	"github.com/trove-ml/trove/internal/api"
 	"github.com/trove-ml/trove/internal/apierr"
 	"github.com/trove-ml/trove/internal/jsonx"
-	"github.com/trove-ml/trove/internal/store"
 	taskdom "github.com/trove-ml/trove/internal/tasks"
 )
 
@@ -201,11 +200,6 @@ func (f *taskFields) input() *taskdom.Fields {
 		in.Models = &taskdom.ModelsInput{Input: modelItemsInput(f.Models.Input), Output: modelItemsInput(f.Models.Output)}
 	}
 	return in
-}
-
-// apply writes the fields into t (taskdom.Fields.Apply).
-func (f *taskFields) apply(t *store.Task, now jsonx.Time) map[string]any {
-	return f.input().Apply(t, now)
 }
 
 func (s *scriptIn) input() *taskdom.ScriptInput {

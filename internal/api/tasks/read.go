@@ -19,7 +19,7 @@ type getByIDResponse struct {
 }
 
 func (s *service) getByID(ctx context.Context, c *rpc.Call, req *taskRequest) (*getByIDResponse, error) {
-	t, err := s.visibleTask(ctx, s.d.DB.Read(), c, req.Task)
+	t, err := taskdom.Get(ctx, &s.d.Env, c.Company(), req.Task)
 	if err != nil {
 		return nil, err
 	}

@@ -28,7 +28,7 @@ type getTagsRequest struct {
 
 // getTags returns the tags used by the company's tasks and models.
 func (s *service) getTags(ctx context.Context, c *rpc.Call, req *getTagsRequest) (*api.TagsResult, error) {
-	return api.CollectTags(ctx, s.d.DB, c.Company(), []string{"tasks", "models"}, nil, req.Filter, req.IncludeSystem)
+	return api.CollectTags(ctx, &s.d.Env, c.Company(), []string{"tasks", "models"}, nil, req.Filter, req.IncludeSystem)
 }
 
 type empty struct{}

@@ -28,7 +28,7 @@ func (s *service) addOrUpdateArtifacts(ctx context.Context, c *rpc.Call, req *ad
 	for i, a := range req.Artifacts {
 		arts[i] = a.input()
 	}
-	if err := taskdom.AddOrUpdateArtifacts(ctx, &s.d.Env, edit(c, req.Task, req.Force), arts); err != nil {
+	if err := taskdom.AddOrUpdateArtifacts(ctx, &s.d.Env, partialEdit(c, req.Task, req.Force), arts); err != nil {
 		return nil, err
 	}
 	return &updatedCount{Updated: 1}, nil
@@ -65,7 +65,7 @@ func (s *service) deleteArtifacts(ctx context.Context, c *rpc.Call, req *deleteA
 	for i, a := range req.Artifacts {
 		ids[i] = taskdom.ArtifactID{Key: a.Key, Mode: a.Mode}
 	}
-	if err := taskdom.DeleteArtifacts(ctx, &s.d.Env, edit(c, req.Task, req.Force), ids); err != nil {
+	if err := taskdom.DeleteArtifacts(ctx, &s.d.Env, partialEdit(c, req.Task, req.Force), ids); err != nil {
 		return nil, err
 	}
 	return &deletedCount{Deleted: 1}, nil
@@ -90,7 +90,7 @@ func (r *addModelRequest) Validate() error { return validModelType("type", r.Typ
 
 func (s *service) addOrUpdateModel(ctx context.Context, c *rpc.Call, req *addModelRequest) (*updatedCount, error) {
 	m := taskdom.TaskModel{Name: req.Name, Model: req.Model, Type: req.Type, Iteration: req.Iteration}
-	if err := taskdom.AddOrUpdateModel(ctx, &s.d.Env, edit(c, req.Task, true), m); err != nil {
+	if err := taskdom.AddOrUpdateModel(ctx, &s.d.Env, partialEdit(c, req.Task, true), m); err != nil {
 		return nil, err
 	}
 	return &updatedCount{Updated: 1}, nil
@@ -126,7 +126,7 @@ func (s *service) deleteModels(ctx context.Context, c *rpc.Call, req *deleteMode
 	for i, m := range req.Models {
 		keys[i] = taskdom.ModelKey{Name: m.Name, Type: m.Type}
 	}
-	if err := taskdom.DeleteModels(ctx, &s.d.Env, edit(c, req.Task, true), keys); err != nil {
+	if err := taskdom.DeleteModels(ctx, &s.d.Env, partialEdit(c, req.Task, true), keys); err != nil {
 		return nil, err
 	}
 	return &updatedCount{Updated: 1}, nil

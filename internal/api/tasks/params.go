@@ -9,8 +9,8 @@ import (
 	taskdom "github.com/trove-ml/trove/internal/tasks"
 )
 
-// edit names the task of a partial edit for the domain.
-func edit(c *rpc.Call, task string, force bool) taskdom.TaskEdit {
+// partialEdit names the task of a partial edit for the domain.
+func partialEdit(c *rpc.Call, task string, force bool) taskdom.TaskEdit {
 	return taskdom.TaskEdit{Company: c.Company(), User: c.User(), Task: task, Force: force}
 }
 
@@ -92,7 +92,7 @@ func (s *service) editHyperParams(ctx context.Context, c *rpc.Call, req *editHyp
 	for i, p := range req.Hyperparams {
 		params[i] = p.input()
 	}
-	if err := taskdom.EditHyperParams(ctx, &s.d.Env, edit(c, req.Task, req.Force), params, req.ReplaceHyperparams); err != nil {
+	if err := taskdom.EditHyperParams(ctx, &s.d.Env, partialEdit(c, req.Task, req.Force), params, req.ReplaceHyperparams); err != nil {
 		return nil, err
 	}
 	return &updatedCount{Updated: 1}, nil
@@ -140,7 +140,7 @@ func (s *service) deleteHyperParams(ctx context.Context, c *rpc.Call, req *delet
 			keys[i].Name = *k.Name
 		}
 	}
-	if err := taskdom.DeleteHyperParams(ctx, &s.d.Env, edit(c, req.Task, req.Force), keys); err != nil {
+	if err := taskdom.DeleteHyperParams(ctx, &s.d.Env, partialEdit(c, req.Task, req.Force), keys); err != nil {
 		return nil, err
 	}
 	return &deletedCount{Deleted: 1}, nil
@@ -241,7 +241,7 @@ func (s *service) editConfiguration(ctx context.Context, c *rpc.Call, req *editC
 	for i, it := range req.Configuration {
 		items[i] = it.input()
 	}
-	if err := taskdom.EditConfiguration(ctx, &s.d.Env, edit(c, req.Task, req.Force), items, req.ReplaceConfiguration); err != nil {
+	if err := taskdom.EditConfiguration(ctx, &s.d.Env, partialEdit(c, req.Task, req.Force), items, req.ReplaceConfiguration); err != nil {
 		return nil, err
 	}
 	return &updatedCount{Updated: 1}, nil
@@ -261,7 +261,7 @@ func (r *deleteConfigurationRequest) Validate() error {
 }
 
 func (s *service) deleteConfiguration(ctx context.Context, c *rpc.Call, req *deleteConfigurationRequest) (*deletedCount, error) {
-	if err := taskdom.DeleteConfiguration(ctx, &s.d.Env, edit(c, req.Task, req.Force), req.Configuration); err != nil {
+	if err := taskdom.DeleteConfiguration(ctx, &s.d.Env, partialEdit(c, req.Task, req.Force), req.Configuration); err != nil {
 		return nil, err
 	}
 	return &deletedCount{Deleted: 1}, nil

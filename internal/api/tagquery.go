@@ -3,10 +3,8 @@ package api
 import (
 	"context"
 	"encoding/json"
-	"strings"
 
-	"github.com/trove-ml/trove/internal/query"
-	"github.com/trove-ml/trove/internal/store"
+	"github.com/trove-ml/trove/internal/domain"
 )
 
 // TagFilter is the filter of the get_*_tags operations.
@@ -15,48 +13,22 @@ type TagFilter struct {
 	SystemTags json.RawMessage `json:"system_tags"`
 }
 
-// tagSchema is enough schema for tag filters on tasks and models tables.
-var tagSchema = &query.Schema{Entity: "record", Columns: map[string]query.Column{
-	"tags": {Name: "tags", Kind: query.JSONArray}, "system_tags": {Name: "system_tags", Kind: query.JSONArray},
-}}
-
 // TagsResult is the answer of the get_*_tags operations.
 type TagsResult struct {
 	Tags       []string `json:"tags"`
 	SystemTags []string `json:"system_tags,omitempty"`
 }
 
-// CollectTags gathers the distinct tags (and system tags when asked) of
-// the company's records in tables, optionally limited to projects and to
-// records matching the filter.
-func CollectTags(ctx context.Context, db *store.DB, company string, tables []string, projects []string, filter *TagFilter, includeSystem bool) (*TagsResult, error) {
-	scope := store.TagScope{Tables: tables, Company: company, Projects: projects}
+// CollectTags maps a get_*_tags request to domain.CollectTags and its
+// result to the answer.
+func CollectTags(ctx context.Context, env *domain.Env, company string, tables []string, projects []string, filter *TagFilter, includeSystem bool) (*TagsResult, error) {
+	in := domain.TagQuery{Company: company, Tables: tables, Projects: projects, IncludeSystem: includeSystem}
 	if filter != nil {
-		var conds []string
-		for _, f := range []struct {
-			field string
-			raw   json.RawMessage
-		}{{"tags", filter.Tags}, {"system_tags", filter.SystemTags}} {
-			cond, cargs, err := query.ListFilter(db.D, tagSchema, f.field, f.raw)
-			if err != nil {
-				return nil, err
-			}
-			if cond != "" {
-				conds = append(conds, cond)
-				scope.CondArgs = append(scope.CondArgs, cargs...)
-			}
-		}
-		scope.Cond = strings.Join(conds, " AND ")
+		in.TagsFilter, in.SystemTagsFilter = filter.Tags, filter.SystemTags
 	}
-	res := &TagsResult{}
-	var err error
-	if res.Tags, err = db.DistinctTags(ctx, scope, "tags"); err != nil {
+	tags, systemTags, err := domain.CollectTags(ctx, env, in)
+	if err != nil {
 		return nil, err
 	}
-	if includeSystem {
-		if res.SystemTags, err = db.DistinctTags(ctx, scope, "system_tags"); err != nil {
-			return nil, err
-		}
-	}
-	return res, nil
+	return &TagsResult{Tags: tags, SystemTags: systemTags}, nil
 }

@@ -44,8 +44,14 @@ type Listing struct {
 
 // List runs a list query over the company's queues, then reads the entries
 // (and, for ex reads, entry task names and the workers listening on each
-// queue) when the projection keeps those fields.
-func List(ctx context.Context, d *domain.Env, company string, plan *query.Plan, o ListOptions) (*Listing, error) {
+// queue) when the projection keeps those fields. body is the raw request,
+// for the fields the query reads besides req (max_task_entries is the
+// read's own).
+func List(ctx context.Context, d *domain.Env, company string, req *query.Request, body []byte, o ListOptions) (*Listing, error) {
+	plan, err := query.Build(d.DB.D, Schema, req, body, query.Options{Ex: o.Ex, Skip: []string{"max_task_entries"}})
+	if err != nil {
+		return nil, err
+	}
 	plan.WhereIn("company", []string{company})
 	if !o.ShowHidden {
 		for _, tag := range hiddenTags {

@@ -6,6 +6,7 @@ import (
 	"context"
 
 	"github.com/trove-ml/trove/internal/api"
+	"github.com/trove-ml/trove/internal/auth"
 	"github.com/trove-ml/trove/internal/rpc"
 )
 
@@ -27,7 +28,7 @@ type getTagsRequest struct {
 
 // getTags returns the tags used by the company's tasks and models.
 func (s *service) getTags(ctx context.Context, c *rpc.Call, req *getTagsRequest) (*api.TagsResult, error) {
-	return api.CollectTags(ctx, s.d.DB, c.Company(), []string{"tasks", "models"}, nil, req.Filter, req.IncludeSystem)
+	return api.CollectTags(ctx, &s.d.Env, c.Company(), []string{"tasks", "models"}, nil, req.Filter, req.IncludeSystem)
 }
 
 type empty struct{}
@@ -50,11 +51,7 @@ type companiesResponse struct {
 }
 
 func (s *service) userCompanies(ctx context.Context, c *rpc.Call, _ *empty) (*companiesResponse, error) {
-	n, err := s.d.DB.CountCompanyUsers(ctx, c.Company())
-	if err != nil {
-		return nil, err
-	}
-	owners, err := s.d.DB.CompanyOwners(ctx, c.Company())
+	n, owners, err := auth.CompanyUsers(ctx, &s.d.Env, c.Company())
 	if err != nil {
 		return nil, err
 	}

@@ -14,9 +14,9 @@ type tagsRequest struct {
 }
 
 func (s *service) getTaskTags(ctx context.Context, c *rpc.Call, req *tagsRequest) (*api.TagsResult, error) {
-	return api.CollectTags(ctx, s.d.DB, c.Company(), []string{"tasks"}, req.Projects, req.Filter, req.IncludeSystem)
+	return api.CollectTags(ctx, &s.d.Env, c.Company(), []string{"tasks"}, req.Projects, req.Filter, req.IncludeSystem)
 }
 
 func (s *service) getModelTags(ctx context.Context, c *rpc.Call, req *tagsRequest) (*api.TagsResult, error) {
-	return api.CollectTags(ctx, s.d.DB, c.Company(), []string{"models"}, req.Projects, req.Filter, req.IncludeSystem)
+	return api.CollectTags(ctx, &s.d.Env, c.Company(), []string{"models"}, req.Projects, req.Filter, req.IncludeSystem)
 }

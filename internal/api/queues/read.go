@@ -49,7 +49,7 @@ type getDefaultResponse struct {
 }
 
 func (s *service) getDefault(ctx context.Context, c *rpc.Call, _ *struct{}) (*getDefaultResponse, error) {
-	qu, err := queues.Default(ctx, s.d.DB, s.d.DB.Read(), c.Company())
+	qu, err := queues.GetDefault(ctx, &s.d.Env, c.Company())
 	if err != nil {
 		return nil, err
 	}
@@ -81,11 +81,7 @@ func (s *service) list(ctx context.Context, c *rpc.Call, req *getAllRequest, ex 
 	if err := api.ScrollAlways(&req.Request); err != nil {
 		return nil, err
 	}
-	plan, err := query.Build(s.d.DB.D, Schema, &req.Request, c.Body, query.Options{Ex: ex, Skip: []string{"max_task_entries"}})
-	if err != nil {
-		return nil, err
-	}
-	l, err := queues.List(ctx, &s.d.Env, c.Company(), plan, queues.ListOptions{Ex: ex, MaxEntries: maxEntries(req.MaxTaskEntries),
+	l, err := queues.List(ctx, &s.d.Env, c.Company(), &req.Request, c.Body, queues.ListOptions{Ex: ex, MaxEntries: maxEntries(req.MaxTaskEntries),
 		ShowHidden: req.SearchHidden || len(req.ID) > 0 || (req.Name != nil && *req.Name != "")})
 	if err != nil {
 		return nil, err

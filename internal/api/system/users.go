@@ -2,11 +2,9 @@ package system
 
 import (
 	"context"
-	"errors"
 
-	"github.com/trove-ml/trove/internal/apierr"
+	"github.com/trove-ml/trove/internal/auth"
 	"github.com/trove-ml/trove/internal/rpc"
-	"github.com/trove-ml/trove/internal/store"
 )
 
 type modesResponse struct {
@@ -67,10 +65,7 @@ type idName struct {
 }
 
 func (s *service) currentUser(ctx context.Context, c *rpc.Call, _ *empty) (*currentUserResponse, error) {
-	u, err := s.d.DB.GetUser(ctx, c.User())
-	if errors.Is(err, store.ErrNotFound) {
-		return nil, apierr.InvalidUser(c.User())
-	}
+	u, err := auth.CurrentUser(ctx, &s.d.Env, c.User())
 	if err != nil {
 		return nil, err
 	}

@@ -5,7 +5,7 @@ import (
 
 	"github.com/trove-ml/trove/internal/apierr"
 	"github.com/trove-ml/trove/internal/rpc"
-	"github.com/trove-ml/trove/internal/store"
+	taskdom "github.com/trove-ml/trove/internal/tasks"
 )
 
 type addArtifactsRequest struct {
@@ -21,33 +21,14 @@ func (r *addArtifactsRequest) Validate() error {
 	return validateArtifacts("artifacts", r.Artifacts)
 }
 
-func artifactIndex(list []*store.Artifact) map[string]*store.Artifact {
-	m := map[string]*store.Artifact{}
-	for _, a := range list {
-		mode := a.Mode
-		if mode == "" {
-			mode = "output"
-		}
-		m[a.Key+"\x00"+mode] = a
-	}
-	return m
-}
-
-// addOrUpdateArtifacts replaces artifacts matched by (key, mode) and adds
-// the others. Without force only a created task is editable (seeds; the
-// reference always forces); with force also an in_progress one. The SDK
-// sends force: true when it uploads.
+// addOrUpdateArtifacts adds or replaces artifacts (taskdom.AddOrUpdateArtifacts:
+// without force only a created task).
 func (s *service) addOrUpdateArtifacts(ctx context.Context, c *rpc.Call, req *addArtifactsRequest) (*updatedCount, error) {
-	err := s.editLocked(ctx, c, req.Task, req.Force, false, true, func(t *store.Task) error {
-		idx := artifactIndex(t.Execution.Artifacts)
-		for _, a := range req.Artifacts {
-			art := a.toArtifact()
-			idx[art.Key+"\x00"+art.Mode] = art
-		}
-		t.Execution.Artifacts = sortArtifacts(idx)
-		return nil
-	})
-	if err != nil {
+	arts := make([]*taskdom.ArtifactInput, len(req.Artifacts))
+	for i, a := range req.Artifacts {
+		arts[i] = a.input()
+	}
+	if err := taskdom.AddOrUpdateArtifacts(ctx, &s.d.Env, partialEdit(c, req.Task, req.Force), arts); err != nil {
 		return nil, err
 	}
 	return &updatedCount{Updated: 1}, nil
@@ -80,19 +61,11 @@ func (r *deleteArtifactsRequest) Validate() error {
 }
 
 func (s *service) deleteArtifacts(ctx context.Context, c *rpc.Call, req *deleteArtifactsRequest) (*deletedCount, error) {
-	err := s.editLocked(ctx, c, req.Task, true, false, true, func(t *store.Task) error {
-		idx := artifactIndex(t.Execution.Artifacts)
-		for _, a := range req.Artifacts {
-			mode := a.Mode
-			if mode == "" {
-				mode = "output"
-			}
-			delete(idx, a.Key+"\x00"+mode)
-		}
-		t.Execution.Artifacts = sortArtifacts(idx)
-		return nil
-	})
-	if err != nil {
+	ids := make([]taskdom.ArtifactID, len(req.Artifacts))
+	for i, a := range req.Artifacts {
+		ids[i] = taskdom.ArtifactID{Key: a.Key, Mode: a.Mode}
+	}
+	if err := taskdom.DeleteArtifacts(ctx, &s.d.Env, partialEdit(c, req.Task, req.Force), ids); err != nil {
 		return nil, err
 	}
 	return &deletedCount{Deleted: 1}, nil
@@ -115,31 +88,9 @@ func validModelType(field, t string) error {
 
 func (r *addModelRequest) Validate() error { return validModelType("type", r.Type) }
 
-// addOrUpdateModel replaces the task model item of that name and type, or
-// appends it; iteration raises last_iteration.
 func (s *service) addOrUpdateModel(ctx context.Context, c *rpc.Call, req *addModelRequest) (*updatedCount, error) {
-	err := s.editLocked(ctx, c, req.Task, true, false, true, func(t *store.Task) error {
-		now := s.d.Time()
-		item := &store.TaskModelItem{Name: req.Name, Model: req.Model, Updated: &now}
-		list := &t.Models.Input
-		if req.Type == "output" {
-			list = &t.Models.Output
-		}
-		replaced := false
-		for i, m := range *list {
-			if m.Name == req.Name {
-				(*list)[i], replaced = item, true
-			}
-		}
-		if !replaced {
-			*list = append(*list, item)
-		}
-		if req.Iteration != nil && *req.Iteration > t.LastIteration {
-			t.LastIteration = *req.Iteration
-		}
-		return nil
-	})
-	if err != nil {
+	m := taskdom.TaskModel{Name: req.Name, Model: req.Model, Type: req.Type, Iteration: req.Iteration}
+	if err := taskdom.AddOrUpdateModel(ctx, &s.d.Env, partialEdit(c, req.Task, true), m); err != nil {
 		return nil, err
 	}
 	return &updatedCount{Updated: 1}, nil
@@ -170,29 +121,12 @@ func (r *deleteModelsRequest) Validate() error {
 	return nil
 }
 
-// deleteModels drops task model items by (name, type); unknown names are
-// ignored.
 func (s *service) deleteModels(ctx context.Context, c *rpc.Call, req *deleteModelsRequest) (*updatedCount, error) {
-	err := s.editLocked(ctx, c, req.Task, true, false, false, func(t *store.Task) error {
-		drop := func(list []*store.TaskModelItem, typ string) []*store.TaskModelItem {
-			out := []*store.TaskModelItem{}
-			for _, m := range list {
-				gone := false
-				for _, k := range req.Models {
-					if k.Type == typ && k.Name == m.Name {
-						gone = true
-					}
-				}
-				if !gone {
-					out = append(out, m)
-				}
-			}
-			return out
-		}
-		t.Models.Input, t.Models.Output = drop(t.Models.Input, "input"), drop(t.Models.Output, "output")
-		return nil
-	})
-	if err != nil {
+	keys := make([]taskdom.ModelKey, len(req.Models))
+	for i, m := range req.Models {
+		keys[i] = taskdom.ModelKey{Name: m.Name, Type: m.Type}
+	}
+	if err := taskdom.DeleteModels(ctx, &s.d.Env, partialEdit(c, req.Task, true), keys); err != nil {
 		return nil, err
 	}
 	return &updatedCount{Updated: 1}, nil

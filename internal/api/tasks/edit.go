@@ -6,12 +6,10 @@ import (
 	"encoding/json"
 
 	"github.com/trove-ml/trove/internal/api"
-	"github.com/trove-ml/trove/internal/api/projects"
 	"github.com/trove-ml/trove/internal/apierr"
-	"github.com/trove-ml/trove/internal/domain"
 	"github.com/trove-ml/trove/internal/jsonx"
+	projectdom "github.com/trove-ml/trove/internal/projects"
 	"github.com/trove-ml/trove/internal/rpc"
-	"github.com/trove-ml/trove/internal/store"
 	taskdom "github.com/trove-ml/trove/internal/tasks"
 )
 
@@ -30,16 +28,8 @@ func (r *editRequest) Validate() error {
 }
 
 func (s *service) edit(ctx context.Context, c *rpc.Call, req *editRequest) (*api.UpdateResult, error) {
-	res, err := taskdom.EditFields(ctx, &s.d.Env, taskdom.EditFieldsRequest{Company: c.Company(), User: c.User(), Task: req.Task,
-		Force: req.Force, Refs: taskdom.RefChecks{Parent: req.Parent != nil, Project: req.Project != nil, Models: req.Models != nil},
-		Apply: func(t *store.Task, now jsonx.Time) map[string]any {
-			fields := req.apply(t, now)
-			if req.Status != nil {
-				t.Status = *req.Status
-				fields["status"] = t.Status
-			}
-			return fields
-		}})
+	res, err := taskdom.Edit(ctx, &s.d.Env, taskdom.EditInput{Company: c.Company(), User: c.User(), Task: req.Task,
+		Force: req.Force, Fields: req.input(), Status: req.Status})
 	if err != nil {
 		return nil, err
 	}
@@ -65,29 +55,14 @@ func (r *updateRequest) Validate() error {
 	return f.validate(false)
 }
 
-// domain maps the request to the tasks domain's update.
-func (r *updateRequest) domain() taskdom.UpdateFieldsRequest {
-	return taskdom.UpdateFieldsRequest{Task: r.Task, ProjectChanged: r.Project != nil, Apply: func(t *store.Task, now jsonx.Time) map[string]any {
-		f := taskFields{Name: r.Name, Tags: r.Tags, SystemTags: r.SystemTags, Comment: r.Comment, Project: r.Project}
-		fields := f.apply(t, now)
-		if r.StatusMessage != nil {
-			t.StatusMessage = r.StatusMessage
-			fields["status_message"] = *r.StatusMessage
-		}
-		if r.OutputError != nil {
-			t.Output.Error = r.OutputError
-			fields["output.error"] = *r.OutputError
-		}
-		if r.Created != nil && !r.Created.IsZero() {
-			t.Created = *r.Created
-			fields["created"] = t.Created
-		}
-		return fields
-	}}
+// input is the one conversion of the request to the domain's update.
+func (r *updateRequest) input() *taskdom.UpdateInput {
+	return &taskdom.UpdateInput{Task: r.Task, Name: r.Name, Comment: r.Comment, Project: r.Project, Tags: r.Tags,
+		SystemTags: r.SystemTags, StatusMessage: r.StatusMessage, OutputError: r.OutputError, Created: r.Created}
 }
 
 func (s *service) update(ctx context.Context, c *rpc.Call, req *updateRequest) (*api.UpdateResult, error) {
-	res, err := taskdom.UpdateFields(ctx, &s.d.Env, c.Company(), c.User(), []taskdom.UpdateFieldsRequest{req.domain()}, true)
+	res, err := taskdom.Update(ctx, &s.d.Env, c.Company(), c.User(), []*taskdom.UpdateInput{req.input()}, true)
 	if err != nil {
 		return nil, err
 	}
@@ -107,7 +82,7 @@ func (s *service) updateBatch(ctx context.Context, c *rpc.Call) (any, error) {
 	if len(c.Lines) == 0 {
 		return nil, apierr.BatchNoItems()
 	}
-	updates := make([]taskdom.UpdateFieldsRequest, 0, len(c.Lines))
+	updates := make([]*taskdom.UpdateInput, 0, len(c.Lines))
 	for i, ln := range c.Lines {
 		r := &updateRequest{}
 		if err := rpc.Decode(ln, r); err != nil {
@@ -116,9 +91,9 @@ func (s *service) updateBatch(ctx context.Context, c *rpc.Call) (any, error) {
 			}
 			return nil, err
 		}
-		updates = append(updates, r.domain())
+		updates = append(updates, r.input())
 	}
-	res, err := taskdom.UpdateFields(ctx, &s.d.Env, c.Company(), c.User(), updates, false)
+	res, err := taskdom.Update(ctx, &s.d.Env, c.Company(), c.User(), updates, false)
 	if err != nil {
 		return nil, err
 	}
@@ -135,15 +110,7 @@ type setRequirementsRequest struct {
 }
 
 func (s *service) setRequirements(ctx context.Context, c *rpc.Call, req *setRequirementsRequest) (*api.UpdateResult, error) {
-	return s.write(ctx, c, req.Task, func(t *store.Task) (map[string]any, error) {
-		t.Script.Requirements = req.Requirements
-		return map[string]any{"script.requirements": req.Requirements}, nil
-	})
-}
-
-// write runs a small write on one task of the caller (taskdom.Write).
-func (s *service) write(ctx context.Context, c *rpc.Call, id string, fn func(t *store.Task) (map[string]any, error)) (*api.UpdateResult, error) {
-	res, err := taskdom.Write(ctx, &s.d.Env, c.Company(), c.User(), id, fn)
+	res, err := taskdom.SetRequirements(ctx, &s.d.Env, c.Company(), c.User(), req.Task, req.Requirements)
 	if err != nil {
 		return nil, err
 	}
@@ -180,43 +147,14 @@ func (s *service) move(ctx context.Context, c *rpc.Call, req *moveRequest) (*mov
 			return nil, apierr.Validation("project", "expected a project id")
 		}
 	}
-	resp := &moveResponse{}
-	err := s.d.DB.Tx(ctx, func(q store.Querier) error {
-		loaded, err := taskdom.LoadAllWritable(ctx, &s.d.Env, q, c.Company(), req.IDs)
-		if err != nil {
-			return err
-		}
-		switch {
-		case projectID != "":
-			p, err := s.d.DB.Projects().Get(ctx, q, projectID, c.Company())
-			if err != nil {
-				return domain.NotFound(err, apierr.InvalidProjectID(projectID))
-			}
-			projectID = p.ID
-		case !hasProject:
-			p, err := projects.EnsureByName(ctx, s.d, q, c.Company(), c.User(), req.ProjectName)
-			if err != nil {
-				return err
-			}
-			projectID = p.ID
-		}
-		now := s.d.Time()
-		touched := []string{projectID}
-		for _, id := range req.IDs {
-			t := loaded[id]
-			touched = append(touched, t.Project)
-			t.Project, t.LastChange, t.LastChangedBy = projectID, now, c.User()
-			if err := s.d.DB.Tasks().Update(ctx, q, t); err != nil {
-				return err
-			}
-		}
-		if projectID != "" {
-			resp.ProjectID = &projectID
-		}
-		return taskdom.TouchProjects(ctx, &s.d.Env, q, touched...)
-	})
+	id, err := taskdom.Move(ctx, &s.d.Env, taskdom.MoveRequest{Company: c.Company(), User: c.User(), Tasks: req.IDs,
+		ByID: hasProject, ProjectID: projectID, ProjectName: req.ProjectName}, projectdom.EnsureByName)
 	if err != nil {
 		return nil, err
+	}
+	resp := &moveResponse{}
+	if id != "" {
+		resp.ProjectID = &id
 	}
 	return resp, nil
 }
@@ -237,13 +175,9 @@ func (s *service) makePrivate(ctx context.Context, c *rpc.Call, req *idsRequest)
 	return s.setPublic(ctx, c, req.IDs, false)
 }
 
-// setPublic moves tasks to the public company ("") remembering their
-// origin, or back; all ids must qualify, else nothing changes.
+// setPublic makes tasks public or private (taskdom.SetPublic).
 func (s *service) setPublic(ctx context.Context, c *rpc.Call, ids []string, public bool) (*updatedResponse, error) {
-	n, err := domain.SetPublic(ctx, &s.d.Env, s.d.DB.Tasks(), c.Company(), ids, public, domain.Publicity[*store.Task]{
-		NotFound: func(ids ...string) error { return apierr.InvalidTaskID(ids...).With("ids", ids) },
-		Touch:    func(t *store.Task, now jsonx.Time) { t.LastChange, t.LastChangedBy = now, c.User() },
-	})
+	n, err := taskdom.SetPublic(ctx, &s.d.Env, c.Company(), c.User(), ids, public)
 	if err != nil {
 		return nil, err
 	}

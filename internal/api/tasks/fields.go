@@ -1,21 +1,13 @@
 package tasks
 
 import (
-	"encoding/json"
-	"sort"
 	"strings"
 
 	"github.com/trove-ml/trove/internal/api"
 	"github.com/trove-ml/trove/internal/apierr"
-	"github.com/trove-ml/trove/internal/domain"
 	"github.com/trove-ml/trove/internal/jsonx"
-	"github.com/trove-ml/trove/internal/store"
+	taskdom "github.com/trove-ml/trove/internal/tasks"
 )
-
-// TaskTypes are the accepted task types: the reference's list plus the
-// seeds' import and annotation (rulings: both hold).
-var TaskTypes = []string{"training", "testing", "inference", "data_processing", "application", "monitor",
-	"controller", "optimizer", "service", "qc", "custom", "report", "import", "annotation"}
 
 // taskFields are the task members create, validate and edit accept.
 // Pointers tell "absent" from "empty".
@@ -121,8 +113,8 @@ func (f *taskFields) validate(create bool) error {
 	if f.Name != nil && len([]rune(strings.TrimSpace(*f.Name))) < 3 {
 		return apierr.DataValidation("name must be at least 3 characters: name=%s", *f.Name)
 	}
-	if f.Type != nil && !contains(TaskTypes, *f.Type) {
-		return apierr.Validation("type", "value must be one of %s, got %q", strings.Join(TaskTypes, ", "), *f.Type)
+	if f.Type != nil && !contains(taskdom.TaskTypes, *f.Type) {
+		return apierr.Validation("type", "value must be one of %s, got %q", strings.Join(taskdom.TaskTypes, ", "), *f.Type)
 	}
 	if f.Tags != nil {
 		if err := api.ValidateTags("tags", *f.Tags); err != nil {
@@ -191,273 +183,94 @@ func validateArtifacts(field string, list []*artifactIn) error {
 	return nil
 }
 
-// apply writes the given fields into t. With merge (tasks.edit) execution,
-// script, output and models are merged one level deep; everything else is
-// replaced whole. It returns the written fields for the answer.
-func (f *taskFields) apply(t *store.Task, now jsonx.Time) map[string]any {
-	out := map[string]any{}
-	if f.Name != nil {
-		t.Name = strings.TrimSpace(*f.Name)
-		out["name"] = t.Name
-	}
-	if f.Type != nil {
-		t.Type = *f.Type
-		out["type"] = t.Type
-	}
-	if f.Comment != nil {
-		t.Comment = f.Comment
-		out["comment"] = *f.Comment
-	}
-	if f.Parent != nil {
-		t.Parent = *f.Parent
-		out["parent"] = t.Parent
-	}
-	if f.Project != nil {
-		t.Project = *f.Project
-		out["project"] = t.Project
-	}
-	if f.OutputDest != nil {
-		t.Output.Destination = f.OutputDest
-		out["output"] = t.Output
-	}
-	if f.Tags != nil {
-		t.Tags = domain.SortedTags(*f.Tags)
-		out["tags"] = t.Tags
-	}
-	if f.SystemTags != nil {
-		t.SystemTags = domain.SortedTags(*f.SystemTags)
-		out["system_tags"] = t.SystemTags
-	}
+// input is the one conversion of the request fields to the domain's.
+func (f *taskFields) input() *taskdom.Fields {
+	in := &taskdom.Fields{Name: f.Name, Type: f.Type, Comment: f.Comment, Parent: f.Parent, Project: f.Project,
+		OutputDest: f.OutputDest, Tags: f.Tags, SystemTags: f.SystemTags, Execution: f.Execution.input(),
+		Script: f.Script.input(), Container: f.Container, Runtime: f.Runtime}
 	if f.Hyperparams != nil {
-		t.Hyperparams = toHyperparams(*f.Hyperparams)
-		out["hyperparams"] = t.Hyperparams
+		h := hyperparamsInput(*f.Hyperparams)
+		in.Hyperparams = &h
 	}
 	if f.Configuration != nil {
-		t.Configuration = toConfiguration(*f.Configuration)
-		out["configuration"] = t.Configuration
-	}
-	if f.Container != nil {
-		t.Container = *f.Container
-		if t.Container == nil {
-			t.Container = map[string]*string{}
-		}
-		out["container"] = t.Container
-	}
-	if f.Runtime != nil {
-		t.Runtime = *f.Runtime
-		if t.Runtime == nil {
-			t.Runtime = map[string]any{}
-		}
-		out["runtime"] = t.Runtime
-	}
-	if f.Script != nil {
-		f.Script.applyTo(&t.Script)
-		out["script"] = t.Script
-	}
-	if f.Execution != nil {
-		f.Execution.applyTo(t, now)
-		out["execution"] = t.Execution
-		if f.Execution.Script != nil {
-			out["script"] = t.Script
-		}
+		c := configurationInput(*f.Configuration)
+		in.Configuration = &c
 	}
 	if f.Models != nil {
-		if f.Models.Input != nil {
-			t.Models.Input = toModelItems(*f.Models.Input, now)
-		}
-		if f.Models.Output != nil {
-			t.Models.Output = toModelItems(*f.Models.Output, now)
-		}
-		out["models"] = t.Models
+		in.Models = &taskdom.ModelsInput{Input: modelItemsInput(f.Models.Input), Output: modelItemsInput(f.Models.Output)}
 	}
-	t.Normalize()
-	return out
+	return in
 }
 
-func (s *scriptIn) applyTo(dst *store.Script) {
-	strip := func(p *string) *string {
-		if p == nil {
-			return nil
-		}
-		v := strings.TrimSpace(*p)
-		return &v
+func (s *scriptIn) input() *taskdom.ScriptInput {
+	if s == nil {
+		return nil
 	}
-	if s.Binary != nil {
-		dst.Binary = *strip(s.Binary)
-	}
-	if s.Repository != nil {
-		dst.Repository = *strip(s.Repository)
-	}
-	if s.Tag != nil {
-		dst.Tag = strip(s.Tag)
-	}
-	if s.Branch != nil {
-		dst.Branch = strip(s.Branch)
-	}
-	if s.VersionNum != nil {
-		dst.VersionNum = strip(s.VersionNum)
-	}
-	if s.Entrypoint != nil {
-		dst.EntryPoint = *strip(s.Entrypoint)
-	}
-	if s.EntryPoint != nil {
-		dst.EntryPoint = *strip(s.EntryPoint)
-	}
-	if s.WorkingDir != nil {
-		dst.WorkingDir = strip(s.WorkingDir)
-	}
-	if s.Requirements != nil {
-		dst.Requirements = *s.Requirements
-	}
-	if s.Diff != nil {
-		dst.Diff = s.Diff
-	}
+	in := taskdom.ScriptInput(*s)
+	return &in
 }
 
-func (e *executionIn) applyTo(t *store.Task, now jsonx.Time) {
-	x := &t.Execution
-	if e.Queue != nil {
-		x.Queue = *e.Queue
+func (e *executionIn) input() *taskdom.ExecutionInput {
+	if e == nil {
+		return nil
 	}
-	if e.Parameters != nil {
-		// Legacy flat parameters become the Args section (TF_DEFINE/x
-		// goes to TF_DEFINE), as the reference converts them.
-		for k, v := range *e.Parameters {
-			sec, name := "Args", k
-			if strings.HasPrefix(k, "TF_DEFINE/") {
-				sec, name = "TF_DEFINE", strings.TrimPrefix(k, "TF_DEFINE/")
-			}
-			if t.Hyperparams[sec] == nil {
-				t.Hyperparams[sec] = map[string]*store.ParamItem{}
-			}
-			legacy := "legacy"
-			t.Hyperparams[sec][name] = &store.ParamItem{Section: sec, Name: name, Value: stringify(v), Type: &legacy}
-		}
-		x.Parameters = map[string]any{}
-	}
-	if e.ModelDesc != nil {
-		for k, v := range *e.ModelDesc {
-			legacy := "legacy"
-			t.Configuration[k] = &store.ConfigItem{Name: k, Value: stringify(v), Type: &legacy}
-		}
-		x.ModelDesc = map[string]any{}
-	}
-	if e.ModelLabels != nil {
-		x.ModelLabels = *e.ModelLabels
-	}
-	if e.Framework != nil {
-		x.Framework = e.Framework
-	}
+	in := &taskdom.ExecutionInput{Queue: e.Queue, Parameters: e.Parameters, ModelDesc: e.ModelDesc,
+		ModelLabels: e.ModelLabels, Framework: e.Framework, TestSplit: e.TestSplit, DockerCmd: e.DockerCmd,
+		Model: e.Model, Script: e.Script.input()}
 	if e.Artifacts != nil {
-		x.Artifacts = toArtifacts(*e.Artifacts)
+		arts := make([]*taskdom.ArtifactInput, len(*e.Artifacts))
+		for i, a := range *e.Artifacts {
+			arts[i] = a.input()
+		}
+		in.Artifacts = &arts
 	}
-	if e.TestSplit != nil {
-		x.TestSplit = *e.TestSplit
-	}
-	if e.DockerCmd != nil {
-		image, args, _ := strings.Cut(*e.DockerCmd, " ")
-		t.Container["image"], t.Container["arguments"] = &image, &args
-	}
-	if e.Model != nil && *e.Model != "" {
-		t.Models.Input = []*store.TaskModelItem{{Name: "Input Model", Model: *e.Model, Updated: &now}}
-	}
-	if e.Script != nil {
-		e.Script.applyTo(&t.Script)
-	}
+	return in
 }
 
-func stringify(v any) string {
-	switch x := v.(type) {
-	case string:
-		return x
-	case nil:
-		return ""
-	}
-	b, _ := json.Marshal(v)
-	return string(b)
+func (a *artifactIn) input() *taskdom.ArtifactInput {
+	in := taskdom.ArtifactInput(*a)
+	return &in
 }
 
-func toHyperparams(in map[string]map[string]*paramIn) map[string]map[string]*store.ParamItem {
-	out := map[string]map[string]*store.ParamItem{}
+func (p *paramIn) input() *taskdom.ParamInput {
+	in := taskdom.ParamInput(*p)
+	return &in
+}
+
+func (c *configIn) input() *taskdom.ConfigInput {
+	in := taskdom.ConfigInput(*c)
+	return &in
+}
+
+func hyperparamsInput(in map[string]map[string]*paramIn) map[string]map[string]*taskdom.ParamInput {
+	out := make(map[string]map[string]*taskdom.ParamInput, len(in))
 	for sec, params := range in {
-		m := map[string]*store.ParamItem{}
+		m := make(map[string]*taskdom.ParamInput, len(params))
 		for name, p := range params {
-			m[name] = p.toItem(sec, name)
+			m[name] = p.input()
 		}
 		out[sec] = m
 	}
 	return out
 }
 
-func (p *paramIn) toItem(sec, name string) *store.ParamItem {
-	it := &store.ParamItem{Section: sec, Name: name, Type: p.Type, Description: p.Description}
-	if p.Value != nil {
-		it.Value = *p.Value
-	}
-	return it
-}
-
-func toConfiguration(in map[string]*configIn) map[string]*store.ConfigItem {
-	out := map[string]*store.ConfigItem{}
+func configurationInput(in map[string]*configIn) map[string]*taskdom.ConfigInput {
+	out := make(map[string]*taskdom.ConfigInput, len(in))
 	for name, c := range in {
-		out[name] = c.toItem(name)
+		out[name] = c.input()
 	}
 	return out
 }
 
-func (c *configIn) toItem(name string) *store.ConfigItem {
-	it := &store.ConfigItem{Name: name, Type: c.Type, Description: c.Description}
-	if c.Value != nil {
-		it.Value = *c.Value
+func modelItemsInput(in *[]*modelItemIn) *[]*taskdom.ModelItemInput {
+	if in == nil {
+		return nil
 	}
-	return it
-}
-
-func toModelItems(in []*modelItemIn, now jsonx.Time) []*store.TaskModelItem {
-	out := make([]*store.TaskModelItem, 0, len(in))
-	for _, m := range in {
-		out = append(out, &store.TaskModelItem{Name: m.Name, Model: m.Model, Updated: &now})
+	out := make([]*taskdom.ModelItemInput, len(*in))
+	for i, m := range *in {
+		out[i] = &taskdom.ModelItemInput{Name: m.Name, Model: m.Model}
 	}
-	return out
-}
-
-// toArtifacts converts artifacts, keyed by (key, mode) with the last one
-// winning, sorted by key.
-func toArtifacts(in []*artifactIn) []*store.Artifact {
-	byID := map[string]*store.Artifact{}
-	for _, a := range in {
-		art := a.toArtifact()
-		byID[art.Key+"\x00"+art.Mode] = art
-	}
-	return sortArtifacts(byID)
-}
-
-func (a *artifactIn) toArtifact() *store.Artifact {
-	mode := a.Mode
-	if mode == "" {
-		mode = "output"
-	}
-	art := &store.Artifact{Key: a.Key, Type: a.Type, Mode: mode, URI: a.URI, Hash: a.Hash, ContentSize: a.ContentSize,
-		TypeData: a.TypeData, DisplayData: a.DisplayData}
-	if a.Timestamp != nil {
-		ts := int64(*a.Timestamp)
-		art.Timestamp = &ts
-	}
-	return art
-}
-
-func sortArtifacts(byID map[string]*store.Artifact) []*store.Artifact {
-	out := make([]*store.Artifact, 0, len(byID))
-	for _, a := range byID {
-		out = append(out, a)
-	}
-	sort.Slice(out, func(i, j int) bool {
-		if out[i].Key != out[j].Key {
-			return out[i].Key < out[j].Key
-		}
-		return out[i].Mode < out[j].Mode
-	})
-	return out
+	return &out
 }
 
 func contains(list []string, s string) bool {

@@ -4,9 +4,7 @@ import (
 	"context"
 
 	"github.com/trove-ml/trove/internal/api"
-	"github.com/trove-ml/trove/internal/domain"
 	"github.com/trove-ml/trove/internal/rpc"
-	"github.com/trove-ml/trove/internal/store"
 	taskdom "github.com/trove-ml/trove/internal/tasks"
 )
 
@@ -170,10 +168,9 @@ func (s *service) unarchiveMany(ctx context.Context, c *rpc.Call, req *batchRequ
 }
 
 func (s *service) visibility(ctx context.Context, c *rpc.Call, req *batchRequest,
-	op func(context.Context, *domain.Env, store.Querier, taskdom.StatusRequest) error, key string) (*api.BatchResult, error) {
+	op taskdom.VisibilityOp, key string) (*api.BatchResult, error) {
 	return api.RunBatch(ctx, req.IDs, func(ctx context.Context, id string) (map[string]any, error) {
-		err := s.d.DB.Tx(ctx, func(q store.Querier) error { return op(ctx, &s.d.Env, q, req.op(c, id)) })
-		if err != nil {
+		if err := taskdom.RunVisibility(ctx, &s.d.Env, op, req.op(c, id)); err != nil {
 			return nil, err
 		}
 		return map[string]any{key: true}, nil

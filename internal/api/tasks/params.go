@@ -3,48 +3,19 @@ package tasks
 import (
 	"context"
 	"sort"
-	"strings"
 
 	"github.com/trove-ml/trove/internal/apierr"
 	"github.com/trove-ml/trove/internal/rpc"
-	"github.com/trove-ml/trove/internal/store"
 	taskdom "github.com/trove-ml/trove/internal/tasks"
 )
 
-// propertiesSection holds user properties, editable in any status.
-const propertiesSection = "properties"
-
-// editLocked runs a partial edit under the status lock (taskdom.EditLocked);
-// touch says whether it sets last_update.
-func (s *service) editLocked(ctx context.Context, c *rpc.Call, id string, force, anyStatus, touch bool, fn func(t *store.Task) error) error {
-	return taskdom.EditLocked(ctx, &s.d.Env, taskdom.EditRequest{Company: c.Company(), User: c.User(), Task: id,
-		Force: force, AnyStatus: anyStatus, Touch: touch}, fn)
+// partialEdit names the task of a partial edit for the domain.
+func partialEdit(c *rpc.Call, task string, force bool) taskdom.TaskEdit {
+	return taskdom.TaskEdit{Company: c.Company(), User: c.User(), Task: task, Force: force}
 }
 
 type tasksRequest struct {
 	Tasks []string `json:"tasks" required:"true"`
-}
-
-// loadVisible loads the listed tasks the caller may read; any unknown id
-// is 400/101.
-func (s *service) loadVisible(ctx context.Context, c *rpc.Call, ids []string, strict bool) ([]*store.Task, error) {
-	var out []*store.Task
-	var missing []string
-	for _, id := range ids {
-		t, err := s.visibleTask(ctx, s.d.DB.Read(), c, id)
-		if err != nil {
-			if !apierr.Is(err, 400, 101) {
-				return nil, err
-			}
-			missing = append(missing, id)
-			continue
-		}
-		out = append(out, t)
-	}
-	if strict && len(missing) > 0 {
-		return nil, apierr.InvalidTaskID(missing...)
-	}
-	return out, nil
 }
 
 type taskParams struct {
@@ -57,7 +28,7 @@ type getHyperParamsResponse struct {
 }
 
 func (s *service) getHyperParams(ctx context.Context, c *rpc.Call, req *tasksRequest) (*getHyperParamsResponse, error) {
-	list, err := s.loadVisible(ctx, c, req.Tasks, true)
+	list, err := taskdom.VisibleTasks(ctx, &s.d.Env, c.Company(), req.Tasks, true)
 	if err != nil {
 		return nil, err
 	}
@@ -116,49 +87,12 @@ type deletedCount struct {
 	Deleted int `json:"deleted"`
 }
 
-// onlyProperties reports whether every section is the user properties one
-// (stored lower-case); those edits are allowed in any status.
-func onlyProperties(sections []string) bool {
-	for _, s := range sections {
-		if !strings.EqualFold(s, propertiesSection) {
-			return false
-		}
-	}
-	return true
-}
-
-func sectionName(s string) string {
-	if strings.EqualFold(s, propertiesSection) {
-		return propertiesSection
-	}
-	return s
-}
-
 func (s *service) editHyperParams(ctx context.Context, c *rpc.Call, req *editHyperParamsRequest) (*updatedCount, error) {
-	var sections []string
-	for _, p := range req.Hyperparams {
-		sections = append(sections, p.Section)
+	params := make([]*taskdom.ParamInput, len(req.Hyperparams))
+	for i, p := range req.Hyperparams {
+		params[i] = p.input()
 	}
-	props := onlyProperties(sections)
-	err := s.editLocked(ctx, c, req.Task, req.Force, props, !props, func(t *store.Task) error {
-		switch req.ReplaceHyperparams {
-		case "all":
-			t.Hyperparams = map[string]map[string]*store.ParamItem{}
-		case "section":
-			for _, p := range req.Hyperparams {
-				delete(t.Hyperparams, sectionName(p.Section))
-			}
-		}
-		for _, p := range req.Hyperparams {
-			sec := sectionName(p.Section)
-			if t.Hyperparams[sec] == nil {
-				t.Hyperparams[sec] = map[string]*store.ParamItem{}
-			}
-			t.Hyperparams[sec][p.Name] = p.toItem(sec, p.Name)
-		}
-		return nil
-	})
-	if err != nil {
+	if err := taskdom.EditHyperParams(ctx, &s.d.Env, partialEdit(c, req.Task, req.Force), params, req.ReplaceHyperparams); err != nil {
 		return nil, err
 	}
 	return &updatedCount{Updated: 1}, nil
@@ -199,26 +133,14 @@ func (r *deleteHyperParamsRequest) Validate() error {
 }
 
 func (s *service) deleteHyperParams(ctx context.Context, c *rpc.Call, req *deleteHyperParamsRequest) (*deletedCount, error) {
-	var sections []string
-	for _, k := range req.Hyperparams {
-		sections = append(sections, k.Section)
-	}
-	props := onlyProperties(sections)
-	err := s.editLocked(ctx, c, req.Task, req.Force, props, !props, func(t *store.Task) error {
-		for _, k := range req.Hyperparams {
-			sec := sectionName(k.Section)
-			if k.Name == nil || *k.Name == "" {
-				delete(t.Hyperparams, sec)
-				continue
-			}
-			delete(t.Hyperparams[sec], *k.Name)
-			if len(t.Hyperparams[sec]) == 0 {
-				delete(t.Hyperparams, sec)
-			}
+	keys := make([]taskdom.ParamKey, len(req.Hyperparams))
+	for i, k := range req.Hyperparams {
+		keys[i].Section = k.Section
+		if k.Name != nil {
+			keys[i].Name = *k.Name
 		}
-		return nil
-	})
-	if err != nil {
+	}
+	if err := taskdom.DeleteHyperParams(ctx, &s.d.Env, partialEdit(c, req.Task, req.Force), keys); err != nil {
 		return nil, err
 	}
 	return &deletedCount{Deleted: 1}, nil
@@ -239,7 +161,7 @@ type getConfigurationsResponse struct {
 }
 
 func (s *service) getConfigurations(ctx context.Context, c *rpc.Call, req *getConfigurationsRequest) (*getConfigurationsResponse, error) {
-	list, err := s.loadVisible(ctx, c, req.Tasks, true)
+	list, err := taskdom.VisibleTasks(ctx, &s.d.Env, c.Company(), req.Tasks, true)
 	if err != nil {
 		return nil, err
 	}
@@ -273,7 +195,7 @@ type getConfigurationNamesResponse struct {
 
 func (s *service) getConfigurationNames(ctx context.Context, c *rpc.Call, req *getConfigurationNamesRequest) (*getConfigurationNamesResponse, error) {
 	skip := req.SkipEmpty == nil || *req.SkipEmpty
-	list, err := s.loadVisible(ctx, c, req.Tasks, false)
+	list, err := taskdom.VisibleTasks(ctx, &s.d.Env, c.Company(), req.Tasks, false)
 	if err != nil {
 		return nil, err
 	}
@@ -315,16 +237,11 @@ func (r *editConfigurationRequest) Validate() error {
 }
 
 func (s *service) editConfiguration(ctx context.Context, c *rpc.Call, req *editConfigurationRequest) (*updatedCount, error) {
-	err := s.editLocked(ctx, c, req.Task, req.Force, false, true, func(t *store.Task) error {
-		if req.ReplaceConfiguration {
-			t.Configuration = map[string]*store.ConfigItem{}
-		}
-		for _, it := range req.Configuration {
-			t.Configuration[it.Name] = it.toItem(it.Name)
-		}
-		return nil
-	})
-	if err != nil {
+	items := make([]*taskdom.ConfigInput, len(req.Configuration))
+	for i, it := range req.Configuration {
+		items[i] = it.input()
+	}
+	if err := taskdom.EditConfiguration(ctx, &s.d.Env, partialEdit(c, req.Task, req.Force), items, req.ReplaceConfiguration); err != nil {
 		return nil, err
 	}
 	return &updatedCount{Updated: 1}, nil
@@ -344,13 +261,7 @@ func (r *deleteConfigurationRequest) Validate() error {
 }
 
 func (s *service) deleteConfiguration(ctx context.Context, c *rpc.Call, req *deleteConfigurationRequest) (*deletedCount, error) {
-	err := s.editLocked(ctx, c, req.Task, req.Force, false, true, func(t *store.Task) error {
-		for _, name := range req.Configuration {
-			delete(t.Configuration, name)
-		}
-		return nil
-	})
-	if err != nil {
+	if err := taskdom.DeleteConfiguration(ctx, &s.d.Env, partialEdit(c, req.Task, req.Force), req.Configuration); err != nil {
 		return nil, err
 	}
 	return &deletedCount{Deleted: 1}, nil

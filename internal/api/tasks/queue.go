@@ -4,9 +4,7 @@ import (
 	"context"
 
 	"github.com/trove-ml/trove/internal/api"
-	"github.com/trove-ml/trove/internal/domain"
 	"github.com/trove-ml/trove/internal/rpc"
-	"github.com/trove-ml/trove/internal/store"
 	taskdom "github.com/trove-ml/trove/internal/tasks"
 )
 
@@ -22,12 +20,7 @@ type enqueueResponse struct {
 }
 
 func (s *service) enqueue(ctx context.Context, c *rpc.Call, req *enqueueRequest) (*enqueueResponse, error) {
-	var res *domain.Update
-	err := s.d.DB.Tx(ctx, func(q store.Querier) error {
-		var err error
-		res, err = taskdom.Enqueue(ctx, &s.d.Env, q, taskdom.EnqueueRequest{StatusRequest: req.op(c), Queue: req.Queue, QueueName: req.QueueName})
-		return err
-	})
+	res, err := taskdom.EnqueueTask(ctx, &s.d.Env, taskdom.EnqueueRequest{StatusRequest: req.op(c), Queue: req.Queue, QueueName: req.QueueName})
 	if err != nil {
 		return nil, err
 	}
@@ -43,13 +36,8 @@ type enqueueManyRequest struct {
 
 func (s *service) enqueueMany(ctx context.Context, c *rpc.Call, req *enqueueManyRequest) (*api.BatchResult, error) {
 	return api.RunBatch(ctx, req.IDs, func(ctx context.Context, id string) (map[string]any, error) {
-		var res *domain.Update
-		err := s.d.DB.Tx(ctx, func(q store.Querier) error {
-			var err error
-			res, err = taskdom.Enqueue(ctx, &s.d.Env, q, taskdom.EnqueueRequest{StatusRequest: req.op(c, id), Queue: req.Queue, QueueName: req.QueueName,
-				ValidateRefs: req.ValidateTasks})
-			return err
-		})
+		res, err := taskdom.EnqueueTask(ctx, &s.d.Env, taskdom.EnqueueRequest{StatusRequest: req.op(c, id), Queue: req.Queue, QueueName: req.QueueName,
+			ValidateRefs: req.ValidateTasks})
 		if err != nil {
 			return nil, err
 		}
@@ -69,12 +57,7 @@ type dequeueResponse struct {
 }
 
 func (s *service) dequeue(ctx context.Context, c *rpc.Call, req *dequeueRequest) (*dequeueResponse, error) {
-	var res *domain.Update
-	err := s.d.DB.Tx(ctx, func(q store.Querier) error {
-		var err error
-		res, err = taskdom.Dequeue(ctx, &s.d.Env, q, taskdom.DequeueRequest{StatusRequest: req.op(c), NewStatus: req.NewStatus, RemoveFromAllQueues: req.RemoveFromAllQueues})
-		return err
-	})
+	res, err := taskdom.DequeueTask(ctx, &s.d.Env, taskdom.DequeueRequest{StatusRequest: req.op(c), NewStatus: req.NewStatus, RemoveFromAllQueues: req.RemoveFromAllQueues})
 	if err != nil {
 		return nil, err
 	}
@@ -89,12 +72,7 @@ type dequeueManyRequest struct {
 
 func (s *service) dequeueMany(ctx context.Context, c *rpc.Call, req *dequeueManyRequest) (*api.BatchResult, error) {
 	return api.RunBatch(ctx, req.IDs, func(ctx context.Context, id string) (map[string]any, error) {
-		var res *domain.Update
-		err := s.d.DB.Tx(ctx, func(q store.Querier) error {
-			var err error
-			res, err = taskdom.Dequeue(ctx, &s.d.Env, q, taskdom.DequeueRequest{StatusRequest: req.op(c, id), NewStatus: req.NewStatus, RemoveFromAllQueues: req.RemoveFromAllQueues})
-			return err
-		})
+		res, err := taskdom.DequeueTask(ctx, &s.d.Env, taskdom.DequeueRequest{StatusRequest: req.op(c, id), NewStatus: req.NewStatus, RemoveFromAllQueues: req.RemoveFromAllQueues})
 		if err != nil {
 			return nil, err
 		}

@@ -19,7 +19,7 @@ type getByIDResponse struct {
 }
 
 func (s *service) getByID(ctx context.Context, c *rpc.Call, req *taskRequest) (*getByIDResponse, error) {
-	t, err := s.visibleTask(ctx, s.d.DB.Read(), c, req.Task)
+	t, err := taskdom.Get(ctx, &s.d.Env, c.Company(), req.Task)
 	if err != nil {
 		return nil, err
 	}
@@ -41,7 +41,7 @@ func (r *getAllRequest) Validate() error {
 	if err := checkEnum("status", r.Status, taskdom.ValidStatus); err != nil {
 		return err
 	}
-	return checkEnum("type", r.Type, func(v string) bool { return contains(TaskTypes, strings.ToLower(v)) })
+	return checkEnum("type", r.Type, func(v string) bool { return contains(taskdom.TaskTypes, strings.ToLower(v)) })
 }
 
 // checkEnum checks list-filter values, skipping operators and nulls.

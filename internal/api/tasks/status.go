@@ -4,9 +4,7 @@ import (
 	"context"
 
 	"github.com/trove-ml/trove/internal/api"
-	"github.com/trove-ml/trove/internal/domain"
 	"github.com/trove-ml/trove/internal/rpc"
-	"github.com/trove-ml/trove/internal/store"
 	taskdom "github.com/trove-ml/trove/internal/tasks"
 )
 
@@ -43,17 +41,9 @@ func userNameOf(c *rpc.Call) string {
 	return c.Identity.UserName
 }
 
-// statusOp is a state operation of taskdom.
-type statusOp func(ctx context.Context, d *domain.Env, q store.Querier, r taskdom.StatusRequest) (*domain.Update, error)
-
-// runStatus runs op in one transaction.
-func (s *service) runStatus(ctx context.Context, op statusOp, r taskdom.StatusRequest) (*api.UpdateResult, error) {
-	var res *domain.Update
-	err := s.d.DB.Tx(ctx, func(q store.Querier) error {
-		var err error
-		res, err = op(ctx, &s.d.Env, q, r)
-		return err
-	})
+// runStatus runs op on one task in its own transaction.
+func (s *service) runStatus(ctx context.Context, op taskdom.StatusOp, r taskdom.StatusRequest) (*api.UpdateResult, error) {
+	res, err := taskdom.RunStatus(ctx, &s.d.Env, op, r)
 	if err != nil {
 		return nil, err
 	}
@@ -61,14 +51,14 @@ func (s *service) runStatus(ctx context.Context, op statusOp, r taskdom.StatusRe
 }
 
 // single adapts a state operation to a single-task endpoint.
-func (s *service) single(op statusOp) func(ctx context.Context, c *rpc.Call, req *statusRequest) (*api.UpdateResult, error) {
+func (s *service) single(op taskdom.StatusOp) func(ctx context.Context, c *rpc.Call, req *statusRequest) (*api.UpdateResult, error) {
 	return func(ctx context.Context, c *rpc.Call, req *statusRequest) (*api.UpdateResult, error) {
 		return s.runStatus(ctx, op, req.op(c))
 	}
 }
 
 // many adapts a state operation to a _many endpoint: one transaction per id.
-func (s *service) many(op statusOp) func(ctx context.Context, c *rpc.Call, req *batchRequest) (*api.BatchResult, error) {
+func (s *service) many(op taskdom.StatusOp) func(ctx context.Context, c *rpc.Call, req *batchRequest) (*api.BatchResult, error) {
 	return func(ctx context.Context, c *rpc.Call, req *batchRequest) (*api.BatchResult, error) {
 		return api.RunBatch(ctx, req.IDs, func(ctx context.Context, id string) (map[string]any, error) {
 			res, err := s.runStatus(ctx, op, req.op(c, id))
@@ -119,9 +109,7 @@ type publishRequest struct {
 
 func (s *service) publish(ctx context.Context, c *rpc.Call, req *publishRequest) (*api.UpdateResult, error) {
 	publishModel := req.PublishModel == nil || *req.PublishModel
-	return s.runStatus(ctx, func(ctx context.Context, d *domain.Env, q store.Querier, r taskdom.StatusRequest) (*domain.Update, error) {
-		return taskdom.Publish(ctx, d, q, r.Company, r.User, r.Task, r.Force, publishModel, r.StatusReason, r.StatusMessage)
-	}, req.op(c))
+	return s.runStatus(ctx, taskdom.PublishOp(publishModel), req.op(c))
 }
 
 type publishManyRequest struct {
@@ -131,7 +119,5 @@ type publishManyRequest struct {
 
 func (s *service) publishMany(ctx context.Context, c *rpc.Call, req *publishManyRequest) (*api.BatchResult, error) {
 	publishModel := req.PublishModel == nil || *req.PublishModel
-	return s.many(func(ctx context.Context, d *domain.Env, q store.Querier, r taskdom.StatusRequest) (*domain.Update, error) {
-		return taskdom.Publish(ctx, d, q, r.Company, r.User, r.Task, r.Force, publishModel, r.StatusReason, r.StatusMessage)
-	})(ctx, c, &req.batchRequest)
+	return s.many(taskdom.PublishOp(publishModel))(ctx, c, &req.batchRequest)
 }

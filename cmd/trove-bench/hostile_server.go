@@ -75,7 +75,7 @@ func preload(dir, db string, n int) ([]string, error) {
 		return nil, err
 	}
 	if a.DB.IsPostgres() {
-		if _, err := a.DB.Write().ExecContext(context.Background(), "ANALYZE tasks"); err != nil {
+		if err := a.DB.Analyze(context.Background(), "tasks"); err != nil {
 			return nil, err
 		}
 	}

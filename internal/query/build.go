@@ -216,6 +216,16 @@ func (p *Plan) fieldFilters(body []byte, filters map[string]json.RawMessage, ski
 	}
 	sort.Strings(keys)
 	s := p.schema
+	for _, k := range keys {
+		if err := checkKey(k); err != nil {
+			return err
+		}
+	}
+	for k := range filters {
+		if err := checkKey(k); err != nil {
+			return err
+		}
+	}
 	if n := countFilters(s, keys, filters); n > limits.FilterValues {
 		return limits.TooMany("(filters)", n, limits.FilterValues)
 	}

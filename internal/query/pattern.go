@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"regexp"
 	"regexp/syntax"
+	"strings"
 
 	"github.com/trove-ml/trove/internal/apierr"
 	"github.com/trove-ml/trove/internal/limits"
@@ -55,4 +56,14 @@ func (s *Schema) isFilter(field string) bool {
 	return has(s.Patterns, field) || has(s.Lists, field) || hasPrefix(s.ListPrefixes, field) ||
 		has(s.Ranges, field) || hasPrefix(s.RangePrefixes, field) || has(s.Dates, field) ||
 		has(s.Equality, field) || hasPrefix(s.EqualityPrefixes, field)
+}
+
+// checkKey refuses a body key that would become a JSON path neither
+// backend can hold (a NUL cuts SQLite's path short; PostgreSQL stores no
+// NUL in text).
+func checkKey(key string) error {
+	if strings.IndexByte(key, 0) >= 0 {
+		return apierr.Validation(strings.ReplaceAll(key, "\x00", `\u0000`), "a field name must not contain the NUL character (\\u0000)")
+	}
+	return nil
 }

@@ -3,12 +3,10 @@ package importer_test
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
-	"regexp"
 	"strings"
 	"testing"
 
@@ -59,24 +57,13 @@ func reads(fx *fixture) [][2]any {
 	return out
 }
 
-// scrollIDs are fresh ids in every answer, not stored data.
-var scrollIDs = regexp.MustCompile(`"scroll_id":"[^"]*"`)
-
 // answers returns the data part of every read; replace rewrites the
 // source's file URLs into the target's.
 func answers(t *testing.T, e *testenv.Env, fx *fixture, replace func(string) string) map[string]string {
 	t.Helper()
-	out := map[string]string{}
-	for i, r := range reads(fx) {
-		resp := e.Call(t, r[0].(string), r[1]).OK(t)
-		var env struct {
-			Data json.RawMessage `json:"data"`
-		}
-		if err := json.Unmarshal(resp.Raw, &env); err != nil {
-			t.Fatalf("%s: %v", r[0], err)
-		}
-		body, _ := json.Marshal(r[1])
-		out[fmt.Sprintf("%02d %s %s", i, r[0], body)] = replace(scrollIDs.ReplaceAllString(string(env.Data), `"scroll_id":"-"`))
+	out := e.Answers(t, reads(fx))
+	for k, v := range out {
+		out[k] = replace(v)
 	}
 	return out
 }

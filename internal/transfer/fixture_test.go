@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
-	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -95,25 +94,10 @@ func reads(tasks []string) [][2]any {
 	return out
 }
 
-// scrollIDs are fresh random ids in every answer, not stored data.
-var scrollIDs = regexp.MustCompile(`"scroll_id":"[^"]*"`)
-
 // answers returns the data part of every read, as served.
 func answers(t *testing.T, e *testenv.Env, tasks []string) map[string]string {
 	t.Helper()
-	out := map[string]string{}
-	for i, r := range reads(tasks) {
-		resp := e.Call(t, r[0].(string), r[1]).OK(t)
-		var env struct {
-			Data json.RawMessage `json:"data"`
-		}
-		if err := json.Unmarshal(resp.Raw, &env); err != nil {
-			t.Fatalf("%s: %v", r[0], err)
-		}
-		body, _ := json.Marshal(r[1])
-		out[fmt.Sprintf("%02d %s %s", i, r[0], body)] = scrollIDs.ReplaceAllString(string(env.Data), `"scroll_id":"-"`)
-	}
-	return out
+	return e.Answers(t, reads(tasks))
 }
 
 // sameAnswers fails on every read whose answer differs.

@@ -10,9 +10,7 @@ import (
 )
 
 // tagSchema is enough schema for tag filters on tasks and models tables.
-var tagSchema = &query.Schema{Entity: "record", Columns: map[string]query.Column{
-	"tags": {Name: "tags", Kind: query.JSONArray}, "system_tags": {Name: "system_tags", Kind: query.JSONArray},
-}}
+var tagSchema = query.TagsSchema("record")
 
 // TagQuery asks for the distinct tags of a company's records in Tables,
 // optionally limited to Projects and to records whose tags and system

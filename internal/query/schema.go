@@ -127,3 +127,11 @@ func (s *Schema) isArray(field string) bool {
 	}
 	return has(s.ArrayFields, field)
 }
+
+// TagsSchema is enough schema for list filters on the tags and system_tags
+// columns of an entity's table (tag queries, worker filters).
+func TagsSchema(entity string) *Schema {
+	return &Schema{Entity: entity, Columns: map[string]Column{
+		"tags": {Name: "tags", Kind: JSONArray}, "system_tags": {Name: "system_tags", Kind: JSONArray},
+	}}
+}

@@ -13,9 +13,7 @@ import (
 )
 
 // tagSchema lets the list-filter machinery read worker tags.
-var tagSchema = &query.Schema{Entity: "worker", Columns: map[string]query.Column{
-	"tags": {Name: "tags", Kind: query.JSONArray}, "system_tags": {Name: "system_tags", Kind: query.JSONArray},
-}}
+var tagSchema = query.TagsSchema("worker")
 
 // Filter selects live workers of a company.
 type Filter struct {

@@ -9,6 +9,7 @@ import (
 	"github.com/trove-ml/trove/internal/api/queues"
 	"github.com/trove-ml/trove/internal/api/system"
 	"github.com/trove-ml/trove/internal/api/tasks"
+	"github.com/trove-ml/trove/internal/api/users"
 	"github.com/trove-ml/trove/internal/api/workers"
 	"github.com/trove-ml/trove/internal/rpc"
 )
@@ -24,6 +25,7 @@ var registrars = []func(*rpc.Registry, *api.Deps){
 	queues.Register,
 	workers.Register,
 	events.Register,
+	users.Register,
 }
 
 // NewRegistry builds the registry of all operations.

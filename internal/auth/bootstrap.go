@@ -2,9 +2,13 @@ package auth
 
 import (
 	"context"
+	"crypto/md5"
 	"crypto/rand"
 	"encoding/hex"
+	"errors"
 	"fmt"
+
+	"golang.org/x/crypto/bcrypt"
 
 	"github.com/trove-ml/trove/internal/domain"
 	"github.com/trove-ml/trove/internal/store"
@@ -19,14 +23,20 @@ const (
 	AdminUserID = "__admin__"
 )
 
-// FixedUser is a user with a fixed key pair from the configuration.
+// FixedUser is a user of the configuration: a fixed key pair for the SDK
+// and agent, and/or a username and password for the web app's login page
+// (Password in clear, or PasswordHash as a bcrypt hash; only the hash is
+// stored).
 type FixedUser struct {
-	ID        string `yaml:"id"`
-	Name      string `yaml:"name"`
-	AccessKey string `yaml:"access_key"`
-	SecretKey string `yaml:"secret_key"`
-	Role      string `yaml:"role"`
-	Company   string `yaml:"company"`
+	ID           string `yaml:"id"`
+	Name         string `yaml:"name"`
+	AccessKey    string `yaml:"access_key"`
+	SecretKey    string `yaml:"secret_key"`
+	Username     string `yaml:"username"`
+	Password     string `yaml:"password"`
+	PasswordHash string `yaml:"password_hash"`
+	Role         string `yaml:"role"`
+	Company      string `yaml:"company"`
 }
 
 // Generated is a key pair created on first start, to be printed once.
@@ -70,14 +80,8 @@ func Bootstrap(ctx context.Context, env *domain.Env, adminKey, adminSecret strin
 }
 
 func putUser(ctx context.Context, db *store.DB, u FixedUser) error {
-	if u.AccessKey == "" || u.SecretKey == "" {
-		return fmt.Errorf("user %q: access_key and secret_key are required", u.Name)
-	}
-	if u.Role == "" {
-		u.Role = RoleUser
-	}
-	if !ValidRole(u.Role) {
-		return fmt.Errorf("user %q: unknown role %q", u.Name, u.Role)
+	if err := checkFixedUser(&u); err != nil {
+		return err
 	}
 	if u.Company == "" {
 		u.Company = DefaultCompanyID
@@ -87,19 +91,71 @@ func putUser(ctx context.Context, db *store.DB, u FixedUser) error {
 		}
 	}
 	if u.ID == "" {
-		u.ID = "__" + u.AccessKey + "__"
+		u.ID = fixedUserID(u)
 	}
 	if u.Name == "" {
 		u.Name = u.ID
 	}
-	if err := db.UpsertUser(ctx, store.User{ID: u.ID, Company: u.Company, Name: u.Name, Role: u.Role}); err != nil {
+	// A restart keeps what users changed of their profile.
+	rec, err := db.GetUser(ctx, u.ID)
+	if err != nil && !errors.Is(err, store.ErrNotFound) {
+		return err
+	}
+	rec.ID, rec.Company, rec.Name, rec.Role = u.ID, u.Company, u.Name, u.Role
+	if err := db.UpsertUser(ctx, rec); err != nil {
 		return fmt.Errorf("user %q: %w", u.Name, err)
+	}
+	if err := putLogin(ctx, db, u); err != nil {
+		return err
+	}
+	if u.AccessKey == "" {
+		return nil
 	}
 	h, err := HashSecret(u.SecretKey)
 	if err != nil {
 		return err
 	}
 	return db.PutCredential(ctx, store.Credential{AccessKey: u.AccessKey, SecretHash: h, UserID: u.ID, Company: u.Company})
+}
+
+// checkFixedUser refuses an incomplete or unknown configured user and
+// fills in the default role.
+func checkFixedUser(u *FixedUser) error {
+	if (u.AccessKey == "") != (u.SecretKey == "") {
+		return fmt.Errorf("user %q: access_key and secret_key are required", u.Name)
+	}
+	if u.AccessKey == "" && u.Username == "" {
+		return fmt.Errorf("user %q: give access_key and secret_key, or username and password", u.Name)
+	}
+	if u.Username != "" && (u.Password == "") == (u.PasswordHash == "") {
+		return fmt.Errorf("user %q: username needs exactly one of password and password_hash", u.Username)
+	}
+	if u.Username == "" && (u.Password != "" || u.PasswordHash != "") {
+		return fmt.Errorf("user %q: a password needs a username", u.Name)
+	}
+	if u.PasswordHash != "" {
+		if _, err := bcrypt.Cost([]byte(u.PasswordHash)); err != nil {
+			return fmt.Errorf("user %q: password_hash is not a bcrypt hash: %w", u.Username, err)
+		}
+	}
+	if u.Role == "" {
+		u.Role = RoleUser
+	}
+	if !ValidRole(u.Role) {
+		return fmt.Errorf("user %q: unknown role %q", u.Name, u.Role)
+	}
+	return nil
+}
+
+// fixedUserID names a configured user without an id: by its access key,
+// else (a login-only user) by its company and username, so the id stays
+// the same across restarts.
+func fixedUserID(u FixedUser) string {
+	if u.AccessKey != "" {
+		return "__" + u.AccessKey + "__"
+	}
+	sum := md5.Sum([]byte(u.Company + ":" + u.Username))
+	return hex.EncodeToString(sum[:])
 }
 
 // TokenSecret returns the configured secret or the one stored in the

@@ -116,6 +116,11 @@ func TestBootstrapRefusesBadUsers(t *testing.T) {
 			{auth.FixedUser{Name: "nokey", SecretKey: "s"}, `user "nokey": access_key and secret_key are required`},
 			{auth.FixedUser{Name: "nosecret", AccessKey: "K1"}, `user "nosecret": access_key and secret_key are required`},
 			{auth.FixedUser{Name: "wizard", AccessKey: "K2", SecretKey: "s", Role: "wizard"}, `user "wizard": unknown role "wizard"`},
+			{auth.FixedUser{Name: "nothing"}, `user "nothing": give access_key and secret_key, or username and password`},
+			{auth.FixedUser{Name: "nopass", Username: "np"}, `user "np": username needs exactly one of password and password_hash`},
+			{auth.FixedUser{Name: "twopass", Username: "tp", Password: "p", PasswordHash: "h"}, `user "tp": username needs exactly one of password and password_hash`},
+			{auth.FixedUser{Name: "nouser", AccessKey: "K3", SecretKey: "s", Password: "p"}, `user "nouser": a password needs a username`},
+			{auth.FixedUser{Name: "badhash", Username: "bh", PasswordHash: "not-bcrypt"}, `user "bh": password_hash is not a bcrypt hash: crypto/bcrypt: hashedSecret too short to be a bcrypted password`},
 		} {
 			_, err := auth.Bootstrap(ctx, env, "", "", []auth.FixedUser{c.user})
 			if err == nil || err.Error() != c.want {

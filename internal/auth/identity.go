@@ -41,3 +41,13 @@ func ValidRole(r string) bool {
 
 // Privileged is the set of roles allowed to administer users and logins.
 var Privileged = []string{RoleSystem, RoleRoot, RoleAdmin}
+
+// IsPrivileged reports whether role administers its company's users.
+func IsPrivileged(role string) bool {
+	for _, r := range Privileged {
+		if r == role {
+			return true
+		}
+	}
+	return false
+}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"sync"
+	"time"
 
 	"golang.org/x/crypto/bcrypt"
 
@@ -31,24 +32,57 @@ func (s *Service) CheckKey(ctx context.Context, key, secret, addr string) (*Iden
 	if !s.throttle.begin(key, addr, s.env.Now()) {
 		return nil, apierr.TooManyFailedLogins(retryAfterSeconds)
 	}
-	id, err := s.checkKey(ctx, key, secret)
+	id, err := s.checkKey(ctx, key, secret, addr)
 	s.throttle.end(key, addr, s.env.Now(), isBadCredentials(err))
 	return id, err
 }
 
-func (s *Service) checkKey(ctx context.Context, key, secret string) (*Identity, error) {
+func (s *Service) checkKey(ctx context.Context, key, secret, addr string) (*Identity, error) {
 	cred, err := s.env.DB.GetCredential(ctx, key)
 	switch {
 	case errors.Is(err, store.ErrNotFound):
-		_ = s.compare(unknownKeyHash(), []byte(secret))
-		return nil, apierr.InvalidCredentials()
+		return s.checkPassword(ctx, key, secret)
 	case err != nil:
 		return nil, apierr.Internal(err)
 	}
 	if s.compare([]byte(cred.SecretHash), []byte(secret)) != nil {
 		return nil, apierr.InvalidCredentials()
 	}
+	if err := s.recordUse(ctx, cred, addr); err != nil {
+		return nil, apierr.Internal(err)
+	}
 	return s.identityFor(ctx, cred.UserID)
+}
+
+// checkPassword checks a web app login: the "key" is a username and the
+// "secret" its password.
+func (s *Service) checkPassword(ctx context.Context, username, password string) (*Identity, error) {
+	id, hash, err := s.env.DB.UserLogin(ctx, username)
+	switch {
+	case errors.Is(err, store.ErrNotFound):
+		_ = s.compare(unknownKeyHash(), []byte(password))
+		return nil, apierr.InvalidCredentials()
+	case err != nil:
+		return nil, apierr.Internal(err)
+	}
+	if s.compare([]byte(hash), []byte(password)) != nil {
+		return nil, apierr.InvalidCredentials()
+	}
+	return s.identityFor(ctx, id)
+}
+
+// useInterval is how stale a key's last-use record may get: recording
+// every call would write on every Basic-authenticated request.
+const useInterval = time.Minute
+
+// recordUse notes when and from where a key was used (auth.get_credentials
+// shows it).
+func (s *Service) recordUse(ctx context.Context, cred store.Credential, addr string) error {
+	now := s.env.Now()
+	if now.UnixMilli()-cred.LastUsed < useInterval.Milliseconds() {
+		return nil
+	}
+	return s.env.DB.TouchCredential(ctx, cred.AccessKey, now.UnixMilli(), addr)
 }
 
 // isBadCredentials tells a failed login (it counts against the

@@ -28,6 +28,9 @@ type Credentials interface {
 	// throttled per key and per address.
 	CheckKey(ctx context.Context, key, secret, addr string) (*auth.Identity, error)
 	VerifyToken(ctx context.Context, token string) (*auth.Identity, error)
+	// Impersonate checks that the caller may act as user and returns the
+	// user's identity.
+	Impersonate(ctx context.Context, caller *auth.Identity, user string) (*auth.Identity, error)
 }
 
 // RequestAuth reads a request's credentials: Basic key:secret, a Bearer
@@ -37,8 +40,25 @@ type RequestAuth struct {
 	Credentials Credentials
 }
 
-// Authenticate implements Authenticator.
+// Authenticate implements Authenticator. A caller sending the
+// Impersonate-As header (X-ClearML- or X-Trains-) is then replaced by the
+// user it names, when its role allows.
 func (a RequestAuth) Authenticate(ctx context.Context, r *http.Request) (*auth.Identity, error) {
+	id, err := a.authenticate(ctx, r)
+	if err != nil {
+		return nil, err
+	}
+	as := r.Header.Get("X-ClearML-Impersonate-As")
+	if as == "" {
+		as = r.Header.Get("X-Trains-Impersonate-As")
+	}
+	if as == "" {
+		return id, nil
+	}
+	return a.Credentials.Impersonate(ctx, id, as)
+}
+
+func (a RequestAuth) authenticate(ctx context.Context, r *http.Request) (*auth.Identity, error) {
 	h := r.Header.Get("Authorization")
 	if h == "" {
 		if ck, err := r.Cookie(CookieName); err == nil && ck.Value != "" {

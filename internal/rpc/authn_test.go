@@ -31,6 +31,14 @@ func (c *recordingCredentials) VerifyToken(_ context.Context, token string) (*au
 	return nil, apierr.InvalidToken("bad")
 }
 
+// Impersonate lets "by-key" act as "other"; anyone else is refused.
+func (c *recordingCredentials) Impersonate(_ context.Context, caller *auth.Identity, user string) (*auth.Identity, error) {
+	if caller.UserID == "by-key" && user == "other" {
+		return &auth.Identity{UserID: "other"}, nil
+	}
+	return nil, apierr.ImpersonationError("impersonation not allowed")
+}
+
 func TestRequestAuth(t *testing.T) {
 	basic := func(s string) string { return "Basic " + base64.StdEncoding.EncodeToString([]byte(s)) }
 	cases := []struct {
@@ -39,6 +47,7 @@ func TestRequestAuth(t *testing.T) {
 		code, subcode               int    // the error
 		key, secret, token          string // what reached the credentials
 		sendEmptyCookie             bool
+		impersonate, trainsHeader   string
 	}{
 		{name: "basic", authorization: basic("K:S"), user: "by-key", key: "K", secret: "S"},
 		{name: "secret with a colon", authorization: basic("K:S:x"), code: 401, subcode: 22, key: "K", secret: "S:x"},
@@ -52,6 +61,10 @@ func TestRequestAuth(t *testing.T) {
 		{name: "header wins over cookie", authorization: basic("K:S"), cookie: "T", user: "by-key", key: "K", secret: "S"},
 		{name: "empty cookie", sendEmptyCookie: true, code: 401, subcode: 20},
 		{name: "nothing", code: 401, subcode: 20},
+		{name: "impersonate", authorization: basic("K:S"), impersonate: "other", user: "other", key: "K", secret: "S"},
+		{name: "impersonate, old header name", authorization: basic("K:S"), trainsHeader: "other", user: "other", key: "K", secret: "S"},
+		{name: "impersonation refused", authorization: "Bearer T", impersonate: "other", code: 400, subcode: 6, token: "T"},
+		{name: "impersonation needs credentials", impersonate: "other", code: 401, subcode: 20},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -61,6 +74,12 @@ func TestRequestAuth(t *testing.T) {
 			}
 			if c.cookie != "" || c.sendEmptyCookie {
 				r.AddCookie(&http.Cookie{Name: CookieName, Value: c.cookie})
+			}
+			if c.impersonate != "" {
+				r.Header.Set("X-ClearML-Impersonate-As", c.impersonate)
+			}
+			if c.trainsHeader != "" {
+				r.Header.Set("X-Trains-Impersonate-As", c.trainsHeader)
 			}
 			creds := &recordingCredentials{}
 			id, err := RequestAuth{Credentials: creds}.Authenticate(context.Background(), r)

@@ -3,9 +3,12 @@ package store
 import (
 	"context"
 	"database/sql"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"time"
+
+	"github.com/trove-ml/trove/internal/jsonx"
 )
 
 // Company is an organization; every record belongs to one.
@@ -14,7 +17,9 @@ type Company struct {
 	Name string `json:"name"`
 }
 
-// User is a person or service account of a company.
+// User is a person or service account of a company. Its document holds
+// the fields answers show; Username is the web app login name (empty when
+// the user cannot log in with a password).
 type User struct {
 	ID         string `json:"id"`
 	Company    string `json:"company"`
@@ -22,8 +27,22 @@ type User struct {
 	GivenName  string `json:"given_name,omitempty"`
 	FamilyName string `json:"family_name,omitempty"`
 	Email      string `json:"email,omitempty"`
+	Avatar     string `json:"avatar,omitempty"`
 	Role       string `json:"role"`
-	Created    int64  `json:"created_ms"`
+	Created    int64  `json:"-"`
+	Username   string `json:"-"`
+}
+
+// userDoc is the stored document of a user: its fields plus the creation
+// time in the API's date form.
+type userDoc struct {
+	User
+	CreatedAt string `json:"created"`
+}
+
+func (u User) doc() (string, error) {
+	b, err := json.Marshal(userDoc{User: u, CreatedAt: jsonx.FromMillis(u.Created).Format()})
+	return string(b), err
 }
 
 // Credential is an access key of a user; the secret is stored hashed.
@@ -32,6 +51,10 @@ type Credential struct {
 	SecretHash string
 	UserID     string
 	Company    string
+	Label      string
+	// LastUsed is epoch ms (0 = never), LastUsedFrom the caller's address.
+	LastUsed     int64
+	LastUsedFrom string
 }
 
 // EnsureCompany creates the company or updates its name.
@@ -52,14 +75,17 @@ func (db *DB) GetCompany(ctx context.Context, id string) (Company, error) {
 	return c, err
 }
 
-// UpsertUser creates or updates a user.
+// UpsertUser creates or updates a user (its login name and password are
+// set apart, by SetUserLogin).
 func (db *DB) UpsertUser(ctx context.Context, u User) error {
 	if u.Created == 0 {
 		u.Created = time.Now().UnixMilli()
 	}
-	doc := fmt.Sprintf(`{"id":%q,"name":%q,"company":%q,"role":%q,"given_name":%q,"family_name":%q,"email":%q}`,
-		u.ID, u.Name, u.Company, u.Role, u.GivenName, u.FamilyName, u.Email)
-	_, err := db.Write().ExecContext(ctx, `INSERT INTO users (id, company, name, role, created, doc) VALUES (?, ?, ?, ?, ?, `+db.D.JSONParam()+`)
+	doc, err := u.doc()
+	if err != nil {
+		return err
+	}
+	_, err = db.Write().ExecContext(ctx, `INSERT INTO users (id, company, name, role, created, doc) VALUES (?, ?, ?, ?, ?, `+db.D.JSONParam()+`)
 		ON CONFLICT (id) DO UPDATE SET company = excluded.company, name = excluded.name, role = excluded.role, doc = excluded.doc`,
 		u.ID, u.Company, u.Name, u.Role, u.Created, doc)
 	return err
@@ -67,28 +93,36 @@ func (db *DB) UpsertUser(ctx context.Context, u User) error {
 
 // GetUser loads a user.
 func (db *DB) GetUser(ctx context.Context, id string) (User, error) {
-	u := User{ID: id}
-	err := db.Read().QueryRowContext(ctx, `SELECT company, name, role, created FROM users WHERE id = ?`, id).
-		Scan(&u.Company, &u.Name, &u.Role, &u.Created)
+	var doc []byte
+	var username sql.NullString
+	u := User{}
+	err := db.Read().QueryRowContext(ctx, `SELECT doc, created, username FROM users WHERE id = ?`, id).Scan(&doc, &u.Created, &username)
 	if errors.Is(err, sql.ErrNoRows) {
-		return u, fmt.Errorf("user %s: %w", id, ErrNotFound)
+		return User{ID: id}, fmt.Errorf("user %s: %w", id, ErrNotFound)
 	}
-	return u, err
+	if err != nil {
+		return u, err
+	}
+	if err := json.Unmarshal(doc, &u); err != nil {
+		return u, fmt.Errorf("user %s: %w", id, err)
+	}
+	u.ID, u.Username = id, username.String
+	return u, nil
 }
 
 // PutCredential stores (or replaces) an access key.
 func (db *DB) PutCredential(ctx context.Context, c Credential) error {
-	_, err := db.Write().ExecContext(ctx, `INSERT INTO credentials (access_key, secret_hash, user_id, company, created) VALUES (?, ?, ?, ?, ?)
+	_, err := db.Write().ExecContext(ctx, `INSERT INTO credentials (access_key, secret_hash, user_id, company, created, label) VALUES (?, ?, ?, ?, ?, ?)
 		ON CONFLICT (access_key) DO UPDATE SET secret_hash = excluded.secret_hash, user_id = excluded.user_id, company = excluded.company`,
-		c.AccessKey, c.SecretHash, c.UserID, c.Company, time.Now().UnixMilli())
+		c.AccessKey, c.SecretHash, c.UserID, c.Company, time.Now().UnixMilli(), c.Label)
 	return err
 }
 
 // GetCredential loads an access key.
 func (db *DB) GetCredential(ctx context.Context, key string) (Credential, error) {
 	c := Credential{AccessKey: key}
-	err := db.Read().QueryRowContext(ctx, `SELECT secret_hash, user_id, company FROM credentials WHERE access_key = ?`, key).
-		Scan(&c.SecretHash, &c.UserID, &c.Company)
+	err := db.Read().QueryRowContext(ctx, `SELECT secret_hash, user_id, company, label, last_used FROM credentials WHERE access_key = ?`, key).
+		Scan(&c.SecretHash, &c.UserID, &c.Company, &c.Label, &c.LastUsed)
 	if errors.Is(err, sql.ErrNoRows) {
 		return c, fmt.Errorf("credential: %w", ErrNotFound)
 	}

@@ -28,6 +28,7 @@ func Register(r *rpc.Registry, d *api.Deps) {
 		rpc.Endpoint{Name: "projects.get_hyper_parameters", MinVersion: "2.9", Handler: rpc.Typed(s.getHyperParameters)},
 		rpc.Endpoint{Name: "projects.get_hyperparam_values", MinVersion: "2.13", Handler: rpc.Typed(s.getHyperparamValues)},
 		rpc.Endpoint{Name: "projects.get_unique_metric_variants", Handler: rpc.Typed(s.getUniqueMetricVariants)},
+		rpc.Endpoint{Name: "projects.get_user_names", MinVersion: "2.26", Handler: rpc.Typed(s.getUserNames)},
 	)
 }
 

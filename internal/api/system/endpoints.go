@@ -1,9 +1,10 @@
-// Package system serves the auth, login, debug, server and users
-// operations: logging in, tokens, and who the caller is.
+// Package system serves the auth, login, debug and server operations:
+// logging in, tokens, access keys and the administration of users.
 package system
 
 import (
 	"github.com/trove-ml/trove/internal/api"
+	"github.com/trove-ml/trove/internal/auth"
 	"github.com/trove-ml/trove/internal/rpc"
 )
 
@@ -17,7 +18,12 @@ func Register(r *rpc.Registry, d *api.Deps) {
 		rpc.Endpoint{Name: "server.info", Auth: rpc.AuthNone, Handler: rpc.Typed(s.info)},
 		rpc.Endpoint{Name: "login.supported_modes", Auth: rpc.AuthOptional, Handler: rpc.Typed(s.supportedModes)},
 		rpc.Endpoint{Name: "login.logout", MinVersion: "2.13", Auth: rpc.AuthOptional, Handler: rpc.Typed(s.logout)},
-		rpc.Endpoint{Name: "users.get_current_user", Handler: rpc.Typed(s.currentUser)},
+		rpc.Endpoint{Name: "auth.create_credentials", Handler: rpc.Typed(s.createCredentials)},
+		rpc.Endpoint{Name: "auth.get_credentials", Handler: rpc.Typed(s.getCredentials)},
+		rpc.Endpoint{Name: "auth.edit_credentials", Handler: rpc.Typed(s.editCredentials)},
+		rpc.Endpoint{Name: "auth.revoke_credentials", Handler: rpc.Typed(s.revokeCredentials)},
+		rpc.Endpoint{Name: "auth.create_user", Roles: auth.Privileged, Handler: rpc.Typed(s.createUser)},
+		rpc.Endpoint{Name: "auth.edit_user", Roles: auth.Privileged, Handler: rpc.Typed(s.editUser)},
 	)
 }
 

@@ -1,0 +1,26 @@
+package auth
+
+import (
+	"context"
+
+	"github.com/trove-ml/trove/internal/apierr"
+)
+
+// Impersonate returns the identity of user for a caller sending the
+// Impersonate-As header: only system, root and admin callers may, root and
+// system across companies, an admin inside its own. The call then runs
+// with the user's identity and role.
+func (s *Service) Impersonate(ctx context.Context, caller *Identity, user string) (*Identity, error) {
+	if caller.Role != RoleSystem && caller.Role != RoleRoot && caller.Role != RoleAdmin {
+		return nil, apierr.ImpersonationError("impersonation not allowed", "role", caller.Role)
+	}
+	u, err := s.env.DB.GetUser(ctx, user)
+	if err != nil || (!systemRole(caller.Role) && u.Company != caller.CompanyID) {
+		return nil, apierr.ImpersonationError("unknown user", "id", user)
+	}
+	c, err := s.env.DB.GetCompany(ctx, u.Company)
+	if err != nil {
+		return nil, apierr.ImpersonationError("unknown company for user", "id", user)
+	}
+	return &Identity{UserID: u.ID, UserName: u.Name, CompanyID: c.ID, CompanyName: c.Name, Role: u.Role}, nil
+}

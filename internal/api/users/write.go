@@ -1,7 +1,9 @@
 package users
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 
 	"github.com/trove-ml/trove/internal/api"
 	"github.com/trove-ml/trove/internal/apierr"
@@ -63,13 +65,24 @@ func (s *service) getPreferences(ctx context.Context, c *rpc.Call, _ *empty) (*p
 }
 
 // setPreferencesRequest: the app sends its own user id in "user" too; the
-// preferences changed are always the caller's.
+// preferences changed are always the caller's. They are decoded keeping
+// numbers as written.
 type setPreferencesRequest struct {
-	Preferences map[string]any `json:"preferences" required:"true"`
+	Preferences json.RawMessage `json:"preferences" required:"true"`
+	changes     map[string]any
+}
+
+func (r *setPreferencesRequest) Validate() error {
+	dec := json.NewDecoder(bytes.NewReader(r.Preferences))
+	dec.UseNumber()
+	if err := dec.Decode(&r.changes); err != nil || r.changes == nil {
+		return apierr.Validation("preferences", "must be an object")
+	}
+	return nil
 }
 
 func (s *service) setPreferences(ctx context.Context, c *rpc.Call, req *setPreferencesRequest) (*api.UpdateResult, error) {
-	up, err := userdom.SetPreferences(ctx, &s.d.Env, c.Company(), c.User(), req.Preferences)
+	up, err := userdom.SetPreferences(ctx, &s.d.Env, c.Company(), c.User(), req.changes)
 	if err != nil {
 		return nil, err
 	}

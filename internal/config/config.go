@@ -37,7 +37,8 @@ type Config struct {
 	AdminSecret string `yaml:"admin_secret"`
 	// TokenSecret signs tokens; generated and stored when empty.
 	TokenSecret string `yaml:"token_secret"`
-	// Users are more fixed users.
+	// Users are more fixed users: key pairs and/or web app logins
+	// (users.go).
 	Users []auth.FixedUser `yaml:"users"`
 	// Files configures the built-in file server (files.go).
 	Files Files `yaml:"files"`
@@ -175,6 +176,9 @@ func (c Config) Validate() error {
 		return fmt.Errorf("admin key and secret must be given together")
 	}
 	if err := c.Ops.validate(); err != nil {
+		return err
+	}
+	if err := validateUsers(c.Users); err != nil {
 		return err
 	}
 	return c.Files.validate()

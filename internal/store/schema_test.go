@@ -15,7 +15,7 @@ import (
 // the reason. Everything else must be the same on both.
 var dialectOnly = map[string][]string{
 	// Insertion order of the document tables: SQLite has rowid.
-	"postgres": {"column:projects.seq", "column:tasks.seq", "column:models.seq", "column:queues.seq",
+	"postgres": {"column:projects.seq", "column:tasks.seq", "column:models.seq", "column:queues.seq", "column:users.seq",
 		// Input models are found by a GIN index over the task documents...
 		"index:tasks_input_models"},
 	// ... which SQLite cannot build: triggers keep a side table instead.

@@ -10,3 +10,5 @@ CREATE INDEX users_company_name ON users (company, name);
 ALTER TABLE credentials ADD COLUMN label TEXT NOT NULL DEFAULT '';
 ALTER TABLE credentials ADD COLUMN last_used_from TEXT NOT NULL DEFAULT '';
 CREATE INDEX credentials_user ON credentials (user_id);
+-- users.get_all lists users in insertion order without order_by.
+ALTER TABLE users ADD COLUMN seq BIGINT NOT NULL DEFAULT nextval('trove_seq');

@@ -40,7 +40,8 @@ func CreateUser(ctx context.Context, env *domain.Env, caller *Identity, u NewUse
 		return "", domain.NotFound(err, apierr.InvalidID("invalid company", "company", u.Company))
 	}
 	rec := store.User{ID: ids.New(), Company: u.Company, Name: u.Name, Role: u.Role, Email: u.Email,
-		GivenName: u.GivenName, FamilyName: u.FamilyName, Avatar: u.Avatar, Created: env.Now().UnixMilli()}
+		GivenName: u.GivenName, FamilyName: u.FamilyName, Avatar: u.Avatar, Created: env.Now().UnixMilli(),
+		CreatedInVersion: ServerVersion}
 	if err := env.DB.InsertUser(ctx, rec); err != nil {
 		if errors.Is(err, store.ErrUserExists) {
 			return "", apierr.UserIDExists(rec.ID)

@@ -101,6 +101,9 @@ func putUser(ctx context.Context, db *store.DB, u FixedUser) error {
 	if err != nil && !errors.Is(err, store.ErrNotFound) {
 		return err
 	}
+	if rec.Created == 0 {
+		rec.CreatedInVersion = ServerVersion
+	}
 	rec.ID, rec.Company, rec.Name, rec.Role = u.ID, u.Company, u.Name, u.Role
 	if err := db.UpsertUser(ctx, rec); err != nil {
 		return fmt.Errorf("user %q: %w", u.Name, err)

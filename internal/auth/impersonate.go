@@ -2,8 +2,10 @@ package auth
 
 import (
 	"context"
+	"errors"
 
 	"github.com/trove-ml/trove/internal/apierr"
+	"github.com/trove-ml/trove/internal/store"
 )
 
 // Impersonate returns the identity of user for a caller sending the
@@ -15,6 +17,9 @@ func (s *Service) Impersonate(ctx context.Context, caller *Identity, user string
 		return nil, apierr.ImpersonationError("impersonation not allowed", "role", caller.Role)
 	}
 	u, err := s.env.DB.GetUser(ctx, user)
+	if err != nil && !errors.Is(err, store.ErrNotFound) {
+		return nil, err
+	}
 	if err != nil || (!systemRole(caller.Role) && u.Company != caller.CompanyID) {
 		return nil, apierr.ImpersonationError("unknown user", "id", user)
 	}

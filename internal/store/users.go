@@ -29,8 +29,11 @@ type User struct {
 	Email      string `json:"email,omitempty"`
 	Avatar     string `json:"avatar,omitempty"`
 	Role       string `json:"role"`
-	Created    int64  `json:"-"`
-	Username   string `json:"-"`
+	// CreatedInVersion is the server version that created the user (the
+	// app shows the changes made since).
+	CreatedInVersion string `json:"created_in_version,omitempty"`
+	Created          int64  `json:"-"`
+	Username         string `json:"-"`
 }
 
 // userDoc is the stored document of a user: its fields plus the creation

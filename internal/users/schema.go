@@ -12,7 +12,11 @@ var Schema = &query.Schema{
 		"id": {Name: "id"}, "company": {Name: "company"}, "name": {Name: "name"}, "role": {Name: "role"},
 		"created": {Name: "created", Kind: query.TimeMillis},
 	},
-	Fields:         []string{"id", "name", "given_name", "family_name", "avatar", "company", "role", "providers", "created", "email"},
+	Fields: []string{"id", "name", "given_name", "family_name", "avatar", "company", "role", "providers", "created", "email",
+		"created_in_version"},
+	// Role and email are the auth record's in the reference: listed only
+	// when asked for.
+	Hidden:         []string{"role", "email"},
 	Patterns:       []string{"name"},
 	Lists:          []string{"id", "role"},
 	Dates:          []string{"created"},

@@ -25,8 +25,10 @@ type currentUser struct {
 	Email      string `json:"email,omitempty"`
 	Avatar     string `json:"avatar,omitempty"`
 	Created    string `json:"created"`
-	Company    idName `json:"company"`
-	Role       string `json:"role"`
+	// CreatedInVersion is absent for users older than the field.
+	CreatedInVersion string `json:"created_in_version,omitempty"`
+	Company          idName `json:"company"`
+	Role             string `json:"role"`
 }
 
 type idName struct {
@@ -49,7 +51,7 @@ func (s *service) currentUser(ctx context.Context, c *rpc.Call, _ *empty) (*curr
 	}
 	return &currentUserResponse{
 		User: currentUser{ID: u.ID, Name: u.Name, GivenName: u.GivenName, FamilyName: u.FamilyName,
-			Email: u.Email, Avatar: u.Avatar, Created: fromMillis(u.Created),
+			Email: u.Email, Avatar: u.Avatar, Created: fromMillis(u.Created), CreatedInVersion: u.CreatedInVersion,
 			Company: idName{c.Company(), c.Identity.CompanyName}, Role: c.Identity.Role},
 		GettingStarted: gettingStarted,
 		Settings:       map[string]any{"max_download_items": maxDownloadItems},

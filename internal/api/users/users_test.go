@@ -43,7 +43,8 @@ func TestCurrentUser(t *testing.T) {
 		tok := e.Login(t, alice.AccessKey, alice.SecretKey)
 		r := e.CallAs(t, tok, "users.get_current_user", nil).OK(t)
 		if r.Str("user.id") != "alice-id" || r.Str("user.name") != "alice" || r.Str("user.role") != "user" ||
-			r.Str("user.company.id") != auth.DefaultCompanyID || r.Str("user.company.name") != auth.DefaultCompanyName || r.Str("user.created") == "" {
+			r.Str("user.company.id") != auth.DefaultCompanyID || r.Str("user.company.name") != auth.DefaultCompanyName || r.Str("user.created") == "" ||
+			r.Str("user.created_in_version") != auth.ServerVersion {
 			t.Fatalf("user: %s", r.Raw)
 		}
 		for _, k := range []string{"agentName", "configure", "install", "packageName"} {
@@ -92,6 +93,14 @@ func TestGetAllIsScopedToTheCompany(t *testing.T) {
 		}
 		if c, _ := testenv.Get(r.Data, "users.0.company").(string); c != auth.DefaultCompanyID {
 			t.Fatalf("get_all names the company by id: %s", r.Raw)
+		}
+		// Role and email are listed only when asked for.
+		if _, ok := testenv.Get(r.Data, "users.1").(map[string]any)["role"]; ok {
+			t.Fatalf("role listed by default: %s", r.Raw)
+		}
+		r = e.CallAs(t, tok, "users.get_all", map[string]any{"id": []string{"alice-id"}, "only_fields": []string{"role"}}).OK(t)
+		if asJSON(r.List("users")) != `[{"id":"alice-id","role":"user"}]` {
+			t.Fatalf("only_fields role: %s", r.Raw)
 		}
 		r = e.CallAs(t, tok, "users.get_all", map[string]any{"name": "^b", "only_fields": []string{"name"}}).OK(t)
 		if asJSON(r.List("users")) != `[{"id":"bob-id","name":"bob"}]` {

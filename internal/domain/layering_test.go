@@ -8,7 +8,7 @@ import (
 
 // domainPackages hold the rules; they must not reach the HTTP layer.
 var domainPackages = []string{
-	"domain", "tasks", "projects", "models", "queues", "workers", "events", "auth",
+	"domain", "tasks", "projects", "models", "queues", "workers", "events", "auth", "users",
 }
 
 // forbidden are the HTTP layer's packages.

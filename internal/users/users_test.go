@@ -1,0 +1,78 @@
+package users_test
+
+import (
+	"context"
+	"encoding/json"
+	"testing"
+
+	"github.com/trove-ml/trove/internal/auth"
+	"github.com/trove-ml/trove/internal/domain"
+	"github.com/trove-ml/trove/internal/store"
+	"github.com/trove-ml/trove/internal/testenv"
+	"github.com/trove-ml/trove/internal/users"
+)
+
+func addUser(t *testing.T, env *domain.Env, id, company string) *auth.Identity {
+	t.Helper()
+	ctx := context.Background()
+	if err := env.DB.EnsureCompany(ctx, store.Company{ID: company, Name: company}); err != nil {
+		t.Fatal(err)
+	}
+	if err := env.DB.UpsertUser(ctx, store.User{ID: id, Company: company, Name: id, Role: auth.RoleUser}); err != nil {
+		t.Fatal(err)
+	}
+	return &auth.Identity{UserID: id, CompanyID: company, Role: auth.RoleUser}
+}
+
+// Preferences are stored per user and company: a caller naming a user of
+// another company finds none, and changes reach only its own row.
+func TestPreferencesStore(t *testing.T) {
+	testenv.EachDomain(t, func(t *testing.T, env *domain.Env) {
+		ctx := context.Background()
+		a := addUser(t, env, "a", "co1")
+		addUser(t, env, "b", "co2")
+		up, err := users.SetPreferences(ctx, env, a.CompanyID, a.UserID, map[string]any{"x": map[string]any{"y": 1}})
+		if err != nil || up.Updated != 1 {
+			t.Fatalf("set: %+v %v", up, err)
+		}
+		if up, err = users.SetPreferences(ctx, env, a.CompanyID, a.UserID, map[string]any{"x": map[string]any{"y": 1}}); err != nil || up.Updated != 0 {
+			t.Fatalf("same again: %+v %v", up, err)
+		}
+		p, err := users.Preferences(ctx, env, a.CompanyID, a.UserID)
+		if b, _ := json.Marshal(p); err != nil || string(b) != `{"x":{"y":1}}` {
+			t.Fatalf("read: %s %v", b, err)
+		}
+		if p, err := users.Preferences(ctx, env, "co2", "b"); err != nil || len(p) != 0 {
+			t.Fatalf("b: %v %v", p, err)
+		}
+		_, err = users.Preferences(ctx, env, "co2", "a")
+		testenv.WantError(t, err, 400, 301)
+		_, err = users.SetPreferences(ctx, env, "co2", "a", map[string]any{"x": 2})
+		testenv.WantError(t, err, 400, 301)
+		_, err = users.SetPreferences(ctx, env, a.CompanyID, a.UserID, map[string]any{"x": map[string]any{"$y": 2}})
+		testenv.WantError(t, err, 400, 16)
+	})
+}
+
+func TestUpdateAndDelete(t *testing.T) {
+	testenv.EachDomain(t, func(t *testing.T, env *domain.Env) {
+		ctx := context.Background()
+		a := addUser(t, env, "a", "co1")
+		addUser(t, env, "b", "co1")
+		addUser(t, env, "c", "co2")
+		name := "Bea"
+		up, err := users.Update(ctx, env, "co1", "b", users.Profile{Name: &name})
+		if err != nil || up.Updated != 1 || up.Fields["name"] != "Bea" {
+			t.Fatalf("update: %+v %v", up, err)
+		}
+		_, err = users.Update(ctx, env, "co1", "c", users.Profile{Name: &name})
+		testenv.WantError(t, err, 400, 301)
+		testenv.WantError(t, users.Delete(ctx, env, a, "a"), 400, 16)
+		testenv.WantError(t, users.Delete(ctx, env, a, "c"), 400, 301)
+		if err := users.Delete(ctx, env, a, "b"); err != nil {
+			t.Fatal(err)
+		}
+		_, err = users.Get(ctx, env, a, "b")
+		testenv.WantError(t, err, 400, 301)
+	})
+}

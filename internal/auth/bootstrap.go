@@ -56,14 +56,12 @@ func Bootstrap(ctx context.Context, env *domain.Env, adminKey, adminSecret strin
 		if adminKey == "" || adminSecret == "" {
 			return nil, fmt.Errorf("TROVE_ADMIN_KEY and TROVE_ADMIN_SECRET must be given together")
 		}
-		if err := putUser(ctx, db, FixedUser{ID: AdminUserID, Name: "admin", AccessKey: adminKey, SecretKey: adminSecret, Role: RoleAdmin}); err != nil {
+		if _, err := putUser(ctx, db, FixedUser{ID: AdminUserID, Name: "admin", AccessKey: adminKey, SecretKey: adminSecret, Role: RoleAdmin}); err != nil {
 			return nil, err
 		}
 	}
-	for _, u := range users {
-		if err := putUser(ctx, db, u); err != nil {
-			return nil, err
-		}
+	if err := putFixedUsers(ctx, db, users); err != nil {
+		return nil, err
 	}
 	n, err := db.CountCredentials(ctx)
 	if err != nil {
@@ -73,21 +71,42 @@ func Bootstrap(ctx context.Context, env *domain.Env, adminKey, adminSecret strin
 		return nil, nil
 	}
 	g := &Generated{AccessKey: RandomKey(30, false), SecretKey: RandomKey(50, true)}
-	if err := putUser(ctx, db, FixedUser{ID: AdminUserID, Name: "admin", AccessKey: g.AccessKey, SecretKey: g.SecretKey, Role: RoleAdmin}); err != nil {
+	if _, err := putUser(ctx, db, FixedUser{ID: AdminUserID, Name: "admin", AccessKey: g.AccessKey, SecretKey: g.SecretKey, Role: RoleAdmin}); err != nil {
 		return nil, err
 	}
 	return g, nil
 }
 
-func putUser(ctx context.Context, db *store.DB, u FixedUser) error {
+// putFixedUsers stores the configured users with their web app logins;
+// a login no longer configured stops working.
+func putFixedUsers(ctx context.Context, db *store.DB, users []FixedUser) error {
+	var withLogin []string
+	for _, u := range users {
+		id, err := putUser(ctx, db, u)
+		if err != nil {
+			return err
+		}
+		u.ID = id
+		if err := putLogin(ctx, db, u); err != nil {
+			return err
+		}
+		if u.Username != "" {
+			withLogin = append(withLogin, id)
+		}
+	}
+	return db.ClearLoginsExcept(ctx, withLogin)
+}
+
+// putUser stores a user and its key pair, if any, and returns its id.
+func putUser(ctx context.Context, db *store.DB, u FixedUser) (string, error) {
 	if err := checkFixedUser(&u); err != nil {
-		return err
+		return "", err
 	}
 	if u.Company == "" {
 		u.Company = DefaultCompanyID
 	} else if u.Company != DefaultCompanyID {
 		if err := db.EnsureCompany(ctx, store.Company{ID: u.Company, Name: u.Company}); err != nil {
-			return err
+			return "", err
 		}
 	}
 	if u.ID == "" {
@@ -99,26 +118,23 @@ func putUser(ctx context.Context, db *store.DB, u FixedUser) error {
 	// A restart keeps what users changed of their profile.
 	rec, err := db.GetUser(ctx, u.ID)
 	if err != nil && !errors.Is(err, store.ErrNotFound) {
-		return err
+		return "", err
 	}
 	if rec.Created == 0 {
 		rec.CreatedInVersion = ServerVersion
 	}
 	rec.ID, rec.Company, rec.Name, rec.Role = u.ID, u.Company, u.Name, u.Role
 	if err := db.UpsertUser(ctx, rec); err != nil {
-		return fmt.Errorf("user %q: %w", u.Name, err)
-	}
-	if err := putLogin(ctx, db, u); err != nil {
-		return err
+		return "", fmt.Errorf("user %q: %w", u.Name, err)
 	}
 	if u.AccessKey == "" {
-		return nil
+		return u.ID, nil
 	}
 	h, err := HashSecret(u.SecretKey)
 	if err != nil {
-		return err
+		return "", err
 	}
-	return db.PutCredential(ctx, store.Credential{AccessKey: u.AccessKey, SecretHash: h, UserID: u.ID, Company: u.Company})
+	return u.ID, db.PutCredential(ctx, store.Credential{AccessKey: u.AccessKey, SecretHash: h, UserID: u.ID, Company: u.Company})
 }
 
 // checkFixedUser refuses an incomplete or unknown configured user and

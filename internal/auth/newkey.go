@@ -37,7 +37,7 @@ func NewKey(ctx context.Context, db *store.DB, userName string) (*Generated, err
 	}
 	g := &Generated{AccessKey: RandomKey(30, false), SecretKey: RandomKey(50, true)}
 	u.AccessKey, u.SecretKey = g.AccessKey, g.SecretKey
-	if err := putUser(ctx, db, u); err != nil {
+	if _, err := putUser(ctx, db, u); err != nil {
 		return nil, err
 	}
 	return g, nil

@@ -9,8 +9,8 @@ import (
 	"github.com/trove-ml/trove/internal/store"
 )
 
-// putLogin stores (or clears) the web app login of a configured user:
-// its username and the bcrypt hash of its password.
+// putLogin stores (or clears) the web app login of a configured user (its
+// id resolved): its username and the bcrypt hash of its password.
 func putLogin(ctx context.Context, db *store.DB, u FixedUser) error {
 	hash := u.PasswordHash
 	switch {

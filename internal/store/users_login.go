@@ -41,3 +41,13 @@ func (db *DB) PasswordLoginEnabled(ctx context.Context) (bool, error) {
 	err := db.Read().QueryRowContext(ctx, `SELECT COUNT(*) FROM users WHERE username IS NOT NULL AND password_hash <> ''`).Scan(&n)
 	return n > 0, err
 }
+
+// ClearLoginsExcept removes the web app login of every user but these.
+func (db *DB) ClearLoginsExcept(ctx context.Context, ids []string) error {
+	q := `UPDATE users SET username = NULL, password_hash = '' WHERE username IS NOT NULL`
+	if len(ids) > 0 {
+		q += " AND id NOT IN (" + Placeholders(len(ids)) + ")"
+	}
+	_, err := db.Write().ExecContext(ctx, q, Args(ids)...)
+	return err
+}

@@ -5,8 +5,10 @@ import (
 	"github.com/trove-ml/trove/internal/api/events"
 	"github.com/trove-ml/trove/internal/api/models"
 	"github.com/trove-ml/trove/internal/api/organization"
+	"github.com/trove-ml/trove/internal/api/pipelines"
 	"github.com/trove-ml/trove/internal/api/projects"
 	"github.com/trove-ml/trove/internal/api/queues"
+	"github.com/trove-ml/trove/internal/api/reports"
 	"github.com/trove-ml/trove/internal/api/system"
 	"github.com/trove-ml/trove/internal/api/tasks"
 	"github.com/trove-ml/trove/internal/api/workers"
@@ -24,6 +26,8 @@ var registrars = []func(*rpc.Registry, *api.Deps){
 	queues.Register,
 	workers.Register,
 	events.Register,
+	reports.Register,
+	pipelines.Register,
 }
 
 // NewRegistry builds the registry of all operations.

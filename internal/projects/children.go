@@ -4,11 +4,15 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"maps"
+	"slices"
+	"strings"
 
 	"github.com/trove-ml/trove/internal/apierr"
 	"github.com/trove-ml/trove/internal/domain"
 	"github.com/trove-ml/trove/internal/query"
 	"github.com/trove-ml/trove/internal/store"
+	"github.com/trove-ml/trove/internal/tasks"
 )
 
 // The system tags and folder names of the projects that the web app's
@@ -141,4 +145,52 @@ func withAncestors(tree *store.ProjectTree, ids []string) []string {
 		}
 	}
 	return out
+}
+
+// statsFilterScope compiles include_stats_filter ({field: list filter or
+// {any, all} filter} over task fields) into the task rows statistics
+// count; nil when empty.
+func statsFilterScope(d store.Dialect, filter map[string]json.RawMessage) (*store.ContentScope, error) {
+	if len(filter) == 0 {
+		return nil, nil
+	}
+	s := &store.ContentScope{}
+	var conds []string
+	for _, field := range slices.Sorted(maps.Keys(filter)) {
+		name := "include_stats_filter." + field
+		if !validFieldPath(field) {
+			return nil, apierr.Validation(name, "not a field name")
+		}
+		raw := bytes.TrimSpace(filter[field])
+		var cond string
+		var args []any
+		var err error
+		if len(raw) > 0 && raw[0] == '{' {
+			cond, args, err = query.FieldFilter(d, tasks.Schema, field, raw)
+		} else {
+			cond, args, err = query.ListFilter(d, tasks.Schema, field, raw)
+		}
+		if err != nil {
+			return nil, err
+		}
+		if cond != "" {
+			conds = append(conds, "("+cond+")")
+			s.CondArgs = append(s.CondArgs, args...)
+		}
+	}
+	s.Cond = strings.Join(conds, " AND ")
+	return s, nil
+}
+
+// validFieldPath accepts dotted names of letters, digits and underscores.
+func validFieldPath(f string) bool {
+	if f == "" || len(f) > 200 {
+		return false
+	}
+	for _, r := range f {
+		if !(r == '_' || r == '.' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9') {
+			return false
+		}
+	}
+	return true
 }

@@ -54,6 +54,9 @@ type StatsOptions struct {
 	// children, and their ancestors).
 	Children ChildrenFilter
 	Allowed  []string
+	// TaskFilter (include_stats_filter) selects the tasks counted; it
+	// takes the place of the children type's own filter.
+	TaskFilter map[string]json.RawMessage
 }
 
 // StateStats are the task statistics of one state of a project.
@@ -86,7 +89,8 @@ func addStats(ctx context.Context, env *domain.Env, company string, items []map[
 	if err != nil {
 		return err
 	}
-	children := subprojects(tree, o.Allowed, searchHidden || o.Children.Type != "")
+	withHidden := searchHidden || (o.Children.Type != "" && len(o.TaskFilter) == 0)
+	children := subprojects(tree, o.Allowed, withHidden)
 	scope := map[string][]string{}
 	var all []string
 	for _, it := range items {
@@ -103,6 +107,9 @@ func addStats(ctx context.Context, env *domain.Env, company string, items []map[
 	}
 	rs := store.ContentScope{Companies: domain.Visible(company), Projects: all}
 	ts, err := o.Children.taskScope(db.D)
+	if len(o.TaskFilter) > 0 {
+		ts, err = statsFilterScope(db.D, o.TaskFilter)
+	}
 	if err != nil {
 		return err
 	}
@@ -132,8 +139,9 @@ func addStats(ctx context.Context, env *domain.Env, company string, items []map[
 				}
 			}
 			nm := 0
-			// Models have no type: the pipeline and report views own none.
-			if ts == nil {
+			// Models have no type: a count of tasks of some types (the
+			// pipeline and report views) owns none.
+			if !filtersType(o) {
 				if nm, err = db.CountProjectModels(ctx, company, id, archivedFilter(o.States)); err != nil {
 					return err
 				}
@@ -142,6 +150,12 @@ func addStats(ctx context.Context, env *domain.Env, company string, items []map[
 		}
 	}
 	return nil
+}
+
+// filtersType reports whether the statistics count tasks of some types.
+func filtersType(o StatsOptions) bool {
+	_, typed := o.TaskFilter["type"]
+	return typed || (len(o.TaskFilter) == 0 && o.Children.Type != "")
 }
 
 // subprojects returns the function listing the subprojects of a project

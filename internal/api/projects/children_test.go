@@ -97,6 +97,15 @@ func TestChildrenViews(t *testing.T) {
 			t.Fatalf("dataset tag filter: %d", n)
 		}
 
+		// The flat Pipelines page counts only the runs (include_stats_filter).
+		flat := e.Call(t, "projects.get_all_ex", obj{"name": `/\.pipelines/|Pipeline`, "system_tags": []string{"pipeline"}, "search_hidden": true,
+			"include_stats": true, "check_own_contents": true, "include_stats_filter": obj{"system_tags": []string{"pipeline"}, "type": []string{"controller"}}}).OK(t)
+		if len(flat.List("projects")) != 1 || flat.Num("projects.0.stats.active.total_tasks") != 1 || flat.Num("projects.0.own_tasks") != 1 {
+			t.Fatalf("flat pipelines view: %s", flat.Raw)
+		}
+		e.Call(t, "projects.get_all_ex", obj{"include_stats": true, "include_stats_filter": obj{"type": []any{obj{}}}}).Err(t, 400, 12)
+		e.Call(t, "projects.get_all_ex", obj{"include_stats": true, "include_stats_filter": obj{"bad key!": []string{"x"}}}).Err(t, 400, 12)
+		e.Call(t, "projects.get_all_ex", obj{"include_stats": true, "include_stats_filter": obj{"tags": obj{"bogus": 1}}}).Err(t, 400, 12)
 		e.Call(t, "projects.get_all_ex", obj{"children_type": "nope"}).Err(t, 400, 12)
 		e.Call(t, "projects.get_all_ex", obj{"children_type": "report", "children_tags": "x y"}).OK(t)
 		e.Call(t, "projects.get_all_ex", obj{"children_type": "report", "children_tags": []any{obj{}}}).Err(t, 400, 12)

@@ -61,6 +61,8 @@ type getAllExRequest struct {
 	ChildrenTags        json.RawMessage `json:"children_tags"`
 	ChildrenTagsFilter  json.RawMessage `json:"children_tags_filter"`
 	IncludeDatasetStats bool            `json:"include_dataset_stats"`
+	// IncludeStatsFilter selects the tasks the statistics count.
+	IncludeStatsFilter map[string]json.RawMessage `json:"include_stats_filter"`
 }
 
 func (r *getAllExRequest) Validate() error {
@@ -76,7 +78,7 @@ func (s *service) getAllEx(ctx context.Context, c *rpc.Call, req *getAllExReques
 		Body: c.Body, Convert: wireItems, Ex: true, AllowPublic: !req.NonPublic && (req.AllowPublic == nil || *req.AllowPublic),
 		Parent: req.Parent, ShallowSearch: req.ShallowSearch, ActiveUsers: req.ActiveUsers,
 		Stats: projectdom.StatsOptions{Stats: req.IncludeStats, Own: req.CheckOwnContents, States: states,
-			WithChildren: req.StatsWithChildren == nil || *req.StatsWithChildren},
+			WithChildren: req.StatsWithChildren == nil || *req.StatsWithChildren, TaskFilter: req.IncludeStatsFilter},
 		Children:     projectdom.ChildrenFilter{Type: req.ChildrenType, Tags: req.ChildrenTags, TagsFilter: req.ChildrenTagsFilter},
 		DatasetStats: req.IncludeDatasetStats})
 	if err != nil {

@@ -15,8 +15,9 @@ type TagFilter struct {
 
 // TagsResult is the answer of the get_*_tags operations.
 type TagsResult struct {
-	Tags       []string `json:"tags"`
-	SystemTags []string `json:"system_tags,omitempty"`
+	Tags []string `json:"tags"`
+	// SystemTags is present (possibly empty) only when asked for.
+	SystemTags *[]string `json:"system_tags,omitempty"`
 }
 
 // CollectTags maps a get_*_tags request to domain.CollectTags and its
@@ -30,5 +31,12 @@ func CollectTags(ctx context.Context, env *domain.Env, company string, tables []
 	if err != nil {
 		return nil, err
 	}
-	return &TagsResult{Tags: tags, SystemTags: systemTags}, nil
+	out := &TagsResult{Tags: tags}
+	if includeSystem {
+		if systemTags == nil {
+			systemTags = []string{}
+		}
+		out.SystemTags = &systemTags
+	}
+	return out, nil
 }

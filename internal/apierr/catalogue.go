@@ -330,3 +330,27 @@ func CallTimedOut(limit string) *Error {
 // ClientClosed is 499/0: the client went away before the answer (only
 // the access log and metrics see it).
 func ClientClosed() *Error { return New(499, 0, "Client closed the request") }
+
+// Reports, pipelines, dataset and pipeline projects.
+
+// NotAReport is 400/150: a reports.* operation named a task of another
+// type.
+func NotAReport(id string) *Error {
+	return (&Error{Code: 400, Subcode: 150, Msg: "Operation is supported on reports only"}).With("id", id)
+}
+
+// CannotRemoveAllRuns is 400/160: pipelines.delete_runs must leave one run
+// of the pipeline.
+func CannotRemoveAllRuns(project string) *Error {
+	return (&Error{Code: 400, Subcode: 160, Msg: "At least one pipeline run should be left"}).With("project", project)
+}
+
+// ProjectHasDatasets is 400/406.
+func ProjectHasDatasets(id string) *Error {
+	return (&Error{Code: 400, Subcode: 406, Msg: "Project has associated non-empty datasets (delete the dataset versions or use force=True)"}).With("id", id)
+}
+
+// ProjectHasPipelines is 400/413.
+func ProjectHasPipelines(id string) *Error {
+	return (&Error{Code: 400, Subcode: 413, Msg: "Project has associated pipelines with active controllers (archive them or use force=True)"}).With("id", id)
+}

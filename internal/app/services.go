@@ -5,8 +5,10 @@ import (
 	"github.com/trove-ml/trove/internal/api/events"
 	"github.com/trove-ml/trove/internal/api/models"
 	"github.com/trove-ml/trove/internal/api/organization"
+	"github.com/trove-ml/trove/internal/api/pipelines"
 	"github.com/trove-ml/trove/internal/api/projects"
 	"github.com/trove-ml/trove/internal/api/queues"
+	"github.com/trove-ml/trove/internal/api/reports"
 	"github.com/trove-ml/trove/internal/api/system"
 	"github.com/trove-ml/trove/internal/api/tasks"
 	"github.com/trove-ml/trove/internal/api/users"
@@ -26,6 +28,8 @@ var registrars = []func(*rpc.Registry, *api.Deps){
 	workers.Register,
 	events.Register,
 	users.Register,
+	reports.Register,
+	pipelines.Register,
 }
 
 // NewRegistry builds the registry of all operations.

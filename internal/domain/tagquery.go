@@ -26,7 +26,15 @@ type TagQuery struct {
 
 // CollectTags gathers the distinct tags (and, when asked, system tags).
 func CollectTags(ctx context.Context, env *Env, in TagQuery) (tags, systemTags []string, err error) {
-	scope := store.TagScope{Tables: in.Tables, Company: in.Company, Projects: in.Projects}
+	scope := store.TagScope{Tables: in.Tables, Company: in.Company}
+	if len(in.Projects) > 0 {
+		// A project's tags include those of its subprojects.
+		tree, err := env.DB.LoadProjectTree(ctx, env.DB.Read(), Visible(in.Company)...)
+		if err != nil {
+			return nil, nil, err
+		}
+		scope.Projects = tree.WithDescendants(in.Projects)
+	}
 	var conds []string
 	for _, f := range []struct {
 		field string

@@ -45,14 +45,20 @@ func DeleteProject(ctx context.Context, d *domain.Env, r DeleteRequest) (*Delete
 		if err != nil {
 			return err
 		}
-		cc, err := d.DB.CountProjectContents(ctx, q, ids)
-		if err != nil {
-			return err
-		}
 		if !r.Force {
+			cc, err := countContents(ctx, d, q, r.Company, ids)
+			if err != nil {
+				return err
+			}
+			if cc.Pipelines > 0 {
+				return apierr.ProjectHasPipelines(r.Project)
+			}
+			if cc.Datasets > 0 {
+				return apierr.ProjectHasDatasets(r.Project)
+			}
 			// The seeds refuse any task; the reference only non-archived ones.
-			if cc.Tasks > 0 {
-				return apierr.ProjectHasTasks(cc.Tasks)
+			if cc.Tasks+cc.Reports > 0 {
+				return apierr.ProjectHasTasks(cc.Tasks + cc.Reports)
 			}
 			if cc.NonArchivedModels > 0 {
 				return apierr.ProjectHasModels(cc.NonArchivedModels)
@@ -125,17 +131,17 @@ func disassociateContents(ctx context.Context, d *domain.Env, q store.Querier, p
 	return err
 }
 
-// CountContents counts the tasks and models of a project of the company
-// and its subprojects (projects.validate_delete).
-func CountContents(ctx context.Context, d *domain.Env, company, id string) (store.ProjectContents, error) {
+// CountContents counts the contents of a project of the company and its
+// subprojects (projects.validate_delete).
+func CountContents(ctx context.Context, d *domain.Env, company, id string) (*Contents, error) {
 	q := d.DB.Read()
 	p, err := d.DB.Projects().Get(ctx, q, id, company)
 	if err != nil {
-		return store.ProjectContents{}, domain.NotFound(err, apierr.InvalidProjectID(id))
+		return nil, domain.NotFound(err, apierr.InvalidProjectID(id))
 	}
 	tree, err := d.DB.LoadProjectTree(ctx, q, company)
 	if err != nil {
-		return store.ProjectContents{}, err
+		return nil, err
 	}
-	return d.DB.CountProjectContents(ctx, q, tree.WithDescendants([]string{p.ID}))
+	return countContents(ctx, d, q, company, tree.WithDescendants([]string{p.ID}))
 }

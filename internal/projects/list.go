@@ -27,6 +27,12 @@ type ListInput struct {
 	// users, and their ancestors.
 	ActiveUsers []string
 	Stats       StatsOptions
+	// Children keeps only projects holding children of a type (datasets,
+	// pipelines, reports) and counts only those in the statistics.
+	Children ChildrenFilter
+	// DatasetStats adds dataset_stats: the file count and size of the
+	// project's latest dataset version.
+	DatasetStats bool
 	// Convert, when set, turns stored documents into list items.
 	Convert query.DocConverter
 }
@@ -34,7 +40,7 @@ type ListInput struct {
 // listSkip are the request fields the hierarchy rules read, not the query.
 var listSkip = []string{"parent", "shallow_search", "include_stats", "stats_for_state", "stats_with_children",
 	"check_own_contents", "non_public", "active_users", "children_type", "children_tags", "include_stats_filter",
-	"include_dataset_stats", "user", "company"}
+	"include_dataset_stats", "children_tags_filter", "user", "company"}
 
 // List runs a projects list query with the hierarchy rules, adding
 // statistics when asked.
@@ -60,8 +66,20 @@ func List(ctx context.Context, env *domain.Env, in ListInput) (*query.Result, er
 	case in.ShallowSearch:
 		plan.Where("parent IS NULL")
 	}
-	if len(in.ActiveUsers) > 0 {
-		ids, err := activeUserProjects(ctx, env, in.Company, in.ActiveUsers)
+	var selected []string
+	switch {
+	case in.Children.Type != "":
+		ids, err := selectWithChildren(ctx, env, domain.Readable(in.Company, in.AllowPublic), in.ActiveUsers, in.Request.ID, in.Children)
+		if err != nil {
+			return nil, err
+		}
+		if len(ids) == 0 {
+			return &query.Result{Items: []map[string]any{}}, nil
+		}
+		plan.WhereIn("id", ids)
+		selected = ids
+	case len(in.ActiveUsers) > 0:
+		ids, err := ActiveUserProjects(ctx, env, in.Company, in.ActiveUsers)
 		if err != nil {
 			return nil, err
 		}
@@ -75,8 +93,15 @@ func List(ctx context.Context, env *domain.Env, in ListInput) (*query.Result, er
 	if err != nil {
 		return nil, err
 	}
-	if err := addStats(ctx, env, in.Company, res.Items, in.Stats, in.Request.SearchHidden); err != nil {
+	o := in.Stats
+	o.Children, o.Allowed = in.Children, selected
+	if err := addStats(ctx, env, in.Company, res.Items, o, in.Request.SearchHidden); err != nil {
 		return nil, err
+	}
+	if in.DatasetStats {
+		if err := addDatasetStats(ctx, env, in.Company, res.Items); err != nil {
+			return nil, err
+		}
 	}
 	if in.Ex && in.Request.SearchHidden {
 		for _, it := range res.Items {
@@ -88,9 +113,9 @@ func List(ctx context.Context, env *domain.Env, in ListInput) (*query.Result, er
 	return res, nil
 }
 
-// activeUserProjects lists projects holding tasks or models of the users,
+// ActiveUserProjects lists projects holding tasks or models of the users,
 // plus their ancestors.
-func activeUserProjects(ctx context.Context, env *domain.Env, company string, users []string) ([]string, error) {
+func ActiveUserProjects(ctx context.Context, env *domain.Env, company string, users []string) ([]string, error) {
 	ids, err := env.DB.ProjectsOfUsers(ctx, company, users)
 	if err != nil {
 		return nil, err
@@ -99,15 +124,7 @@ func activeUserProjects(ctx context.Context, env *domain.Env, company string, us
 	if err != nil {
 		return nil, err
 	}
-	out := []string{}
-	seen := map[string]bool{}
-	for _, id := range ids {
-		for x := id; x != "" && !seen[x]; x = tree.Parent[x] {
-			seen[x] = true
-			out = append(out, x)
-		}
-	}
-	return out, nil
+	return withAncestors(tree, ids), nil
 }
 
 func containsAny(list []any, v string) bool {

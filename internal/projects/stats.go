@@ -49,6 +49,14 @@ type StatsOptions struct {
 	States []string
 	// WithChildren counts the tasks of subprojects too.
 	WithChildren bool
+	// Children narrows what is counted to one kind of children; Allowed,
+	// when set, are the only subprojects that count (those holding such
+	// children, and their ancestors).
+	Children ChildrenFilter
+	Allowed  []string
+	// TaskFilter (include_stats_filter) selects the tasks counted; it
+	// takes the place of the children type's own filter.
+	TaskFilter map[string]json.RawMessage
 }
 
 // StateStats are the task statistics of one state of a project.
@@ -69,7 +77,9 @@ func newStateStats() *StateStats {
 	return &StateStats{StatusCount: m}
 }
 
-// addStats adds the asked statistics to list items.
+// addStats adds the asked statistics to list items. Hidden subprojects
+// count only with searchHidden or a children type; datasets are counted
+// as projects, everything else as tasks.
 func addStats(ctx context.Context, env *domain.Env, company string, items []map[string]any, o StatsOptions, searchHidden bool) error {
 	if len(items) == 0 || (!o.Stats && !o.Own) {
 		return nil
@@ -79,18 +89,34 @@ func addStats(ctx context.Context, env *domain.Env, company string, items []map[
 	if err != nil {
 		return err
 	}
+	withHidden := searchHidden || (o.Children.Type != "" && len(o.TaskFilter) == 0)
+	children := subprojects(tree, o.Allowed, withHidden)
 	scope := map[string][]string{}
 	var all []string
 	for _, it := range items {
 		id := idOf(it)
 		ids := []string{id}
 		if o.WithChildren {
-			ids = tree.WithDescendants(ids)
+			ids = append(ids, children(id)...)
 		}
 		scope[id] = ids
 		all = append(all, ids...)
 	}
-	rows, err := db.ProjectTaskRows(ctx, company, all)
+	if o.Children.Type == ChildrenDataset {
+		return addDatasetCounts(ctx, env, company, items, o, scope, all, children)
+	}
+	rs := store.ContentScope{Companies: domain.Visible(company), Projects: all}
+	ts, err := o.Children.taskScope(db.D)
+	if len(o.TaskFilter) > 0 {
+		ts, err = statsFilterScope(db.D, o.TaskFilter)
+	}
+	if err != nil {
+		return err
+	}
+	if ts != nil {
+		rs.SystemTag, rs.Types, rs.Cond, rs.CondArgs = ts.SystemTag, ts.Types, ts.Cond, ts.CondArgs
+	}
+	rows, err := db.ScopedTaskRows(ctx, rs)
 	if err != nil {
 		return err
 	}
@@ -103,15 +129,7 @@ func addStats(ctx context.Context, env *domain.Env, company string, items []map[
 		id := idOf(it)
 		if o.Stats {
 			it["stats"] = stateStatsOf(scope[id], byProject, o.States, now)
-			subs := []map[string]any{}
-			for _, d := range tree.Descendants(id) {
-				if tree.Hidden[d] && !searchHidden {
-					continue
-				}
-				subs = append(subs, map[string]any{"id": d, "name": tree.Name[d]})
-			}
-			sort.Slice(subs, func(a, b int) bool { return subs[a]["name"].(string) < subs[b]["name"].(string) })
-			it["sub_projects"] = subs
+			it["sub_projects"] = subprojectList(tree, children(id))
 		}
 		if o.Own {
 			nt := 0
@@ -120,14 +138,56 @@ func addStats(ctx context.Context, env *domain.Env, company string, items []map[
 					nt++
 				}
 			}
-			nm, err := db.CountProjectModels(ctx, company, id, archivedFilter(o.States))
-			if err != nil {
-				return err
+			nm := 0
+			// Models have no type: a count of tasks of some types (the
+			// pipeline and report views) owns none.
+			if !filtersType(o) {
+				if nm, err = db.CountProjectModels(ctx, company, id, archivedFilter(o.States)); err != nil {
+					return err
+				}
 			}
 			it["own_tasks"], it["own_models"] = nt, nm
 		}
 	}
 	return nil
+}
+
+// filtersType reports whether the statistics count tasks of some types.
+func filtersType(o StatsOptions) bool {
+	_, typed := o.TaskFilter["type"]
+	return typed || (len(o.TaskFilter) == 0 && o.Children.Type != "")
+}
+
+// subprojects returns the function listing the subprojects of a project
+// that count: not hidden unless withHidden, and among allowed when set.
+func subprojects(tree *store.ProjectTree, allowed []string, withHidden bool) func(id string) []string {
+	var ok map[string]bool
+	if allowed != nil {
+		ok = map[string]bool{}
+		for _, id := range allowed {
+			ok[id] = true
+		}
+	}
+	return func(id string) []string {
+		var out []string
+		for _, d := range tree.Descendants(id) {
+			if (tree.Hidden[d] && !withHidden) || (ok != nil && !ok[d]) {
+				continue
+			}
+			out = append(out, d)
+		}
+		return out
+	}
+}
+
+// subprojectList is sub_projects: {id, name} sorted by name.
+func subprojectList(tree *store.ProjectTree, ids []string) []map[string]any {
+	subs := []map[string]any{}
+	for _, d := range ids {
+		subs = append(subs, map[string]any{"id": d, "name": tree.Name[d]})
+	}
+	sort.Slice(subs, func(a, b int) bool { return subs[a]["name"].(string) < subs[b]["name"].(string) })
+	return subs
 }
 
 // stateStatsOf sums the task rows of the projects per state.

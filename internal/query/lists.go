@@ -201,3 +201,11 @@ func ListFilter(d store.Dialect, s *Schema, field string, raw json.RawMessage) (
 	f, err := exprs{s, d}.listCondition(field, terms)
 	return f.sql, f.args, err
 }
+
+// FieldFilter compiles one get_all_ex "filters" entry ({any: {include,
+// exclude}, all: {include, exclude}, op}) on field into a SQL condition
+// with ? placeholders.
+func FieldFilter(d store.Dialect, s *Schema, field string, raw json.RawMessage) (string, []any, error) {
+	f, err := exprs{s, d}.filterCondition(field, raw)
+	return f.sql, f.args, err
+}

@@ -16,14 +16,19 @@ type ProjectTaskRow struct {
 // ProjectTaskRows loads the statistics rows of the tasks of company (and
 // public ones) in projects.
 func (db *DB) ProjectTaskRows(ctx context.Context, company string, projects []string) ([]ProjectTaskRow, error) {
-	if len(projects) == 0 {
+	return db.ScopedTaskRows(ctx, ContentScope{Companies: []string{company, ""}, Projects: projects})
+}
+
+// ScopedTaskRows loads the statistics rows of the tasks in scope.
+func (db *DB) ScopedTaskRows(ctx context.Context, s ContentScope) ([]ProjectTaskRow, error) {
+	if len(s.Projects) == 0 {
 		return nil, nil
 	}
 	d := db.D
+	where, wargs := s.where(d, "project", true)
 	q := "SELECT project, status, CASE WHEN " + SystemTagged(d) + " THEN 1 ELSE 0 END, " +
-		"COALESCE(" + d.JSONText("doc") + ", ''), COALESCE(" + d.JSONText("doc") + ", '') FROM tasks WHERE company IN (?, '') AND project IN (" +
-		Placeholders(len(projects)) + ")"
-	args := append([]any{ArchivedTag, d.JSONPathArg([]string{"started"}), d.JSONPathArg([]string{"completed"}), company}, Args(projects)...)
+		"COALESCE(" + d.JSONText("doc") + ", ''), COALESCE(" + d.JSONText("doc") + ", '') FROM tasks WHERE " + where
+	args := append([]any{ArchivedTag, d.JSONPathArg([]string{"started"}), d.JSONPathArg([]string{"completed"})}, wargs...)
 	rows, err := db.Read().QueryContext(ctx, q, args...)
 	if err != nil {
 		return nil, err

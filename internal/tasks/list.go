@@ -2,6 +2,7 @@ package tasks
 
 import (
 	"context"
+	"maps"
 	"slices"
 
 	"github.com/trove-ml/trove/internal/domain"
@@ -23,6 +24,9 @@ type ListInput struct {
 	Ex, AllowPublic    bool
 	// Convert turns stored documents into list items (the wire shape).
 	Convert query.DocConverter
+	// Fixed are conditions the caller sets ("field is one of values"),
+	// replacing the request's own filter of those fields (reports).
+	Fixed map[string][]string
 }
 
 // List runs a TasksQuery: the company's (and, when allowed, public) tasks,
@@ -34,6 +38,8 @@ func List(ctx context.Context, env *domain.Env, in ListInput) (*query.Result, er
 	if widen {
 		opts.Skip = []string{"project"}
 	}
+	fixed := slices.Sorted(maps.Keys(in.Fixed))
+	opts.Skip = append(opts.Skip, fixed...)
 	plan, err := query.Build(env.DB.D, Schema, in.Request, in.Body, opts)
 	if err != nil {
 		return nil, err
@@ -44,6 +50,9 @@ func List(ctx context.Context, env *domain.Env, in ListInput) (*query.Result, er
 		companies = domain.Visible(in.Company)
 	}
 	plan.WhereIn("company", companies)
+	for _, field := range fixed {
+		plan.WhereIn(field, in.Fixed[field])
+	}
 	if !in.SearchHidden && len(in.Request.ID) == 0 {
 		plan.Where(store.NotSystemTagged(env.DB.D), TagHidden)
 	}

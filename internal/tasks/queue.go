@@ -22,6 +22,9 @@ type EnqueueRequest struct {
 	// ValidateRefs checks the task's parent, project and input models
 	// first (tasks.enqueue_many with validate_tasks).
 	ValidateRefs bool
+	// ScriptOptional skips the script check: a pipeline run is enqueued
+	// as the reference does it, whatever script its controller has.
+	ScriptOptional bool
 }
 
 // Enqueue puts a created task into a queue: status queued (enqueue_status
@@ -48,8 +51,8 @@ func Enqueue(ctx context.Context, d *domain.Env, q store.Querier, r EnqueueReque
 	if err := CheckFrom(t, Queued, EnqueueFrom, false); err != nil {
 		return nil, err
 	}
-	if strings.TrimSpace(t.Script.EntryPoint) == "" ||
-		(strings.TrimSpace(t.Script.Repository) == "" && (t.Script.Diff == nil || strings.TrimSpace(*t.Script.Diff) == "")) {
+	if !r.ScriptOptional && (strings.TrimSpace(t.Script.EntryPoint) == "" ||
+		(strings.TrimSpace(t.Script.Repository) == "" && (t.Script.Diff == nil || strings.TrimSpace(*t.Script.Diff) == ""))) {
 		return nil, apierr.MissingTaskFields("script entry point and a repository or script diff are required to enqueue").With("task", t.ID)
 	}
 	queueID, err := resolveQueue(ctx, d, q, r)

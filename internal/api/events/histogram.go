@@ -121,21 +121,7 @@ func (s *service) multiTaskScalarMetricsIterHistogram(ctx context.Context, c *rp
 	if err != nil {
 		return nil, err
 	}
-	out := &multiHistogramResponse{Metrics: map[string]map[string]map[string]*curveOut{}}
-	for _, tc := range tcs {
-		for _, cv := range tc.Curves {
-			m := out.Metrics[cv.Metric]
-			if m == nil {
-				m = map[string]map[string]*curveOut{}
-				out.Metrics[cv.Metric] = m
-			}
-			if m[cv.Variant] == nil {
-				m[cv.Variant] = map[string]*curveOut{}
-			}
-			m[cv.Variant][tc.Task.ID] = toCurve(cv, tc.Task.Name, req.key(), tc.Task)
-		}
-	}
-	return out, nil
+	return &multiHistogramResponse{Metrics: CurvesByTask(tcs, req.key())}, nil
 }
 
 // taskIDs accepts a list of ids or one comma-separated string.

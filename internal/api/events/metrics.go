@@ -200,12 +200,5 @@ func (s *service) getTaskSingleValueMetrics(ctx context.Context, c *rpc.Call, re
 	if err != nil {
 		return nil, err
 	}
-	out := &singleValuesResponse{Tasks: make([]taskSingleValues, len(tasks))}
-	for i, tv := range tasks {
-		out.Tasks[i] = taskSingleValues{Task: tv.Task.ID, TaskName: tv.Task.Name, Values: make([]singleValue, len(tv.Values))}
-		for j, v := range tv.Values {
-			out.Tasks[i].Values[j] = singleValue{Metric: v.Metric, Variant: v.Variant, Value: jsonx.Float(v.Value), Timestamp: v.Timestamp}
-		}
-	}
-	return out, nil
+	return &singleValuesResponse{Tasks: SingleValuesByTask(tasks)}, nil
 }

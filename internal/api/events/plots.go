@@ -91,19 +91,7 @@ func (s *service) getMultiTaskPlots(ctx context.Context, c *rpc.Call, req *multi
 	if err != nil {
 		return nil, err
 	}
-	out := &multiTaskPlotsResponse{Plots: map[string]map[string]map[string]map[string]*plotGroup{}, Returned: len(groups), Total: cur.Total}
-	for metric, byVariant := range groups {
-		out.Plots[metric] = map[string]map[string]map[string]*plotGroup{}
-		for variant, byTask := range byVariant {
-			out.Plots[metric][variant] = map[string]map[string]*plotGroup{}
-			for task, byIter := range byTask {
-				out.Plots[metric][variant][task] = map[string]*plotGroup{}
-				for iter, g := range byIter {
-					out.Plots[metric][variant][task][iter] = &plotGroup{Name: g.Name, Plots: g.Plots}
-				}
-			}
-		}
-	}
+	out := &multiTaskPlotsResponse{Plots: PlotsByTask(groups), Returned: len(groups), Total: cur.Total}
 	if !req.NoScroll {
 		id, err := s.scrolls.Sign(c.Company(), "multi_plots", cur)
 		if err != nil {
@@ -205,17 +193,5 @@ func (s *service) browse(ctx context.Context, c *rpc.Call, req *browseRequest, t
 	if err != nil {
 		return nil, err
 	}
-	out := &browseResponse{ScrollID: id, Metrics: make([]taskIterations, len(tasks))}
-	for i, tb := range tasks {
-		ti := taskIterations{Task: tb.Task, Iterations: []iterationOut{}}
-		for _, it := range pages[i] {
-			io := iterationOut{Iter: it.Iter, Events: make([]json.RawMessage, len(it.Events))}
-			for j, e := range it.Events {
-				io.Events[j] = e
-			}
-			ti.Iterations = append(ti.Iterations, io)
-		}
-		out.Metrics[i] = ti
-	}
-	return out, nil
+	return &browseResponse{ScrollID: id, Metrics: IterationsByTask(tasks, pages)}, nil
 }

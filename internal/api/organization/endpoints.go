@@ -16,6 +16,7 @@ func Register(r *rpc.Registry, d *api.Deps) {
 	r.Add(
 		rpc.Endpoint{Name: "organization.get_tags", Handler: rpc.Typed(s.getTags)},
 		rpc.Endpoint{Name: "organization.get_user_companies", Handler: rpc.Typed(s.userCompanies)},
+		rpc.Endpoint{Name: "organization.get_entities_count", MinVersion: "2.16", Handler: rpc.Typed(s.getEntitiesCount)},
 	)
 }
 

@@ -55,5 +55,6 @@ func (s *service) validateDelete(ctx context.Context, c *rpc.Call, req *validate
 	if err != nil {
 		return nil, err
 	}
-	return &validateDeleteResponse{Tasks: cc.Tasks, NonArchivedTasks: cc.NonArchivedTasks, Models: cc.Models, NonArchivedModels: cc.NonArchivedModels}, nil
+	return &validateDeleteResponse{Tasks: cc.Tasks, NonArchivedTasks: cc.NonArchivedTasks, Models: cc.Models, NonArchivedModels: cc.NonArchivedModels,
+		Reports: cc.Reports, NonArchivedReports: cc.NonArchivedReports, Pipelines: cc.Pipelines, Datasets: cc.Datasets}, nil
 }

@@ -54,11 +54,22 @@ type getAllExRequest struct {
 	CheckOwnContents  bool            `json:"check_own_contents"`
 	NonPublic         bool            `json:"non_public"`
 	ActiveUsers       []string        `json:"active_users"`
+	// ChildrenType (dataset, pipeline, report) keeps the projects holding
+	// such children; ChildrenTags and ChildrenTagsFilter filter those
+	// children by their tags.
+	ChildrenType        string          `json:"children_type"`
+	ChildrenTags        json.RawMessage `json:"children_tags"`
+	ChildrenTagsFilter  json.RawMessage `json:"children_tags_filter"`
+	IncludeDatasetStats bool            `json:"include_dataset_stats"`
+	// IncludeStatsFilter selects the tasks the statistics count.
+	IncludeStatsFilter map[string]json.RawMessage `json:"include_stats_filter"`
 }
 
 func (r *getAllExRequest) Validate() error {
-	_, err := projectdom.StatsStates("stats_for_state", r.StatsForState)
-	return err
+	if _, err := projectdom.StatsStates("stats_for_state", r.StatsForState); err != nil {
+		return err
+	}
+	return projectdom.ValidChildrenType(r.ChildrenType)
 }
 
 func (s *service) getAllEx(ctx context.Context, c *rpc.Call, req *getAllExRequest) (*getAllResponse, error) {
@@ -67,7 +78,9 @@ func (s *service) getAllEx(ctx context.Context, c *rpc.Call, req *getAllExReques
 		Body: c.Body, Convert: wireItems, Ex: true, AllowPublic: !req.NonPublic && (req.AllowPublic == nil || *req.AllowPublic),
 		Parent: req.Parent, ShallowSearch: req.ShallowSearch, ActiveUsers: req.ActiveUsers,
 		Stats: projectdom.StatsOptions{Stats: req.IncludeStats, Own: req.CheckOwnContents, States: states,
-			WithChildren: req.StatsWithChildren == nil || *req.StatsWithChildren}})
+			WithChildren: req.StatsWithChildren == nil || *req.StatsWithChildren, TaskFilter: req.IncludeStatsFilter},
+		Children:     projectdom.ChildrenFilter{Type: req.ChildrenType, Tags: req.ChildrenTags, TagsFilter: req.ChildrenTagsFilter},
+		DatasetStats: req.IncludeDatasetStats})
 	if err != nil {
 		return nil, err
 	}

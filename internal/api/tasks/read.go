@@ -31,17 +31,16 @@ type getAllRequest struct {
 	query.Request
 	Project            query.StringList `json:"project"`
 	IncludeSubprojects bool             `json:"include_subprojects"`
-	// Status and Type are read for validation; Build applies them.
+	// Status is read for validation; Build applies it.
 	Status query.StringList `json:"status"`
-	Type   query.StringList `json:"type"`
 }
 
-// Validate refuses status and type filter values that do not exist.
+// Validate refuses status filter values that do not exist. Type filter
+// values are free strings, as in the reference: the web app excludes types
+// Trove never stores ("annotation_manual"), and an unknown type included
+// simply matches nothing.
 func (r *getAllRequest) Validate() error {
-	if err := checkEnum("status", r.Status, taskdom.ValidStatus); err != nil {
-		return err
-	}
-	return checkEnum("type", r.Type, func(v string) bool { return contains(taskdom.TaskTypes, strings.ToLower(v)) })
+	return checkEnum("status", r.Status, taskdom.ValidStatus)
 }
 
 // checkEnum checks list-filter values, skipping operators and nulls.

@@ -23,7 +23,11 @@ func (s *service) getByID(ctx context.Context, c *rpc.Call, req *taskRequest) (*
 	if err != nil {
 		return nil, err
 	}
-	return &getByIDResponse{Task: toWire(t)}, nil
+	w := toWire(t)
+	if legacyAPI(c) {
+		legacyExecution(t, w)
+	}
+	return &getByIDResponse{Task: w}, nil
 }
 
 // getAllRequest is the TasksQuery.
@@ -94,6 +98,11 @@ func (s *service) list(ctx context.Context, c *rpc.Call, req *getAllRequest, all
 		Ex: ex, AllowPublic: allowPublic})
 	if err != nil {
 		return nil, err
+	}
+	if legacyAPI(c) {
+		for _, it := range res.Items {
+			withLegacyExecution(it)
+		}
 	}
 	return &getAllResponse{Tasks: res.Items, ScrollID: res.ScrollID}, nil
 }

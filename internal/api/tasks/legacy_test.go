@@ -55,3 +55,51 @@ func TestLegacyParameters(t *testing.T) {
 		})
 	})
 }
+
+// TestLegacyTagFolding covers API versions before 2.3, which know no
+// system_tags (the reference's behaviour): an old caller's system tags
+// travel among its tags, are stored as system tags, read back folded
+// into tags, filter as system tags, and an old update of tags replaces
+// both lists.
+func TestLegacyTagFolding(t *testing.T) {
+	testenv.Each(t, func(t *testing.T, e *testenv.Env) {
+		for _, c := range []struct {
+			service, entity, systemTag string
+			create                     obj
+		}{
+			{"tasks", "task", "development", obj{"name": "Legacy tags", "type": "testing"}},
+			{"models", "model", "archived", obj{"name": "Legacy tags", "uri": "file:///m"}},
+			{"projects", "project", "public", obj{"name": "Legacy tags", "description": "d"}},
+		} {
+			t.Run(c.service, func(t *testing.T) {
+				old := func(op string, body obj) *testenv.Response {
+					return e.Call(t, "v2.2/"+c.service+"."+op, body)
+				}
+				body := obj{"tags": []string{c.systemTag, "test"}}
+				for k, v := range c.create {
+					body[k] = v
+				}
+				id := old("create", body).OK(t).Str("id")
+				byID := obj{c.entity: id}
+				if got := mustJSON(old("get_by_id", byID).OK(t).Data[c.entity].(map[string]any)["tags"]); got != mustJSON([]string{c.systemTag, "test"}) {
+					t.Fatalf("old read: tags %s", got)
+				}
+				cur := e.Call(t, c.service+".get_by_id", byID).OK(t).Data[c.entity].(map[string]any)
+				if mustJSON(cur["tags"]) != `["test"]` || mustJSON(cur["system_tags"]) != mustJSON([]string{c.systemTag}) {
+					t.Fatalf("stored split: tags %v, system_tags %v", cur["tags"], cur["system_tags"])
+				}
+				list := old("get_all", obj{"name": "^Legacy tags$", "tags": []string{"-" + c.systemTag}}).OK(t).List(c.service)
+				for _, it := range list {
+					if it.(map[string]any)["id"] == id {
+						t.Fatal("an old exclusion of a system tag did not exclude it")
+					}
+				}
+				old("update", obj{c.entity: id, "tags": []string{"test"}}).OK(t)
+				cur = e.Call(t, c.service+".get_by_id", byID).OK(t).Data[c.entity].(map[string]any)
+				if mustJSON(cur["tags"]) != `["test"]` || mustJSON(cur["system_tags"]) != `[]` {
+					t.Fatalf("after old update: tags %v, system_tags %v", cur["tags"], cur["system_tags"])
+				}
+			})
+		}
+	})
+}

@@ -38,5 +38,6 @@ func NewRegistry(d *api.Deps) *rpc.Registry {
 	for _, reg := range registrars {
 		reg(r, d)
 	}
+	api.FoldLegacyTags(r)
 	return r
 }

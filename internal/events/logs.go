@@ -104,21 +104,30 @@ func WriteLog(ctx context.Context, d *domain.Env, taskID string, format *LineFor
 	}
 }
 
-// ClearLog deletes a writable task's log events, or those older than
-// olderThanSec seconds (> 0), and returns how many.
-func ClearLog(ctx context.Context, d *domain.Env, company, taskID string, allowLocked bool, olderThanSec int64) (int64, error) {
+// LogClearing says which log events of a task ClearLog deletes: those older
+// than OlderThanSec seconds when above 0, only those of the Include metrics
+// when given, never those of the Exclude metrics (the reference's
+// include_metrics and exclude_metrics).
+type LogClearing struct {
+	OlderThanSec     int64
+	Include, Exclude []string
+}
+
+// ClearLog deletes the selected log events of a writable task and returns
+// how many.
+func ClearLog(ctx context.Context, d *domain.Env, company, taskID string, allowLocked bool, sel LogClearing) (int64, error) {
 	var n int64
 	err := d.DB.Tx(ctx, func(q store.Querier) error {
 		t, err := Writable(ctx, d, q, company, taskID, false, allowLocked)
 		if err != nil {
 			return err
 		}
-		var before *int64
-		if olderThanSec > 0 {
-			b := d.Now().UnixMilli() - olderThanSec*1000
-			before = &b
+		del := store.LogDeletion{Include: sel.Include, Exclude: sel.Exclude}
+		if sel.OlderThanSec > 0 {
+			b := d.Now().UnixMilli() - sel.OlderThanSec*1000
+			del.Before = &b
 		}
-		n, err = d.DB.Events().DeleteLogs(ctx, q, t.ID, before)
+		n, err = d.DB.Events().DeleteLogs(ctx, q, t.ID, del)
 		return err
 	})
 	return n, err

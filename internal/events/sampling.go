@@ -191,7 +191,9 @@ func Browse(ctx context.Context, d *domain.Env, sc *Scrolls, company string, r B
 		return "", nil, nil, err
 	}
 	b := &Browser{DB: d.DB, Type: r.Type}
-	kind := "browse_" + string(r.Type)
+	// One kind for plots and debug images: as in the reference, a scroll
+	// id of either read carries on in the other.
+	const kind = "browse"
 	var st BrowseState
 	if r.ScrollID != "" {
 		if err := sc.LoadState(ctx, r.ScrollID, company, kind, &st); err != nil {

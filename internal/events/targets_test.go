@@ -59,7 +59,7 @@ func TestTargets(t *testing.T) {
 		if n, err := events.DeleteFor(ctx, d, domaintest.Company, "own", false, true); err != nil || n != 0 {
 			t.Fatalf("delete for a task without events: %d %v", n, err)
 		}
-		if n, err := events.ClearLog(ctx, d, domaintest.Company, "m1", false, 0); !apierr.Is(err, 400, 101) || n != 0 {
+		if n, err := events.ClearLog(ctx, d, domaintest.Company, "m1", false, events.LogClearing{}); !apierr.Is(err, 400, 101) || n != 0 {
 			t.Fatalf("clear log of a model id: %d %v", n, err)
 		}
 	})

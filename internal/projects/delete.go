@@ -32,6 +32,10 @@ type DeleteResult struct {
 	// URLs are the files of the deleted contents (nil without
 	// DeleteContents).
 	URLs *domain.FileURLs
+	// EventFiles are the files of the deleted tasks' events: removed
+	// after the commit too, but not answered (urls.event_urls stays
+	// empty, as the reference answers).
+	EventFiles []string
 }
 
 // DeleteProject deletes a project and its subprojects in one transaction,
@@ -79,7 +83,7 @@ func DeleteProject(ctx context.Context, d *domain.Env, r DeleteRequest) (*Delete
 		return nil, err
 	}
 	if res.URLs != nil && r.DeleteFiles {
-		d.RemoveFiles(ctx, r.Company, res.URLs.ArtifactURLs, res.URLs.ModelURLs, res.URLs.EventURLs)
+		d.RemoveFiles(ctx, r.Company, res.URLs.ArtifactURLs, res.URLs.ModelURLs, res.URLs.EventURLs, res.EventFiles)
 	}
 	return res, nil
 }
@@ -113,7 +117,7 @@ func deleteContents(ctx context.Context, d *domain.Env, q store.Querier, project
 	if err != nil {
 		return err
 	}
-	if res.DeletedTasks, err = tasks.DeleteTasks(ctx, d, q, taskIDs, res.URLs); err != nil {
+	if res.DeletedTasks, res.EventFiles, err = tasks.DeleteTasks(ctx, d, q, taskIDs, res.URLs); err != nil {
 		return err
 	}
 	res.DeletedModels, err = domain.DeleteModels(ctx, d, q, modelIDs, res.URLs)

@@ -26,10 +26,11 @@ var schema = &query.Schema{
 		"type": {Name: "type"}, "status": {Name: "status"},
 		"created":     {Name: "created", Kind: query.TimeMillis},
 		"last_update": {Name: "last_update", Kind: query.TimeMillis},
+		"started":     {Name: "started", Kind: query.TimeMillis},
 		"tags":        {Name: "tags", Kind: query.JSONArray},
 		"system_tags": {Name: "system_tags", Kind: query.JSONArray},
 	},
-	Fields: []string{"id", "company", "user", "name", "type", "status", "comment", "created", "last_update", "project",
+	Fields: []string{"id", "company", "user", "name", "type", "status", "comment", "created", "last_update", "started", "project",
 		"tags", "system_tags", "last_iteration", "hyperparams", "runtime", "models", "execution"},
 	Patterns:         []string{"name", "comment"},
 	Lists:            []string{"id", "tags", "system_tags", "type", "status", "project", "models.input.model"},
@@ -82,6 +83,8 @@ func fixture() []*store.Task {
 		{ID: "t4", Company: "c1", Name: "delta", Type: "training", Status: "in_progress", LastIteration: 0},
 		{ID: "x1", Company: "c2", Name: "alpha other", Type: "training", Status: "created", Tags: []string{"a"}},
 	}
+	// t3 started before t2; t1 and t4 never started.
+	ts[1].Started, ts[2].Started = timePtr(day(9)), timePtr(day(8))
 	for i, t := range ts {
 		t.User = "u1"
 		t.Created, t.LastUpdate, t.LastChange = day(i+1), day(i+1), day(i+1)
@@ -89,6 +92,8 @@ func fixture() []*store.Task {
 	}
 	return ts
 }
+
+func timePtr(t jsonx.Time) *jsonx.Time { return &t }
 
 // open returns a store holding the fixture and its projects.
 func open(t testing.TB, backend string) *store.DB {

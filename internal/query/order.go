@@ -42,13 +42,9 @@ func (p *Plan) buildOrder(keys []string, searchText bool) error {
 			dir = " DESC"
 		}
 		if i == 0 {
-			if _, isCol := p.schema.Columns[field]; !isCol || p.schema.Columns[field].Kind == Text {
-				t := p.e.text(field)
-				parts = append(parts, "(CASE WHEN "+t.sql+" IS NULL OR "+t.sql+" = '' OR "+t.sql+" = '[]' THEN 1 ELSE 0 END) ASC")
-				args = append(args, t.args...)
-				args = append(args, t.args...)
-				args = append(args, t.args...)
-			}
+			last := p.emptyLast(field)
+			parts = append(parts, last.sql)
+			args = append(args, last.args...)
 		}
 		if hasPrefix(p.schema.NumericPrefixes, field) {
 			t := p.e.text(field)
@@ -68,4 +64,21 @@ func (p *Plan) buildOrder(keys []string, searchText bool) error {
 	}
 	p.order = frag{strings.Join(parts, ", "), args}
 	return nil
+}
+
+// emptyLast is the sort key that puts the rows whose field is missing or
+// empty after all others, whatever the direction: the reference sorts them
+// last for the first order_by key. Time and boolean columns are empty when
+// NULL and array columns when of length 0: comparing either with ” would
+// fail on PostgreSQL.
+func (p *Plan) emptyLast(field string) frag {
+	t := p.e.text(field)
+	switch c, isCol := p.schema.Columns[field]; {
+	case isCol && (c.Kind == TimeMillis || c.Kind == Bool):
+		return frag{"(CASE WHEN " + t.sql + " IS NULL THEN 1 ELSE 0 END) ASC", t.args}
+	case isCol && c.Kind == JSONArray:
+		return frag{"(CASE WHEN " + p.e.d.ArrayLen(c.Name) + " = 0 THEN 1 ELSE 0 END) ASC", nil}
+	}
+	args := append(append(append([]any{}, t.args...), t.args...), t.args...)
+	return frag{"(CASE WHEN " + t.sql + " IS NULL OR " + t.sql + " = '' OR " + t.sql + " = '[]' THEN 1 ELSE 0 END) ASC", args}
 }

@@ -113,13 +113,29 @@ func (s *EventStore) CountLogs(ctx context.Context, q Querier, task string, metr
 	return n, err
 }
 
-// DeleteLogs deletes a task's log events, only those older than before
-// (epoch ms) when given.
-func (s *EventStore) DeleteLogs(ctx context.Context, q Querier, task string, before *int64) (int64, error) {
+// LogDeletion selects the log events of a task that DeleteLogs removes:
+// those older than Before (epoch ms) when given, only those of the Include
+// metrics when given, never those of the Exclude metrics.
+type LogDeletion struct {
+	Before           *int64
+	Include, Exclude []string
+}
+
+// DeleteLogs deletes the log events of a task that del selects.
+func (s *EventStore) DeleteLogs(ctx context.Context, q Querier, task string, del LogDeletion) (int64, error) {
 	query, args := "DELETE FROM event_logs WHERE task = ?", []any{task}
-	if before != nil {
+	if del.Before != nil {
 		query += " AND ts < ?"
-		args = append(args, *before)
+		args = append(args, *del.Before)
+	}
+	if len(del.Include) > 0 {
+		query += " AND metric IN (" + Placeholders(len(del.Include)) + ")"
+		args = append(args, Args(del.Include)...)
+	}
+	if len(del.Exclude) > 0 {
+		// a log line without a metric is never excluded
+		query += " AND (metric IS NULL OR metric NOT IN (" + Placeholders(len(del.Exclude)) + "))"
+		args = append(args, Args(del.Exclude)...)
 	}
 	res, err := q.ExecContext(ctx, query, args...)
 	if err != nil {

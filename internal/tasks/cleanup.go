@@ -66,7 +66,7 @@ func cleanup(ctx context.Context, d *domain.Env, q store.Querier, user string, t
 	if !o.force && len(ready) > 0 {
 		return nil, apierr.TaskCannotBeDeleted("has output models, use force=True").With("task", t.ID, "models", len(ready))
 	}
-	res.URLs.ArtifactURLs = append(res.URLs.ArtifactURLs, artifactURLs(t, false)...)
+	res.URLs.ArtifactURLs = append(res.URLs.ArtifactURLs, artifactURLs(t)...)
 	now := d.Time()
 	deletedRef := DeletedPrefix + t.ID
 	if o.updateChildren {

@@ -10,22 +10,23 @@ import (
 // DeleteTasks deletes tasks with what hangs off them, inside the caller's
 // transaction and without the rules of tasks.delete (projects.delete
 // deleting a project's contents): queue entries, events and the rows. The
-// URLs of every artifact and of the events' files are added to urls for
-// the caller to remove after it commits.
-func DeleteTasks(ctx context.Context, d *domain.Env, q store.Querier, ids []string, urls *domain.FileURLs) (int, error) {
+// URLs of the output artifacts are added to urls, and the files of the deleted
+// events are returned apart: the caller removes both after it commits,
+// and answers only urls (event URLs are not answered, as the reference
+// answers).
+func DeleteTasks(ctx context.Context, d *domain.Env, q store.Querier, ids []string, urls *domain.FileURLs) (int, []string, error) {
 	if len(ids) == 0 {
-		return 0, nil
+		return 0, nil, nil
 	}
 	list, err := d.DB.TasksByID(ctx, q, ids)
 	if err != nil {
-		return 0, err
+		return 0, nil, err
 	}
 	for _, t := range list {
-		urls.ArtifactURLs = append(urls.ArtifactURLs, artifactURLs(t, true)...)
+		urls.ArtifactURLs = append(urls.ArtifactURLs, artifactURLs(t)...)
 	}
-	n, _, eventURLs, err := purge(ctx, d, q, ids)
-	urls.EventURLs = append(urls.EventURLs, eventURLs...)
-	return n, err
+	n, _, eventFiles, err := purge(ctx, d, q, ids)
+	return n, eventFiles, err
 }
 
 // purge removes the tasks' queue entries and events (detach) and then
@@ -56,13 +57,13 @@ func detach(ctx context.Context, d *domain.Env, q store.Querier, ids []string) (
 	return dequeued, events, eventURLs, nil
 }
 
-// artifactURLs lists the URIs of the task's artifacts: the output ones
-// (a reset or delete of the task), or with inputs every one (a project's
-// contents deleted).
-func artifactURLs(t *store.Task, withInputs bool) []string {
+// artifactURLs lists the URIs of the task's output artifacts. Input
+// artifacts are other tasks' files: deleting this task, or the project
+// holding it, leaves them (as the reference does).
+func artifactURLs(t *store.Task) []string {
 	var out []string
 	for _, a := range t.Execution.Artifacts {
-		if a == nil || a.URI == nil || *a.URI == "" || (a.Mode == "input" && !withInputs) {
+		if a == nil || a.URI == nil || *a.URI == "" || a.Mode == "input" {
 			continue
 		}
 		out = append(out, *a.URI)

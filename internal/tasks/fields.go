@@ -229,6 +229,25 @@ func (s *ScriptInput) applyTo(dst *store.Script) {
 	}
 }
 
+// LegacyType marks the hyperparameters and configuration items that came
+// from the legacy execution.parameters and execution.model_desc.
+const LegacyType = "legacy"
+
+// dropLegacyParams removes the legacy-typed hyperparameters, and the
+// sections they leave empty.
+func dropLegacyParams(hp map[string]map[string]*store.ParamItem) {
+	for sec, params := range hp {
+		for name, p := range params {
+			if p != nil && p.Type != nil && *p.Type == LegacyType {
+				delete(params, name)
+			}
+		}
+		if len(params) == 0 {
+			delete(hp, sec)
+		}
+	}
+}
+
 // ApplyTo merges an execution into t (also tasks.clone's overrides).
 func (e *ExecutionInput) ApplyTo(t *store.Task, now jsonx.Time) {
 	x := &t.Execution
@@ -237,7 +256,10 @@ func (e *ExecutionInput) ApplyTo(t *store.Task, now jsonx.Time) {
 	}
 	if e.Parameters != nil {
 		// Legacy flat parameters become the Args section (TF_DEFINE/x
-		// goes to TF_DEFINE), as the reference converts them.
+		// goes to TF_DEFINE), as the reference converts them. They
+		// replace the legacy parameters set before, as the old API's
+		// whole execution.parameters did.
+		dropLegacyParams(t.Hyperparams)
 		for k, v := range *e.Parameters {
 			sec, name := "Args", k
 			if strings.HasPrefix(k, "TF_DEFINE/") {
@@ -246,14 +268,19 @@ func (e *ExecutionInput) ApplyTo(t *store.Task, now jsonx.Time) {
 			if t.Hyperparams[sec] == nil {
 				t.Hyperparams[sec] = map[string]*store.ParamItem{}
 			}
-			legacy := "legacy"
+			legacy := LegacyType
 			t.Hyperparams[sec][name] = &store.ParamItem{Section: sec, Name: name, Value: stringify(v), Type: &legacy}
 		}
 		x.Parameters = map[string]any{}
 	}
 	if e.ModelDesc != nil {
+		for k, c := range t.Configuration {
+			if c != nil && c.Type != nil && *c.Type == LegacyType {
+				delete(t.Configuration, k)
+			}
+		}
 		for k, v := range *e.ModelDesc {
-			legacy := "legacy"
+			legacy := LegacyType
 			t.Configuration[k] = &store.ConfigItem{Name: k, Value: stringify(v), Type: &legacy}
 		}
 		x.ModelDesc = map[string]any{}

@@ -21,8 +21,10 @@ var (
 	DequeueFrom   = []string{Queued}
 	ResetFrom     = []string{Created, Queued, InProgress, Stopped, Closed, Failed, Unknown}
 	EditFrom      = []string{Created}
-	// DeleteRefused are the statuses tasks.delete refuses without force.
-	DeleteRefused = []string{InProgress}
+	// DeleteRefused are the statuses tasks.delete refuses without force:
+	// in_progress (the seeds) and published (rulings.md: a published
+	// task is locked).
+	DeleteRefused = []string{InProgress, Published}
 )
 
 // StatusRequest is what every state operation takes.

@@ -117,7 +117,7 @@ func TestCopyCheckFindsDifferences(t *testing.T) {
 		if chk, err := c.Verify(ctx); err != nil || !chk.OK() {
 			t.Fatalf("clean copy: %v %+v", err, chk)
 		}
-		if _, err := dst.Events().DeleteLogs(ctx, dst.Write(), tasks[0], nil); err != nil {
+		if _, err := dst.Events().DeleteLogs(ctx, dst.Write(), tasks[0], store.LogDeletion{}); err != nil {
 			t.Fatal(err)
 		}
 		series, err := dst.Events().TaskSeries(ctx, dst.Read(), tasks[1])

@@ -1,6 +1,7 @@
 package workers
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"regexp"
@@ -36,6 +37,11 @@ func Find(ctx context.Context, d *domain.Env, company string, f Filter) ([]*stor
 		name string
 		raw  json.RawMessage
 	}{{"tags", f.Tags}, {"system_tags", f.SystemTags}} {
+		if isNull(l.raw) {
+			// tags: null is no filter, as in the reference (clients send
+			// every keyword argument, None included)
+			continue
+		}
 		cond, args, err := query.ListFilter(d.DB.D, tagSchema, l.name, l.raw)
 		if err != nil {
 			return nil, err
@@ -58,6 +64,8 @@ func Find(ctx context.Context, d *domain.Env, company string, f Filter) ([]*stor
 	}
 	return out, nil
 }
+
+func isNull(raw json.RawMessage) bool { return bytes.Equal(bytes.TrimSpace(raw), []byte("null")) }
 
 // globRegexp matches a whole worker id against a glob of * and ?.
 func globRegexp(glob string) *regexp.Regexp {

@@ -202,6 +202,21 @@ func TestPlots(t *testing.T) {
 				t.Fatalf("got %s", got)
 			}
 		})
+		t.Run("plots scroll id in debug images", func(t *testing.T) {
+			// the reference keeps one browsing state for both reads: a plots
+			// scroll id is a valid debug images scroll id (this task has no
+			// images), and the plots chain carries on after it
+			metrics := []map[string]any{{"task": task, "metric": "m1"}}
+			sid := e.Call(t, "events.plots", map[string]any{"metrics": metrics, "iters": 2}).OK(t).Str("scroll_id")
+			r := e.Call(t, "events.debug_images", map[string]any{"metrics": metrics, "iters": 2, "scroll_id": sid, "navigate_earlier": false}).OK(t)
+			if got := iterationsOf(t, r); got != "" {
+				t.Fatalf("images of a plots chain: %s", got)
+			}
+			r = e.Call(t, "events.plots", map[string]any{"metrics": metrics, "iters": 2, "scroll_id": sid}).OK(t)
+			if got := iterationsOf(t, r); got != "0:x y" {
+				t.Fatalf("plots after the images call: %s", got)
+			}
+		})
 		t.Run("samples", func(t *testing.T) {
 			r := e.Call(t, "events.get_plot_sample", map[string]any{"task": task, "metric": "m1"}).OK(t)
 			if got := plotNames(t, r.List("events")); got != "m1/x@2 m1/y@2" || r.Num("min_iteration") != 0 || r.Num("max_iteration") != 2 {

@@ -90,6 +90,10 @@ type clearLogRequest struct {
 	Task         string `json:"task" required:"true"`
 	AllowLocked  bool   `json:"allow_locked"`
 	ThresholdSec int64  `json:"threshold_sec"`
+	// IncludeMetrics and ExcludeMetrics narrow the deletion by metric (the
+	// reference's fields; the seeds do not list them).
+	IncludeMetrics []string `json:"include_metrics"`
+	ExcludeMetrics []string `json:"exclude_metrics"`
 }
 
 func (r *clearLogRequest) Validate() error {
@@ -104,9 +108,10 @@ type deletedResponse struct {
 }
 
 // clearTaskLog deletes a task's log events, or those older than
-// threshold_sec seconds.
+// threshold_sec seconds, narrowed by metric when asked.
 func (s *service) clearTaskLog(ctx context.Context, c *rpc.Call, req *clearLogRequest) (*deletedResponse, error) {
-	n, err := events.ClearLog(ctx, &s.d.Env, c.Company(), req.Task, req.AllowLocked, req.ThresholdSec)
+	n, err := events.ClearLog(ctx, &s.d.Env, c.Company(), req.Task, req.AllowLocked,
+		events.LogClearing{OlderThanSec: req.ThresholdSec, Include: req.IncludeMetrics, Exclude: req.ExcludeMetrics})
 	if err != nil {
 		return nil, err
 	}

@@ -101,6 +101,29 @@ func TestTaskLog(t *testing.T) {
 			}
 			e.Call(t, "events.clear_task_log", map[string]any{"task": other, "threshold_sec": -1}).Err(t, 400, 12)
 		})
+		t.Run("clear by metric", func(t *testing.T) {
+			other := newTask(t, e, "clear by metric")
+			batch(t, e, ev{"type": "log", "task": other, "msg": "plain", "timestamp": 1},
+				ev{"type": "log", "task": other, "msg": "kept", "metric": "keep", "variant": "v", "timestamp": 2},
+				ev{"type": "log", "task": other, "msg": "gone", "metric": "drop", "variant": "v", "timestamp": 3}).OK(t)
+			// exclude_metrics retains those metrics; lines without a metric go
+			r := e.Call(t, "events.clear_task_log", map[string]any{"task": other, "exclude_metrics": []string{"keep"}}).OK(t)
+			if r.Num("deleted") != 2 {
+				t.Fatalf("deleted %v", r.Num("deleted"))
+			}
+			left := e.Call(t, "events.get_task_log", map[string]any{"task": other}).OK(t)
+			if got := msgs(left); got != "kept" || left.Num("total") != 1 {
+				t.Fatalf("left %s: %s", got, left.Raw)
+			}
+			batch(t, e, ev{"type": "log", "task": other, "msg": "again", "metric": "drop", "variant": "v", "timestamp": 4}).OK(t)
+			// include_metrics deletes only those metrics
+			if n := e.Call(t, "events.clear_task_log", map[string]any{"task": other, "include_metrics": []string{"drop"}}).OK(t).Num("deleted"); n != 1 {
+				t.Fatalf("deleted %v", n)
+			}
+			if got := msgs(e.Call(t, "events.get_task_log", map[string]any{"task": other}).OK(t)); got != "kept" {
+				t.Fatalf("left %s", got)
+			}
+		})
 	})
 }
 

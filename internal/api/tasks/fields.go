@@ -46,16 +46,16 @@ type scriptIn struct {
 // executionIn is tasks.execution; script inside it (the seeds' wording)
 // lands in the task's script.
 type executionIn struct {
-	Queue       *string           `json:"queue"`
-	Parameters  *map[string]any   `json:"parameters"`
-	ModelDesc   *map[string]any   `json:"model_desc"`
-	ModelLabels *map[string]int64 `json:"model_labels"`
-	Framework   *string           `json:"framework"`
-	Artifacts   *[]*artifactIn    `json:"artifacts"`
-	TestSplit   *int64            `json:"test_split"`
-	DockerCmd   *string           `json:"docker_cmd"`
-	Model       *string           `json:"model"`
-	Script      *scriptIn         `json:"script"`
+	Queue       *string         `json:"queue"`
+	Parameters  *map[string]any `json:"parameters"`
+	ModelDesc   *map[string]any `json:"model_desc"`
+	ModelLabels *modelLabels    `json:"model_labels"`
+	Framework   *string         `json:"framework"`
+	Artifacts   *[]*artifactIn  `json:"artifacts"`
+	TestSplit   *int64          `json:"test_split"`
+	DockerCmd   *string         `json:"docker_cmd"`
+	Model       *string         `json:"model"`
+	Script      *scriptIn       `json:"script"`
 }
 
 // artifactIn is tasks.artifact.
@@ -215,7 +215,7 @@ func (e *executionIn) input() *taskdom.ExecutionInput {
 		return nil
 	}
 	in := &taskdom.ExecutionInput{Queue: e.Queue, Parameters: e.Parameters, ModelDesc: e.ModelDesc,
-		ModelLabels: e.ModelLabels, Framework: e.Framework, TestSplit: e.TestSplit, DockerCmd: e.DockerCmd,
+		ModelLabels: (*map[string]int64)(e.ModelLabels), Framework: e.Framework, TestSplit: e.TestSplit, DockerCmd: e.DockerCmd,
 		Model: e.Model, Script: e.Script.input()}
 	if e.Artifacts != nil {
 		arts := make([]*taskdom.ArtifactInput, len(*e.Artifacts))

@@ -23,7 +23,11 @@ func (s *service) getByID(ctx context.Context, c *rpc.Call, req *taskRequest) (*
 	if err != nil {
 		return nil, err
 	}
-	return &getByIDResponse{Task: toWire(t)}, nil
+	w := toWire(t)
+	if legacyAPI(c) {
+		legacyExecution(t, w)
+	}
+	return &getByIDResponse{Task: w}, nil
 }
 
 // getAllRequest is the TasksQuery.
@@ -31,17 +35,16 @@ type getAllRequest struct {
 	query.Request
 	Project            query.StringList `json:"project"`
 	IncludeSubprojects bool             `json:"include_subprojects"`
-	// Status and Type are read for validation; Build applies them.
+	// Status is read for validation; Build applies it.
 	Status query.StringList `json:"status"`
-	Type   query.StringList `json:"type"`
 }
 
-// Validate refuses status and type filter values that do not exist.
+// Validate refuses status filter values that do not exist. Type filter
+// values are free strings, as in the reference: the web app excludes types
+// Trove never stores ("annotation_manual"), and an unknown type included
+// simply matches nothing.
 func (r *getAllRequest) Validate() error {
-	if err := checkEnum("status", r.Status, taskdom.ValidStatus); err != nil {
-		return err
-	}
-	return checkEnum("type", r.Type, func(v string) bool { return contains(taskdom.TaskTypes, strings.ToLower(v)) })
+	return checkEnum("status", r.Status, taskdom.ValidStatus)
 }
 
 // checkEnum checks list-filter values, skipping operators and nulls.
@@ -95,6 +98,11 @@ func (s *service) list(ctx context.Context, c *rpc.Call, req *getAllRequest, all
 		Ex: ex, AllowPublic: allowPublic})
 	if err != nil {
 		return nil, err
+	}
+	if legacyAPI(c) {
+		for _, it := range res.Items {
+			withLegacyExecution(it)
+		}
 	}
 	return &getAllResponse{Tasks: res.Items, ScrollID: res.ScrollID}, nil
 }

@@ -38,7 +38,7 @@ var stateTable = []stateRow{
 	{op: "tasks.enqueue", from: []string{"created"}, to: "queued", force: false, code: 400, subcode: 110},
 	{op: "tasks.dequeue", from: []string{"queued"}, to: "created", force: false, code: 400, subcode: 110},
 	{op: "tasks.reset", from: []string{"created", "queued", "in_progress", "stopped", "closed", "failed", "unknown"}, to: "created", force: true, code: 400, subcode: 110},
-	{op: "tasks.delete", from: []string{"created", "queued", "stopped", "published", "publishing", "closed", "failed", "completed", "unknown"}, to: "-", force: true, code: 400, subcode: 123},
+	{op: "tasks.delete", from: []string{"created", "queued", "stopped", "publishing", "closed", "failed", "completed", "unknown"}, to: "-", force: true, code: 400, subcode: 123},
 	{op: "tasks.edit", body: obj{"comment": "edited"}, from: []string{"created"}, to: "", force: true, code: 400, subcode: 110},
 	{op: "tasks.archive_many", from: allStatuses, to: "", force: true, leads: map[string]string{"queued": "created", "in_progress": "stopped"}},
 }

@@ -42,7 +42,6 @@ func TestBadInput(t *testing.T) {
 			{"bad regex", "tasks.get_all", obj{"name": "a("}, 400, 21, "name"},
 			{"bad list operator", "tasks.get_all", obj{"tags": []string{"__$xor", "a"}}, 400, 16, "__$xor"},
 			{"unknown status filter", "tasks.get_all", obj{"status": []string{"sleeping"}}, 400, 12, "status"},
-			{"unknown type filter", "tasks.get_all_ex", obj{"type": []string{"-Training", "cooking"}}, 400, 12, "type"},
 			{"range not a pair", "tasks.get_all", obj{"last_iteration": []int{1}}, 400, 12, "last_iteration"},
 			{"edit hyper params without value", "tasks.edit_hyper_params", obj{"task": id, "hyperparams": []obj{{"section": "s", "name": "n"}}}, 400, 12, "value"},
 			{"edit hyper params with bad mode", "tasks.edit_hyper_params", obj{"task": id, "hyperparams": []obj{{"section": "s", "name": "n", "value": "1"}}, "replace_hyperparams": "some"}, 400, 12, "replace_hyperparams"},

@@ -51,6 +51,8 @@ func TestRegisterAndList(t *testing.T) {
 			{"tag excluded", map[string]any{"tags": []string{"-gpu"}}, []string{"w2"}},
 			{"system tag", map[string]any{"system_tags": []string{"sys"}}, []string{"w2"}},
 			{"tags and system tags", map[string]any{"tags": []string{"gpu"}, "system_tags": []string{"sys"}}, []string{}},
+			{"null tags are no filter (the reference)", map[string]any{"tags": nil, "system_tags": nil, "last_seen": 100}, []string{"w1", "w2"}},
+			{"tags any of, one unknown", map[string]any{"tags": []string{"gpu", "nope"}}, []string{"w1"}},
 			{"pattern ?", map[string]any{"worker_pattern": "w?"}, []string{"w1", "w2"}},
 			{"pattern *", map[string]any{"worker_pattern": "*1"}, []string{"w1"}},
 			{"pattern without match", map[string]any{"worker_pattern": "w"}, []string{}},

@@ -68,6 +68,7 @@ type DeleteInput struct {
 func Delete(ctx context.Context, env *domain.Env, in DeleteInput) (int, error) {
 	urls := domain.NewFileURLs()
 	n := 0
+	var eventFiles []string
 	err := env.DB.Tx(ctx, func(q store.Querier) error {
 		t, err := load(ctx, env, q, in.Company, in.Task)
 		if err != nil {
@@ -76,7 +77,7 @@ func Delete(ctx context.Context, env *domain.Env, in DeleteInput) (int, error) {
 		if t.Status != tasks.Created && !domain.HasTag(t.SystemTags, tasks.TagArchived) && !in.Force {
 			return apierr.TaskCannotBeDeleted("due to status, use force=True").With("task", t.ID, "expected", tasks.Created, "current", t.Status)
 		}
-		if n, err = tasks.DeleteTasks(ctx, env, q, []string{t.ID}, urls); err != nil {
+		if n, eventFiles, err = tasks.DeleteTasks(ctx, env, q, []string{t.ID}, urls); err != nil {
 			return err
 		}
 		return projects.DropEmptyReportsFolder(ctx, env, q, t.Project)
@@ -84,6 +85,6 @@ func Delete(ctx context.Context, env *domain.Env, in DeleteInput) (int, error) {
 	if err != nil {
 		return 0, err
 	}
-	env.RemoveFiles(ctx, in.Company, urls.ArtifactURLs, urls.EventURLs)
+	env.RemoveFiles(ctx, in.Company, urls.ArtifactURLs, urls.EventURLs, eventFiles)
 	return n, nil
 }

@@ -242,6 +242,17 @@ func NotUnique(format string, args ...any) *Error {
 	return New(400, 801, "Value combination already exists (unique field) (%s)", fmt.Sprintf(format, args...))
 }
 
+// NoContainersForURL is 400/1052: no live serving container serves the URL.
+func NoContainersForURL(url string) *Error {
+	return New(400, 1052, "No container instances found for service url: url=%s", url)
+}
+
+// InvalidID is 400/10 for an unknown id of a kind without its own error
+// (a prepared download).
+func InvalidID(field, id string) *Error {
+	return New(400, 10, "Invalid object id: %s=%s", field, id)
+}
+
 // InvalidScrollID is 400/1104.
 func InvalidScrollID() *Error { return New(400, 1104, "Invalid scroll id") }
 

@@ -7,6 +7,7 @@ import (
 	"github.com/trove-ml/trove/internal/api/organization"
 	"github.com/trove-ml/trove/internal/api/projects"
 	"github.com/trove-ml/trove/internal/api/queues"
+	"github.com/trove-ml/trove/internal/api/serving"
 	"github.com/trove-ml/trove/internal/api/system"
 	"github.com/trove-ml/trove/internal/api/tasks"
 	"github.com/trove-ml/trove/internal/api/workers"
@@ -24,6 +25,7 @@ var registrars = []func(*rpc.Registry, *api.Deps){
 	queues.Register,
 	workers.Register,
 	events.Register,
+	serving.Register,
 }
 
 // NewRegistry builds the registry of all operations.

@@ -7,7 +7,9 @@ import (
 	"github.com/trove-ml/trove/internal/api/organization"
 	"github.com/trove-ml/trove/internal/api/projects"
 	"github.com/trove-ml/trove/internal/api/queues"
+	"github.com/trove-ml/trove/internal/api/server"
 	"github.com/trove-ml/trove/internal/api/serving"
+	"github.com/trove-ml/trove/internal/api/storage"
 	"github.com/trove-ml/trove/internal/api/system"
 	"github.com/trove-ml/trove/internal/api/tasks"
 	"github.com/trove-ml/trove/internal/api/workers"
@@ -26,6 +28,8 @@ var registrars = []func(*rpc.Registry, *api.Deps){
 	workers.Register,
 	events.Register,
 	serving.Register,
+	server.Register,
+	storage.Register,
 }
 
 // NewRegistry builds the registry of all operations.

@@ -9,6 +9,7 @@ import (
 // domainPackages hold the rules; they must not reach the HTTP layer.
 var domainPackages = []string{
 	"domain", "tasks", "projects", "models", "queues", "workers", "events", "auth",
+	"serving", "settings", "usage", "export",
 }
 
 // forbidden are the HTTP layer's packages.

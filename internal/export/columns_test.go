@@ -15,7 +15,7 @@ func TestColumnCells(t *testing.T) {
 	}
 	item := map[string]any{"status": "created", "project": map[string]any{"id": "p1", "name": "P"},
 		"last_metrics": map[string]any{"a": map[string]any{"b": map[string]any{"value": json.Number("1.0")}}},
-		"ready": true, "tags": []any{"x", "y"}}
+		"ready":        true, "tags": []any{"x", "y"}}
 	want := []string{"Draft", "P", "p1", "one", "true", `["x","y"]`}
 	for i, c := range cols {
 		if got := c.Cell(item); got != want[i] {

@@ -3,7 +3,6 @@ package projects
 import (
 	"context"
 	"encoding/json"
-	"sort"
 
 	"github.com/trove-ml/trove/internal/domain"
 )
@@ -36,13 +35,8 @@ func ModelMetadataKeys(ctx context.Context, env *domain.Env, s Scope, page Page)
 	if err != nil {
 		return nil, err
 	}
-	all := make([]string, 0, len(seen))
-	for k := range seen {
-		all = append(all, k)
-	}
-	sort.Strings(all)
-	keys := pageOf(all, page)
-	return &MetadataKeys{Keys: keys, Total: len(all), Remaining: max(0, len(all)-page.Number*page.Size-len(keys))}, nil
+	keys, total, remaining := sortedPage(seen, func(a, b string) bool { return a < b }, page)
+	return &MetadataKeys{Keys: keys, Total: total, Remaining: remaining}, nil
 }
 
 // ModelMetadataValues lists the distinct values of one metadata key of the
@@ -70,10 +64,6 @@ func ModelMetadataValues(ctx context.Context, env *domain.Env, s Scope, public b
 	if err != nil {
 		return 0, nil, err
 	}
-	values := make([]string, 0, len(seen))
-	for v := range seen {
-		values = append(values, v)
-	}
-	sort.Slice(values, func(i, j int) bool { return numericLess(values[i], values[j]) })
-	return len(values), pageOf(values, page), nil
+	values, total, _ := sortedPage(seen, numericLess, page)
+	return total, values, nil
 }

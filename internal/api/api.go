@@ -24,6 +24,9 @@ type Deps struct {
 	FilesURL string
 	// FileServer is the built-in file server.
 	FileServer *files.Service
+	// PublicConfig is the server's configuration without its secrets
+	// (server.config).
+	PublicConfig map[string]any
 	// Hooks collect start-up hooks and background jobs of services.
 	Hooks Hooks
 }

@@ -242,6 +242,11 @@ func NotUnique(format string, args ...any) *Error {
 	return New(400, 801, "Value combination already exists (unique field) (%s)", fmt.Sprintf(format, args...))
 }
 
+// NoContainersForURL is 400/1052: no live serving container serves the URL.
+func NoContainersForURL(url string) *Error {
+	return New(400, 1052, "No container instances found for service url: url=%s", url)
+}
+
 // InvalidScrollID is 400/1104.
 func InvalidScrollID() *Error { return New(400, 1104, "Invalid scroll id") }
 

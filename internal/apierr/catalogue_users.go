@@ -2,8 +2,9 @@ package apierr
 
 // The catalogue's errors of users, credentials and impersonation.
 
-// InvalidID is 400/10: a referenced record (a company) does not exist or
-// is out of the caller's reach.
+// InvalidID is 400/10: a referenced record without an error of its own
+// (a company, a prepared download) does not exist or is out of the
+// caller's reach.
 func InvalidID(msg string, kv ...any) *Error {
 	return New(400, 10, "Invalid object id (%s)", msg).With(kv...)
 }

@@ -59,7 +59,7 @@ func New(ctx context.Context, cfg config.Config, log *slog.Logger) (*App, error)
 		db.Close()
 		return nil, err
 	}
-	deps := &api.Deps{Env: env, Log: log, FilesURL: PublicFilesURL(cfg)}
+	deps := &api.Deps{Env: env, Log: log, FilesURL: PublicFilesURL(cfg), PublicConfig: publicConfig(cfg)}
 	deps.Auth = auth.New(&deps.Env, secret)
 	authn := rpc.RequestAuth{Credentials: deps.Auth}
 	fsvc, err := newFileServer(ctx, cfg, log, authn, deps.FilesURL)

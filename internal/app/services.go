@@ -9,6 +9,9 @@ import (
 	"github.com/trove-ml/trove/internal/api/projects"
 	"github.com/trove-ml/trove/internal/api/queues"
 	"github.com/trove-ml/trove/internal/api/reports"
+	"github.com/trove-ml/trove/internal/api/server"
+	"github.com/trove-ml/trove/internal/api/serving"
+	"github.com/trove-ml/trove/internal/api/storage"
 	"github.com/trove-ml/trove/internal/api/system"
 	"github.com/trove-ml/trove/internal/api/tasks"
 	"github.com/trove-ml/trove/internal/api/users"
@@ -30,6 +33,9 @@ var registrars = []func(*rpc.Registry, *api.Deps){
 	users.Register,
 	reports.Register,
 	pipelines.Register,
+	serving.Register,
+	server.Register,
+	storage.Register,
 }
 
 // NewRegistry builds the registry of all operations.

@@ -10,6 +10,7 @@ import (
 var domainPackages = []string{
 	"domain", "tasks", "projects", "models", "queues", "workers", "events", "auth", "users",
 	"reports", "pipelines", "organization",
+	"serving", "settings", "usage", "export",
 }
 
 // forbidden are the HTTP layer's packages.

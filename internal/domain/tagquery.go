@@ -18,6 +18,8 @@ var tagSchema = query.TagsSchema("record")
 type TagQuery struct {
 	Company          string
 	Tables, Projects []string
+	// IDs, when given, limits the records to these ids.
+	IDs              []string
 	TagsFilter       json.RawMessage
 	SystemTagsFilter json.RawMessage
 	// IncludeSystem also gathers the system tags.
@@ -26,7 +28,7 @@ type TagQuery struct {
 
 // CollectTags gathers the distinct tags (and, when asked, system tags).
 func CollectTags(ctx context.Context, env *Env, in TagQuery) (tags, systemTags []string, err error) {
-	scope := store.TagScope{Tables: in.Tables, Company: in.Company}
+	scope := store.TagScope{Tables: in.Tables, Company: in.Company, IDs: in.IDs}
 	if len(in.Projects) > 0 {
 		// A project's tags include those of its subprojects.
 		tree, err := env.DB.LoadProjectTree(ctx, env.DB.Read(), Visible(in.Company)...)

@@ -185,18 +185,13 @@ func HyperParameters(ctx context.Context, env *domain.Env, s Scope, page Page) (
 	if err != nil {
 		return nil, err
 	}
-	all := make([]SectionName, 0, len(seen))
-	for k := range seen {
-		all = append(all, k)
-	}
-	sort.Slice(all, func(i, j int) bool {
-		if all[i].Section != all[j].Section {
-			return all[i].Section < all[j].Section
+	items, total, remaining := sortedPage(seen, func(a, b SectionName) bool {
+		if a.Section != b.Section {
+			return a.Section < b.Section
 		}
-		return all[i].Name < all[j].Name
-	})
-	items := pageOf(all, page)
-	return &HyperParams{Parameters: items, Total: len(all), Remaining: max(0, len(all)-page.Number*page.Size-len(items))}, nil
+		return a.Name < b.Name
+	}, page)
+	return &HyperParams{Parameters: items, Total: total, Remaining: remaining}, nil
 }
 
 // HyperparamValues lists the distinct values of one hyper parameter of the
@@ -232,12 +227,8 @@ func HyperparamValues(ctx context.Context, env *domain.Env, s Scope, public bool
 	if err != nil {
 		return 0, nil, err
 	}
-	values := make([]string, 0, len(seen))
-	for v := range seen {
-		values = append(values, v)
-	}
-	sort.Slice(values, func(i, j int) bool { return numericLess(values[i], values[j]) })
-	return len(values), pageOf(values, page), nil
+	values, total, _ := sortedPage(seen, numericLess, page)
+	return total, values, nil
 }
 
 // numericLess orders numbers by value, before any other string, which

@@ -2,7 +2,7 @@ package store
 
 import "context"
 
-// PruneStats deletes queue-metric samples and worker statistics taken
+// PruneStats deletes queue-metric samples, worker and serving statistics taken
 // before the given time (epoch ms) and returns how many rows went. It
 // deletes company by company so each statement walks the (company, ts)
 // indexes instead of the whole table.
@@ -29,6 +29,7 @@ func (db *DB) PruneStats(ctx context.Context, before int64) (int64, error) {
 		for _, stmt := range []string{
 			`DELETE FROM queue_metrics WHERE company = ? AND ts < ?`,
 			`DELETE FROM worker_stats WHERE company = ? AND ts < ?`,
+			`DELETE FROM serving_stats WHERE company = ? AND ts < ?`,
 		} {
 			res, err := db.Write().ExecContext(ctx, stmt, c, before)
 			if err != nil {

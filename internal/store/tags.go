@@ -7,11 +7,13 @@ import (
 
 // TagScope selects the rows whose tags a get_*_tags call gathers.
 type TagScope struct {
-	// Tables are "tasks" and/or "models".
+	// Tables are "tasks" and/or "models", or "projects".
 	Tables  []string
 	Company string
 	// Projects, when given, limits the rows to these projects.
 	Projects []string
+	// IDs, when given, limits the rows to these ids.
+	IDs []string
 	// Cond is an extra condition (with CondArgs), e.g. a tag filter.
 	Cond     string
 	CondArgs []any
@@ -33,11 +35,18 @@ func (db *DB) DistinctTags(ctx context.Context, s TagScope, col string) ([]strin
 	seen := map[string]bool{}
 	out := []string{}
 	for _, t := range s.Tables {
-		if err := contentTable(t); err != nil {
-			return nil, err
+		if t != "projects" {
+			if err := contentTable(t); err != nil {
+				return nil, err
+			}
+		}
+		w, wargs := where, args
+		if len(s.IDs) > 0 {
+			w += " AND " + t + ".id IN (" + Placeholders(len(s.IDs)) + ")"
+			wargs = append(append([]any{}, args...), Args(s.IDs)...)
 		}
 		from, val := db.D.ArrayElements(t+"."+col, "tg")
-		vals, err := IDs(ctx, db.Read(), "SELECT DISTINCT "+val+" FROM "+t+", "+from+" WHERE "+where, args...)
+		vals, err := IDs(ctx, db.Read(), "SELECT DISTINCT "+val+" FROM "+t+", "+from+" WHERE "+w, wargs...)
 		if err != nil {
 			return nil, err
 		}

@@ -17,6 +17,8 @@ func Register(r *rpc.Registry, d *api.Deps) {
 		rpc.Endpoint{Name: "organization.get_tags", Handler: rpc.Typed(s.getTags)},
 		rpc.Endpoint{Name: "organization.get_user_companies", Handler: rpc.Typed(s.userCompanies)},
 		rpc.Endpoint{Name: "organization.get_entities_count", MinVersion: "2.16", Handler: rpc.Typed(s.getEntitiesCount)},
+		rpc.Endpoint{Name: "organization.prepare_download_for_get_all", MinVersion: "2.26", Handler: rpc.Typed(s.prepareDownload)},
+		rpc.Endpoint{Name: "organization.download_for_get_all", MinVersion: "2.26", Handler: rpc.Typed(s.download), Streaming: true},
 	)
 }
 

@@ -29,6 +29,9 @@ func Register(r *rpc.Registry, d *api.Deps) {
 		rpc.Endpoint{Name: "projects.get_hyperparam_values", MinVersion: "2.13", Handler: rpc.Typed(s.getHyperparamValues)},
 		rpc.Endpoint{Name: "projects.get_unique_metric_variants", Handler: rpc.Typed(s.getUniqueMetricVariants)},
 		rpc.Endpoint{Name: "projects.get_user_names", MinVersion: "2.26", Handler: rpc.Typed(s.getUserNames)},
+		rpc.Endpoint{Name: "projects.get_project_tags", MinVersion: "2.17", Handler: rpc.Typed(s.getProjectTags)},
+		rpc.Endpoint{Name: "projects.get_model_metadata_keys", MinVersion: "2.17", Handler: rpc.Typed(s.getModelMetadataKeys)},
+		rpc.Endpoint{Name: "projects.get_model_metadata_values", MinVersion: "2.17", Handler: rpc.Typed(s.getModelMetadataValues)},
 	)
 }
 

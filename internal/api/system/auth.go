@@ -61,22 +61,3 @@ func (s *service) ping(ctx context.Context, c *rpc.Call) (any, error) {
 	out["msg"] = "ClearML server"
 	return out, nil
 }
-
-type infoResponse struct {
-	Version    string `json:"version"`
-	Build      string `json:"build"`
-	Commit     string `json:"commit"`
-	APIVersion string `json:"api_version,omitempty"`
-	UID        string `json:"uid,omitempty"`
-}
-
-func (s *service) info(ctx context.Context, c *rpc.Call, _ *empty) (*infoResponse, error) {
-	r := &infoResponse{Version: auth.ServerVersion}
-	switch {
-	case c.Version.AtLeast(rpc.Version{Major: 2, Minor: 12}):
-		r.APIVersion = rpc.MaxVersion.String()
-	case c.Version.AtLeast(rpc.Version{Major: 2, Minor: 8}):
-		r.UID = auth.DefaultCompanyID
-	}
-	return r, nil
-}

@@ -1,5 +1,5 @@
-// Package system serves the auth, login, debug and server operations:
-// logging in, tokens, access keys and the administration of users.
+// Package system serves the auth, login and debug operations: logging
+// in, tokens, access keys and the administration of users.
 package system
 
 import (
@@ -15,7 +15,6 @@ func Register(r *rpc.Registry, d *api.Deps) {
 		rpc.Endpoint{Name: "auth.login", Handler: rpc.Typed(s.login)},
 		rpc.Endpoint{Name: "auth.logout", MinVersion: "2.2", Handler: rpc.Typed(s.logout)},
 		rpc.Endpoint{Name: "debug.ping", Auth: rpc.AuthNone, Handler: s.ping},
-		rpc.Endpoint{Name: "server.info", Auth: rpc.AuthNone, Handler: rpc.Typed(s.info)},
 		rpc.Endpoint{Name: "login.supported_modes", Auth: rpc.AuthOptional, Handler: rpc.Typed(s.supportedModes)},
 		rpc.Endpoint{Name: "login.logout", MinVersion: "2.13", Auth: rpc.AuthOptional, Handler: rpc.Typed(s.logout)},
 		rpc.Endpoint{Name: "auth.create_credentials", Handler: rpc.Typed(s.createCredentials)},

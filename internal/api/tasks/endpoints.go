@@ -62,6 +62,7 @@ func Register(r *rpc.Registry, d *api.Deps) {
 		rpc.Endpoint{Name: "tasks.archive", MinVersion: "2.12", Handler: rpc.Typed(s.archive)},
 		rpc.Endpoint{Name: "tasks.archive_many", MinVersion: "2.13", Handler: rpc.Typed(s.archiveMany)},
 		rpc.Endpoint{Name: "tasks.unarchive_many", MinVersion: "2.13", Handler: rpc.Typed(s.unarchiveMany)},
+		rpc.Endpoint{Name: "tasks.update_tags", MinVersion: "2.27", Handler: rpc.Typed(s.updateTags)},
 	)
 	d.Hooks.Every("tasks.silent_watchdog", taskdom.WatchdogPeriod, func(ctx context.Context) error {
 		n, err := taskdom.StopSilentTasks(ctx, &d.Env, taskdom.SilentThreshold)

@@ -2,9 +2,8 @@ package workers
 
 import (
 	"context"
-	"net"
-	"strings"
 
+	"github.com/trove-ml/trove/internal/api"
 	"github.com/trove-ml/trove/internal/apierr"
 	"github.com/trove-ml/trove/internal/rpc"
 	"github.com/trove-ml/trove/internal/workers"
@@ -37,27 +36,7 @@ func (s *service) register(ctx context.Context, c *rpc.Call, req *registerReques
 
 // caller is the worker's owner and address.
 func caller(c *rpc.Call) workers.Caller {
-	return workers.Caller{Company: c.Company(), User: c.User(), IP: realIP(c)}
-}
-
-// realIP is the caller's address: the first X-Forwarded-For hop, else
-// X-Real-IP, else the peer.
-func realIP(c *rpc.Call) string {
-	if c.Request == nil {
-		return ""
-	}
-	if f := c.Request.Header.Get("X-Forwarded-For"); f != "" {
-		first, _, _ := strings.Cut(f, ",")
-		return strings.TrimSpace(first)
-	}
-	if r := c.Request.Header.Get("X-Real-IP"); r != "" {
-		return strings.TrimSpace(r)
-	}
-	host, _, err := net.SplitHostPort(c.Request.RemoteAddr)
-	if err != nil {
-		return c.Request.RemoteAddr
-	}
-	return host
+	return workers.Caller{Company: c.Company(), User: c.User(), IP: api.RealIP(c)}
 }
 
 type workerRequest struct {

@@ -4,19 +4,13 @@ import (
 	"context"
 	"flag"
 	"fmt"
-	"io"
-	"log/slog"
 	"net/http"
-	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"runtime"
 	"strings"
 	"sync"
 	"time"
-
-	"github.com/trove-ml/trove/internal/app"
-	"github.com/trove-ml/trove/internal/config"
 )
 
 func init() { benches["peers"] = benchPeers }
@@ -77,32 +71,20 @@ type peerRow struct {
 // troveRows measures Trove's add_batch and the raw inserts on one fresh
 // SQLite database, as `trove-bench events -only ingest` does.
 func troveRows(d time.Duration, workers, batch int, only string) ([]peerRow, error) {
-	dir, err := os.MkdirTemp("", "trove-bench-peers-")
+	srv, err := startServer("")
 	if err != nil {
 		return nil, err
 	}
-	defer os.RemoveAll(dir)
-	cfg := config.Defaults()
-	cfg.DataDir = dir
-	cfg.AdminKey, cfg.AdminSecret = "BENCHKEY", "bench-secret"
-	a, err := app.New(context.Background(), cfg, slog.New(slog.NewTextHandler(io.Discard, nil)))
-	if err != nil {
-		return nil, err
-	}
-	defer a.Close()
-	srv := httptest.NewServer(a.Handler)
 	defer srv.Close()
+	// the background jobs run as in a served Trove (the rollups among them)
 	jobsCtx, stopJobs := context.WithCancel(context.Background())
 	var jobs sync.WaitGroup
-	a.Deps.StartJobs(jobsCtx, &jobs)
+	srv.App.Deps.StartJobs(jobsCtx, &jobs)
 	defer func() {
 		stopJobs()
 		jobs.Wait()
 	}()
-	b := &eventsBench{a: a, url: srv.URL}
-	if b.token, err = benchLogin(srv.URL); err != nil {
-		return nil, err
-	}
+	b := &eventsBench{a: srv.App, url: srv.URL, token: srv.Token}
 	var rows []peerRow
 	if strings.Contains(only, "raw") {
 		raw, err := b.rawInsert(d, workers, batch)

@@ -14,6 +14,10 @@ type Hooks struct {
 	mu      sync.Mutex
 	onStart []startHook
 	jobs    []job
+	// Exclusive, when set, runs each run of a job, so that processes
+	// sharing the database do not run the same job at once
+	// (cluster.Node.RunJob).
+	Exclusive func(ctx context.Context, name string, fn func(ctx context.Context) error) error
 }
 
 type startHook struct {
@@ -79,7 +83,25 @@ func (d *Deps) runJob(ctx context.Context, j job) {
 			d.Log.Error("job panic", "job", j.name, "panic", fmt.Sprint(p), "stack", string(debug.Stack()))
 		}
 	}()
-	if err := j.fn(ctx); err != nil && ctx.Err() == nil {
+	if err := d.runOnce(ctx, j); err != nil && ctx.Err() == nil {
 		d.Log.Error("job failed", "job", j.name, "error", err.Error())
 	}
+}
+
+func (d *Deps) runOnce(ctx context.Context, j job) error {
+	if d.Hooks.Exclusive != nil {
+		return d.Hooks.Exclusive(ctx, j.name, j.fn)
+	}
+	return j.fn(ctx)
+}
+
+// RunJobsOnce runs every background job once now, as its next scheduled
+// run would, and returns the first failure (tests, tools).
+func (d *Deps) RunJobsOnce(ctx context.Context) error {
+	for _, j := range d.Hooks.jobs {
+		if err := d.runOnce(ctx, j); err != nil {
+			return fmt.Errorf("job %s: %w", j.name, err)
+		}
+	}
+	return nil
 }

@@ -17,6 +17,7 @@ import (
 
 	"github.com/trove-ml/trove/internal/api"
 	"github.com/trove-ml/trove/internal/auth"
+	"github.com/trove-ml/trove/internal/cluster"
 	"github.com/trove-ml/trove/internal/config"
 	"github.com/trove-ml/trove/internal/domain"
 	"github.com/trove-ml/trove/internal/metrics"
@@ -40,6 +41,10 @@ type App struct {
 	Generated *auth.Generated
 	// Metrics is the Prometheus instrumentation (nil when switched off).
 	Metrics *metrics.Metrics
+	// stopWatch ends the goroutine hearing other processes' logouts,
+	// counted by watchers.
+	stopWatch func()
+	watchers  sync.WaitGroup
 }
 
 // New opens the store, bootstraps and builds the handlers.
@@ -49,18 +54,24 @@ func New(ctx context.Context, cfg config.Config, log *slog.Logger) (*App, error)
 		return nil, err
 	}
 	env := domain.Env{DB: db, Now: time.Now}
-	secret, err := auth.TokenSecret(ctx, &env, cfg.TokenSecret)
-	if err != nil {
-		db.Close()
-		return nil, err
-	}
-	gen, err := auth.Bootstrap(ctx, &env, cfg.AdminKey, cfg.AdminSecret, cfg.Users)
+	node := &cluster.Node{DB: db, Log: log}
+	var secret []byte
+	var gen *auth.Generated
+	// processes starting together on one database bootstrap in turn
+	err = node.Startup(ctx, func(ctx context.Context) (err error) {
+		if secret, err = auth.TokenSecret(ctx, &env, cfg.TokenSecret); err != nil {
+			return err
+		}
+		gen, err = auth.Bootstrap(ctx, &env, cfg.AdminKey, cfg.AdminSecret, cfg.Users)
+		return err
+	})
 	if err != nil {
 		db.Close()
 		return nil, err
 	}
 	deps := &api.Deps{Env: env, Log: log, FilesURL: PublicFilesURL(cfg), PublicConfig: publicConfig(cfg)}
 	deps.Auth = auth.New(&deps.Env, secret)
+	deps.Hooks.Exclusive = node.RunJob
 	authn := rpc.RequestAuth{Credentials: deps.Auth}
 	fsvc, err := newFileServer(ctx, cfg, log, authn, deps.FilesURL)
 	if err != nil {
@@ -76,16 +87,23 @@ func New(ctx context.Context, cfg config.Config, log *slog.Logger) (*App, error)
 		a.instrument(srv)
 	}
 	a.scheduleRetention()
-	if err := deps.RunStart(ctx); err != nil {
+	if err := node.Startup(ctx, deps.RunStart); err != nil {
 		db.Close()
 		return nil, err
 	}
 	a.Handler = a.withOpsRoutes(gzhttp.GzipHandler(srv))
+	// logouts made by other processes on the database reach this one
+	watchCtx, stopWatch := context.WithCancel(context.Background())
+	node.WatchLogouts(watchCtx, &a.watchers, deps.Auth)
+	a.stopWatch = stopWatch
 	return a, nil
 }
 
-// Close releases the file storage and the store.
+// Close stops hearing other processes and releases the file storage and
+// the store.
 func (a *App) Close() error {
+	a.stopWatch()
+	a.watchers.Wait()
 	_ = a.Deps.FileServer.Close()
 	return a.DB.Close()
 }

@@ -8,7 +8,8 @@ import (
 
 // revocationTTL is how long a "not revoked" answer is trusted. A logout in
 // this process takes effect at once; one in another Trove process on the
-// same database within this time.
+// same database as soon as its notice arrives (internal/cluster), and
+// within this time at worst.
 const revocationTTL = 5 * time.Second
 
 type revocationEntry struct {

@@ -9,6 +9,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"sync"
 	"time"
 
 	_ "github.com/jackc/pgx/v5/stdlib" // PostgreSQL driver
@@ -36,6 +37,12 @@ type DB struct {
 	txObserver func(d time.Duration, err error)
 	// lock keeps a second server off a SQLite database.
 	lock *fileLock
+	// dsn and locks serve the locks and messages shared with other
+	// processes on a PostgreSQL database (cluster.go).
+	dsn   string
+	locks *sql.DB
+	// localLocks holds a *sync.Mutex per cluster lock name.
+	localLocks sync.Map
 }
 
 // Open opens (creating if needed) the database named by dsn (see Locate
@@ -77,7 +84,7 @@ func openPostgres(dsn string) (*DB, error) {
 	conn.SetMaxOpenConns(16)
 	conn.SetMaxIdleConns(16)
 	conn.SetConnMaxIdleTime(5 * time.Minute)
-	return &DB{D: postgresDialect{}, w: conn, r: conn}, nil
+	return &DB{D: postgresDialect{}, w: conn, r: conn, dsn: dsn, locks: openLockPool(dsn)}, nil
 }
 
 // Close closes the connection pools.
@@ -89,6 +96,9 @@ func (db *DB) Close() error {
 		if e := db.r.Close(); err == nil {
 			err = e
 		}
+	}
+	if db.locks != nil {
+		_ = db.locks.Close()
 	}
 	if e := db.lock.release(); err == nil {
 		err = e

@@ -84,6 +84,15 @@ type Dialect interface {
 	// deleted rows (see dialect_space.go).
 	UseIncrementalVacuum(ctx context.Context, q Querier, maxBytes int64) (bool, error)
 	ReclaimFreePages(ctx context.Context, q Querier, maxPages int) (int64, error)
+	// ClusterLock and ClusterUnlock are the statements that take (waiting
+	// or not) and release a lock shared by every process on the database,
+	// keyed by the one placeholder; "" where one process owns the database
+	// (see dialect_cluster.go).
+	ClusterLock(wait bool) string
+	ClusterUnlock() string
+	// WatchChannel hands the messages other processes send on channel to
+	// msg until ctx ends or the connection fails (see dialect_cluster.go).
+	WatchChannel(ctx context.Context, dsn, channel string, ready func(), msg func(payload string)) error
 }
 
 type sqliteDialect struct{}

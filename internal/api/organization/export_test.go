@@ -9,7 +9,6 @@ import (
 	"github.com/trove-ml/trove/internal/testenv"
 )
 
-
 var exportOther = auth.FixedUser{ID: "export-other", Name: "other", AccessKey: "EXPORTOTHERKEY0000000000000", SecretKey: "export-other-secret-0000000000000000000", Role: auth.RoleUser, Company: "export-company"}
 
 // prepare asks for a download and returns its id.

@@ -7,7 +7,6 @@ import (
 	"github.com/trove-ml/trove/internal/testenv"
 )
 
-
 // projects.get_project_tags gathers the tags of the projects themselves:
 // the listed ones with their subprojects, or all, filtered by their tags.
 func TestProjectTags(t *testing.T) {

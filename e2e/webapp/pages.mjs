@@ -2,7 +2,7 @@
 // Each step opens a URL (or stays where the previous step left the app)
 // and may act on the page; an action returns a short note or throws.
 
-import {contextMenu, confirm, clickText, fillDialog} from './ui.mjs';
+import {cardMenu, contextMenu, confirm, clickText, fillDialog} from './ui.mjs';
 
 export function pages(web, s) {
   const p = s.projects;
@@ -60,15 +60,21 @@ export function pages(web, s) {
       return 'NEW PROJECT -> "UI made project"';
     }},
     {name: 'rename project', url: `${web}/projects`, act: async page => {
-      await page.locator('sm-project-card, .project-card').filter({hasText: 'UI made project'}).first().click({button: 'right'});
-      await clickText(page, /Rename/i, '.mat-mdc-menu-panel, .cdk-overlay-pane');
-      const input = page.locator('sm-project-card input, .project-card input, sm-inline-edit input').first();
-      await input.fill('UI renamed project');
-      await input.press('Enter');
-      return 'card menu Rename -> "UI renamed project"';
+      await cardMenu(page, 'UI made project', 'Edit');
+      await fillDialog(page, 'input', 'UI renamed project');
+      await page.locator('mat-dialog-container button[data-id="Save"]').click();
+      return 'card menu Edit -> "UI renamed project" -> SAVE';
+    }},
+    {name: 'move project', url: `${web}/projects`, act: async page => {
+      await cardMenu(page, 'UI renamed project', 'Move To');
+      const input = page.locator('mat-dialog-container input').first();
+      await input.fill('Trove Demo');
+      await page.locator('mat-option').filter({hasText: /^\s*Trove Demo\s*$/}).first().click();
+      await confirm(page, /MOVE/i);
+      return 'card menu Move to -> Trove Demo';
     }},
     {name: 'clone task', url: `${web}/projects/${p.vision}/tasks`, act: async page => {
-      await contextMenu(page, 'train resnet', /^Clone/i);
+      await contextMenu(page, 'train resnet', /^\s*Clone/i);
       await confirm(page, /CLONE/i);
       return 'context menu Clone';
     }},
@@ -81,45 +87,49 @@ export function pages(web, s) {
       return 'context menu Add Tag -> ui-tag';
     }},
     {name: 'enqueue task', url: `${web}/projects/${p.vision}/tasks`, act: async page => {
-      await contextMenu(page, 'draft to enqueue', /^Enqueue/i);
+      await contextMenu(page, 'draft to enqueue', /^\s*Enqueue/i);
       await confirm(page, /ENQUEUE/i);
       return 'context menu Enqueue (default queue)';
     }},
     {name: 'dequeue task', url: `${web}/projects/${p.vision}/tasks`, act: async page => {
-      await contextMenu(page, 'queued to dequeue', /^Dequeue/i);
+      await contextMenu(page, 'queued to dequeue', /^\s*Dequeue/i);
       await confirm(page, /DEQUEUE/i);
       return 'context menu Dequeue';
     }},
     {name: 'abort task', url: `${web}/projects/${p.nlp}/tasks`, act: async page => {
-      await contextMenu(page, 'running to abort', /^Abort/i);
+      await contextMenu(page, 'running to abort', /^\s*Abort/i);
       await confirm(page, /ABORT/i);
       return 'context menu Abort';
     }},
     {name: 'publish task', url: `${web}/projects/${p.vision}/tasks`, act: async page => {
-      await contextMenu(page, 'train vgg', /^Publish/i);
+      await contextMenu(page, 'train vgg', /^\s*Publish/i);
       await confirm(page, /PUBLISH/i);
       return 'context menu Publish';
     }},
     {name: 'reset task', url: `${web}/projects/${p.detection}/tasks`, act: async page => {
-      await contextMenu(page, 'train yolo', /^Reset/i);
+      await contextMenu(page, 'train yolo', /^\s*Reset/i);
       await confirm(page, /RESET/i);
       return 'context menu Reset';
     }},
-    {name: 'edit hyper-parameters', url: task(p.vision, t.draft, 'hyper-params/hyper-param/General'), act: async page => {
-      await clickText(page, /^\s*EDIT\s*$/i, 'sm-experiment-info-hyper-parameters-form-container, sm-experiment-info-hyper-parameters, body');
-      const value = page.locator('sm-experiment-info-hyper-parameters-form input, input[name*="value"], .param-value input').last();
+    {name: 'edit hyper-parameters', url: task(p.vision, t.edit, 'hyper-params/hyper-param/General'), act: async page => {
+      await page.locator('sm-editable-section').first().hover();
+      await page.locator('#editSection').first().click({force: true});
+      const value = page.locator('sm-experiment-execution-parameters input').nth(1);
       await value.fill('0.25');
-      await clickText(page, /^\s*SAVE\s*$/i);
+      await page.locator('[data-id="SaveButton"]').first().click();
       return 'EDIT -> lr 0.25 -> SAVE';
     }},
-    {name: 'edit configuration', url: task(p.vision, t.draft, 'hyper-params/configuration/model_cfg'), act: async page => {
-      await clickText(page, /^\s*EDIT\s*$/i);
-      const editor = page.locator('mat-dialog-container .ace_text-input, mat-dialog-container textarea').first();
+    {name: 'edit configuration', url: task(p.vision, t.edit, 'hyper-params/configuration/model_cfg'), act: async page => {
+      const section = page.locator('sm-editable-section.editable-design');
+      await section.hover();
+      await section.locator('button').filter({hasText: /^\s*EDIT\s*$/}).first().click({force: true});
+      const editor = page.locator('mat-dialog-container .ace_text-input').first();
       await editor.focus();
       await page.keyboard.press('Control+A');
       await page.keyboard.type('{"layers": [8, 4]}');
-      await clickText(page, /^\s*SAVE\s*$/i, 'mat-dialog-container');
-      return 'EDIT -> {"layers": [8, 4]} -> SAVE';
+      await page.locator('mat-dialog-container [data-id="okButton"]').click();
+      await page.locator('sm-editable-section.editable-design [data-id="SaveButton"]').click().catch(() => {});
+      return 'EDIT -> {"layers": [8, 4]} -> OK';
     }},
     {name: 'move task', url: `${web}/projects/${p.nlp}/tasks`, act: async page => {
       await contextMenu(page, 'train bert', /Move to Project/i);
@@ -130,17 +140,17 @@ export function pages(web, s) {
       return 'context menu Move to Project -> Trove Demo/Vision';
     }},
     {name: 'archive task', url: `${web}/projects/${p.detection}/tasks`, act: async page => {
-      await contextMenu(page, 'train yolo', /^Archive/i);
+      await contextMenu(page, 'train yolo', /^\s*Archive/i);
       return 'context menu Archive';
     }},
     {name: 'restore task', url: `${web}/projects/${p.detection}/tasks?archive=true`, act: async page => {
-      await contextMenu(page, 'train yolo', /^Restore/i);
+      await contextMenu(page, 'train yolo', /^\s*Restore/i);
       return 'archive view, context menu Restore';
     }},
-    {name: 'delete task', url: `${web}/projects/${p.detection}/tasks`, act: async page => {
-      await contextMenu(page, 'train yolo', /^Archive/i);
-      await page.goto(`${web}/projects/${p.detection}/tasks?archive=true`);
-      await contextMenu(page, 'train yolo', /^Delete/i);
+    {name: 'delete task', url: `${web}/projects/${p.detection}/tasks`, act: async (page, _, rec) => {
+      await contextMenu(page, 'train yolo', /^\s*Archive/i);
+      await rec.open(`${web}/projects/${p.detection}/tasks?archive=true`);
+      await contextMenu(page, 'train yolo', /^\s*Delete/i);
       await confirm(page, /DELETE/i);
       return 'archive, then context menu Delete';
     }},
@@ -151,10 +161,10 @@ export function pages(web, s) {
       return 'NEW QUEUE -> ui-queue';
     }},
     {name: 'rename queue', url: `${web}/workers-and-queues/queues`, act: async page => {
-      await contextMenu(page, 'ui-queue', /Rename/i);
+      await contextMenu(page, 'ui-queue', /Update/i);
       await fillDialog(page, 'input', 'ui-queue-renamed');
-      await clickText(page, /^\s*SAVE\s*$/i, 'mat-dialog-container');
-      return 'context menu Rename -> ui-queue-renamed';
+      await page.locator('mat-dialog-container mat-dialog-actions button').click();
+      return 'context menu Update -> ui-queue-renamed';
     }},
     {name: 'delete queue', url: `${web}/workers-and-queues/queues`, act: async page => {
       await contextMenu(page, 'ui-queue-renamed', /Delete/i);
@@ -162,20 +172,18 @@ export function pages(web, s) {
       return 'context menu Delete';
     }},
     {name: 'create credentials', url: `${web}/settings/workspace-configuration`, act: async page => {
-      await clickText(page, /Create new credentials/i);
-      await page.waitForTimeout(1500);
-      await clickText(page, /CREATE|Done|CLOSE/i, 'mat-dialog-container').catch(() => {});
+      await page.locator('button.add-button').filter({hasText: /Create new credentials/i}).click();
+      await page.locator('mat-dialog-container').waitFor();
       await page.keyboard.press('Escape');
       return 'Create new credentials';
     }},
     {name: 'revoke credentials', url: `${web}/settings/workspace-configuration`, act: async page => {
-      await page.locator('[class*="credential"] .al-ico-trash, [class*="credential"] button:has(i.al-ico-trash), i.al-ico-trash').last().click({timeout: 5000});
-      await confirm(page, /REVOKE|DELETE|YES/i);
+      await page.locator('sm-admin-credential-table button[smtooltip="Revoke"] mat-icon').last().click();
+      await confirm(page, /REVOKE|DELETE|YES|OK/i);
       return 'trash icon -> revoke';
     }},
-    {name: 'delete project', url: `${web}/projects`, act: async page => {
-      await page.locator('sm-project-card, .project-card').filter({hasText: /UI (renamed|made) project/}).first().click({button: 'right'});
-      await clickText(page, /Delete/i, '.mat-mdc-menu-panel, .cdk-overlay-pane');
+    {name: 'delete project', url: `${web}/projects/${p.demo}/projects`, act: async page => {
+      await cardMenu(page, /UI (renamed|made) project/, 'Delete');
       await confirm(page, /DELETE/i);
       return 'card menu Delete';
     }},

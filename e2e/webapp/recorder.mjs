@@ -74,6 +74,15 @@ export class Recorder {
     }
   }
 
+  // open goes to url inside an action: it waits for the page's calls and
+  // notes and closes the error dialogs they opened.
+  async open(url) {
+    await this.page.goto(url, {waitUntil: 'domcontentloaded'});
+    await this.settle();
+    await this.collectDialogs();
+    await this.closeDialogs();
+  }
+
   async collectDialogs() {
     const step = this.current();
     for (const el of await this.page.locator('sm-alert-dialog').all()) {

@@ -19,8 +19,11 @@ export async function seedAPI({api, key, secret, sdk}) {
 
   const script = {repository: 'https://example.com/repo.git', entry_point: 'train.py'};
   const draft = (await call('tasks.create', {name: 'draft to enqueue', project: projects.vision, type: 'training', script})).id;
-  await call('tasks.edit_hyper_params', {task: draft, hyperparams: [{section: 'General', name: 'lr', value: '0.3', type: 'float'}]});
-  await call('tasks.edit_configuration', {task: draft, configuration: [{name: 'model_cfg', value: '{"layers": [8]}', type: 'dictionary'}]});
+  const edit = (await call('tasks.create', {name: 'draft to edit', project: projects.vision, type: 'training', script})).id;
+  for (const id of [draft, edit]) {
+    await call('tasks.edit_hyper_params', {task: id, hyperparams: [{section: 'General', name: 'lr', value: '0.3', type: 'float'}]});
+    await call('tasks.edit_configuration', {task: id, configuration: [{name: 'model_cfg', value: '{"layers": [8]}', type: 'dictionary'}]});
+  }
   const queued = (await call('tasks.create', {name: 'queued to dequeue', project: projects.vision, type: 'training', script})).id;
   await call('tasks.enqueue', {task: queued, queue: defaultQueue});
   const running = (await call('tasks.create', {name: 'running to abort', project: projects.nlp, type: 'training'})).id;
@@ -42,7 +45,7 @@ export async function seedAPI({api, key, secret, sdk}) {
 
   return {
     projects, queues: {default: defaultQueue, gpu: gpuQueue}, worker,
-    tasks: {resnet: first.task_id, vgg: second.task_id, yolo: third.task_id, bert: fourth.task_id, draft, queued, running, controller},
+    tasks: {resnet: first.task_id, vgg: second.task_id, yolo: third.task_id, bert: fourth.task_id, draft, edit, queued, running, controller},
     models: {resnet: first.model_id, vgg: second.model_id},
     pipelineProject: pipeProject, dataset: sdk.dataset_id,
     datasetProject: (await call('tasks.get_by_id', {task: sdk.dataset_id})).task.project,

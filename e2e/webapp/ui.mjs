@@ -15,7 +15,7 @@ export async function contextMenu(page, rowText, item) {
   const row = page.locator('.ag-row, tr, .table-row, [role="row"]').filter({hasText: rowText}).first();
   await row.waitFor({timeout: 10000});
   await row.click({button: 'right'});
-  await page.locator(overlay).locator('[mat-menu-item], .mat-mdc-menu-item, button').filter({hasText: item}).first().click({timeout: 8000});
+  await page.locator(overlay).locator('.mat-mdc-menu-item, [mat-menu-item]').filter({hasText: item}).first().click({timeout: 8000});
   await page.waitForTimeout(400);
 }
 
@@ -29,4 +29,13 @@ export async function confirm(page, text) {
 export async function fillDialog(page, selector, value) {
   const field = page.locator('mat-dialog-container').locator(selector).first();
   await field.fill(value, {timeout: 8000});
+}
+
+// cardMenu opens the menu of the project card holding name and picks the
+// item whose data-id is item.
+export async function cardMenu(page, name, item) {
+  const card = page.locator('sm-project-card').filter({hasText: name}).first();
+  await card.locator('sm-menu').first().click();
+  await page.locator(`${overlay} [data-id="${item}"]`).first().click();
+  await page.waitForTimeout(400);
 }

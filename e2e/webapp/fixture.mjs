@@ -22,6 +22,7 @@ export function writeFixture(file, steps, seeded) {
   names.set(seeded.dataset, '{{task:dataset}}');
   names.set(seeded.worker, '{{worker:1}}');
   let made = 0;
+  let scrolls = 0;
   const swap = v => {
     if (typeof v === 'string') {
       let out = v;
@@ -47,10 +48,16 @@ export function writeFixture(file, steps, seeded) {
     for (const c of s.calls) {
       const call = {page: s.name, op: c.op, version: c.version, method: c.method, query: swap(c.query || ''), body: swap(c.body),
         status: c.status, response_keys: c.response && typeof c.response === 'object' && !Array.isArray(c.response) ? Object.keys(c.response).sort() : []};
-      if (c.status === 200 && makers.test(c.op)) {
-        const caught = captures(c.response, '', []);
-        if (caught.length) call.captures = caught;
+      const caught = c.status === 200 && makers.test(c.op) ? captures(c.response, '', []) : [];
+      // Scroll ids are the server's own tokens: a later call sends back
+      // the one this answer gave.
+      const scroll = c.status === 200 ? c.response?.scroll_id : undefined;
+      if (typeof scroll === 'string' && scroll && !names.has(scroll)) {
+        const ph = `{{scroll:${++scrolls}}}`;
+        names.set(scroll, ph);
+        caught.push({path: 'scroll_id', as: ph});
       }
+      if (caught.length) call.captures = caught;
       calls.push(call);
     }
   }

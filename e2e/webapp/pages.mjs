@@ -15,12 +15,17 @@ export function pages(web, s) {
     {name: 'nested projects', url: `${web}/projects/${p.demo}/projects`},
     {name: 'tasks table', url: `${web}/projects/${p.vision}/tasks`},
     {name: 'tasks table: sort by name', act: async page => {
-      await page.locator('.ag-header-cell, th, .header-cell, [class*="header"]').filter({hasText: /^\s*NAME\s*$/i}).first().click({timeout: 5000});
+      await page.locator('th').filter({hasText: /NAME/}).locator('[data-id="Sort Icon"]').first().click();
       return 'sorted by the NAME column';
     }},
     {name: 'tasks table: filter by status', act: async page => {
       await page.goto(`${web}/projects/${p.vision}/tasks?filter=status:completed`);
       return 'status filter from the URL';
+    }},
+    {name: 'tasks table: CSV export', act: async page => {
+      await page.locator('sm-menu[data-id="downloadCSV"]').click();
+      await page.locator('.cdk-overlay-container .mat-mdc-menu-item').filter({hasText: /Download first/}).click();
+      return 'download menu -> Download first N items';
     }},
     {name: 'tasks table: all projects', url: `${web}/projects/*/tasks`},
     {name: 'task execution', url: task(p.vision, t.resnet, 'execution')},

@@ -105,19 +105,20 @@ export class Recorder {
   }
 
   failures() {
-    return this.steps.reduce((n, s) => n + s.calls.filter(c => c.status !== 200).length + s.dialogs.length, 0);
+    return this.steps.reduce((n, s) => n + s.calls.filter(failed).length + s.dialogs.length, 0);
   }
 
   summary(how) {
     const lines = ['# ClearML web app against Trove: recorded drive', '', `Logged in by: ${how}.`, ''];
-    let total = 0, failed = 0;
+    let total = 0, bad = 0, aborted = 0;
     for (const s of this.steps) {
       total += s.calls.length;
-      failed += s.calls.filter(c => c.status !== 200).length;
+      bad += s.calls.filter(failed).length;
+      aborted += s.calls.filter(abortedByBrowser).length;
     }
-    lines.push(`${this.steps.length} steps, ${total} API calls, ${failed} failed.`, '');
+    lines.push(`${this.steps.length} steps, ${total} API calls, ${bad} failed, ${aborted} cut short by the browser leaving the page.`, '');
     for (const s of this.steps) {
-      const bad = s.calls.filter(c => c.status !== 200);
+      const bad = s.calls.filter(failed);
       lines.push(`## ${s.name}`, '', `${s.calls.length} calls (${[...new Set(s.calls.map(c => c.op))].join(', ') || 'none'})`);
       if (s.note) lines.push(`Note: ${s.note}`);
       if (bad.length) {
@@ -132,6 +133,16 @@ export class Recorder {
     }
     return lines.join('\n');
   }
+}
+
+// abortedByBrowser: a call the browser dropped when the drive moved on
+// to the next page; not an answer of the server.
+function abortedByBrowser(c) {
+  return c.status === 0 && /ERR_ABORTED|No resource with given identifier|Target page, context or browser has been closed/.test(c.error?.msg || '');
+}
+
+function failed(c) {
+  return c.status !== 200 && !abortedByBrowser(c);
 }
 
 function parseBody(text) {

@@ -76,19 +76,18 @@ func seedLikeTheDrive(t *testing.T, e *testenv.Env) seeded {
 			"machine_stats": map[string]any{"cpu_usage": []float64{float64(20 + i), 30}, "memory_used": 2048 + i, "memory_free": 4096}}).OK(t)
 	}
 
-	pipe := project("pipeline", "Trove Pipelines/.pipelines/demo pipeline", "hidden", "pipeline")
-	controller := e.Call(t, "tasks.create", map[string]any{"name": "demo pipeline", "project": pipe, "type": "controller",
-		"system_tags": []string{"pipeline"}}).OK(t).Str("id")
-	e.Call(t, "tasks.started", map[string]any{"task": controller}).OK(t)
-	e.Call(t, "tasks.completed", map[string]any{"task": controller}).OK(t)
-	s["{{task:controller}}"] = controller
-
-	ds := project("dataset", "Trove Datasets/.datasets/digits", "hidden", "dataset")
-	dataset := e.Call(t, "tasks.create", map[string]any{"name": "digits", "project": ds, "type": "data_processing",
-		"system_tags": []string{"dataset"}}).OK(t).Str("id")
-	e.Call(t, "tasks.started", map[string]any{"task": dataset}).OK(t)
-	e.Call(t, "tasks.completed", map[string]any{"task": dataset}).OK(t)
-	s["{{task:dataset}}"] = dataset
+	// Pipelines and datasets: a completed task with its system tag in a
+	// hidden project, as the SDK makes them.
+	system := func(projectKey, taskKey, projectName, name, kind, tag string) {
+		pid := project(projectKey, projectName, "hidden", tag)
+		id := e.Call(t, "tasks.create", map[string]any{"name": name, "project": pid, "type": kind,
+			"system_tags": []string{tag}}).OK(t).Str("id")
+		e.Call(t, "tasks.started", map[string]any{"task": id}).OK(t)
+		e.Call(t, "tasks.completed", map[string]any{"task": id}).OK(t)
+		s["{{task:"+taskKey+"}}"] = id
+	}
+	system("pipeline", "controller", "Trove Pipelines/.pipelines/demo pipeline", "demo pipeline", "controller", "pipeline")
+	system("dataset", "dataset", "Trove Datasets/.datasets/digits", "digits", "data_processing", "dataset")
 	return s
 }
 

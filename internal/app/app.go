@@ -23,6 +23,7 @@ import (
 	"github.com/trove-ml/trove/internal/metrics"
 	"github.com/trove-ml/trove/internal/rpc"
 	"github.com/trove-ml/trove/internal/store"
+	"github.com/trove-ml/trove/internal/webapp"
 )
 
 // App is a configured, running-ready server.
@@ -45,10 +46,18 @@ type App struct {
 	// counted by watchers.
 	stopWatch func()
 	watchers  sync.WaitGroup
+	// WebHandler is the web address's handler (web.go).
+	WebHandler http.Handler
 }
 
 // New opens the store, bootstraps and builds the handlers.
 func New(ctx context.Context, cfg config.Config, log *slog.Logger) (*App, error) {
+	// A bad --webapp-dir fails the start before the store is touched.
+	if cfg.WebappDir != "" {
+		if err := webapp.CheckDir(cfg.WebappDir); err != nil {
+			return nil, err
+		}
+	}
 	db, err := store.Open(ctx, cfg.DB, cfg.DataDir)
 	if err != nil {
 		return nil, err
@@ -96,6 +105,10 @@ func New(ctx context.Context, cfg config.Config, log *slog.Logger) (*App, error)
 	watchCtx, stopWatch := context.WithCancel(context.Background())
 	node.WatchLogouts(watchCtx, &a.watchers, deps.Auth)
 	a.stopWatch = stopWatch
+	if a.WebHandler, err = a.newWebHandler(); err != nil {
+		_ = a.Close()
+		return nil, err
+	}
 	return a, nil
 }
 
@@ -126,7 +139,7 @@ func (a *App) Run(ctx context.Context, ls *Listeners, out io.Writer) error {
 	base := func(net.Listener) context.Context { return calls }
 	apiSrv := &http.Server{Handler: a.Handler, ReadHeaderTimeout: 30 * time.Second, IdleTimeout: 120 * time.Second, BaseContext: base}
 	go serveOn(apiSrv, ls.API, "api", errc)
-	webSrv := &http.Server{Handler: a.webHandler(), ReadHeaderTimeout: 30 * time.Second, IdleTimeout: 120 * time.Second, BaseContext: base}
+	webSrv := &http.Server{Handler: a.WebHandler, ReadHeaderTimeout: 30 * time.Second, IdleTimeout: 120 * time.Second, BaseContext: base}
 	go serveOn(webSrv, ls.Web, "web", errc)
 	filesSrv := a.serveFiles(ls.Files, base, errc)
 	jobsCtx, stopJobs := context.WithCancel(ctx)

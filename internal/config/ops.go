@@ -15,6 +15,9 @@ import (
 type Ops struct {
 	// WebAddr is the web app's listen address (the clearml.conf web_server).
 	WebAddr string `yaml:"web_addr"`
+	// WebappDir is a build of the ClearML web app served on WebAddr
+	// (internal/webapp); empty keeps the plain page.
+	WebappDir string `yaml:"webapp_dir"`
 	// Metrics serves /metrics on the API address (default true).
 	Metrics bool `yaml:"metrics"`
 	// StatsRetention is how long queue-metric samples and worker
@@ -72,14 +75,16 @@ func (d *Duration) Set(s string) error {
 // opsFlags are the command-line flags of the operator settings.
 type opsFlags struct {
 	webAddr   *string
+	webappDir *string
 	metrics   *bool
 	retention Duration
 }
 
 func addOpsFlags(fs *flag.FlagSet) *opsFlags {
 	f := &opsFlags{
-		webAddr: fs.String("web-addr", "", "web app listen address (default 0.0.0.0:8080)"),
-		metrics: fs.Bool("metrics", true, "serve Prometheus metrics on /metrics of the API address"),
+		webAddr:   fs.String("web-addr", "", "web app listen address (default 0.0.0.0:8080)"),
+		webappDir: fs.String("webapp-dir", "", "serve this build of the ClearML web app (the folder holding its index.html) on --web-addr"),
+		metrics:   fs.Bool("metrics", true, "serve Prometheus metrics on /metrics of the API address"),
 	}
 	fs.Var(&f.retention, "stats-retention", "how long queue metrics and worker statistics are kept, e.g. 30d or 720h; 0 keeps them forever (default 30d)")
 	return f
@@ -91,6 +96,8 @@ func (f *opsFlags) apply(fs *flag.FlagSet, c *Ops) {
 		switch fl.Name {
 		case "web-addr":
 			c.WebAddr = *f.webAddr
+		case "webapp-dir":
+			c.WebappDir = *f.webappDir
 		case "metrics":
 			c.Metrics = *f.metrics
 		case "stats-retention":
@@ -99,10 +106,14 @@ func (f *opsFlags) apply(fs *flag.FlagSet, c *Ops) {
 	})
 }
 
-// applyOpsEnv reads TROVE_WEB_ADDR, TROVE_METRICS and TROVE_STATS_RETENTION.
+// applyOpsEnv reads TROVE_WEB_ADDR, TROVE_WEBAPP_DIR, TROVE_METRICS and
+// TROVE_STATS_RETENTION.
 func applyOpsEnv(c *Ops, getenv func(string) string) error {
 	if v := getenv("TROVE_WEB_ADDR"); v != "" {
 		c.WebAddr = v
+	}
+	if v := getenv("TROVE_WEBAPP_DIR"); v != "" {
+		c.WebappDir = v
 	}
 	if v := getenv("TROVE_METRICS"); v != "" {
 		b, err := strconv.ParseBool(v)

@@ -1,0 +1,208 @@
+package webapp_test
+
+import (
+	"bytes"
+	"encoding/json"
+	"io"
+	"net/http"
+	"os"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/trove-ml/trove/internal/jsonx"
+	"github.com/trove-ml/trove/internal/rpc"
+	"github.com/trove-ml/trove/internal/testenv"
+)
+
+// awaitingOps are operations the web app calls that other helpers are
+// adding on their branches (issue 13); calls to them are not replayed
+// until they land. Empty this set after merging those branches.
+var awaitingOps = map[string]string{
+	"users.get_preferences":                     "users13",
+	"users.set_preferences":                     "users13",
+	"users.get_all_ex":                          "users13",
+	"users.get_all":                             "users13",
+	"users.get_by_id":                           "users13",
+	"users.update":                              "users13",
+	"auth.get_credentials":                      "users13",
+	"auth.create_credentials":                   "users13",
+	"auth.edit_credentials":                     "users13",
+	"auth.revoke_credentials":                   "users13",
+	"server.report_stats_option":                "services13",
+	"server.get_stats":                          "services13",
+	"server.config":                             "services13",
+	"reports.get_all_ex":                        "reports13",
+	"reports.get_tags":                          "reports13",
+	"pipelines.start_pipeline":                  "services13",
+	"pipelines.delete_runs":                     "services13",
+	"serving.get_endpoints":                     "services13",
+	"storage.get_settings":                      "services13",
+	"organization.get_entities_count":           "services13",
+	"organization.prepare_download_for_get_all": "services13",
+	"organization.download_for_get_all":         "services13",
+	"projects.get_user_names":                   "services13",
+	"projects.get_project_tags":                 "services13",
+	"projects.get_model_metadata_keys":          "services13",
+	"projects.get_model_metadata_values":        "services13",
+	"tasks.update_tags":                         "services13",
+}
+
+// awaitingFixes are calls to operations on this branch that Trove refuses
+// until a behaviour fix on another branch lands: the operation and a piece
+// of the request body that picks the calls out.
+var awaitingFixes = []struct{ op, bodyHas, why string }{
+	{"tasks.get_all_ex", `"__$not"`, "peerfix13: exclusion values of the type filter are free strings"},
+}
+
+// recordedCall is one call of testdata/app_calls.json (written by
+// e2e/webapp/drive.mjs from the real app in Chromium).
+type recordedCall struct {
+	Page         string          `json:"page"`
+	Op           string          `json:"op"`
+	Version      string          `json:"version"`
+	Method       string          `json:"method"`
+	Query        string          `json:"query"`
+	Body         json.RawMessage `json:"body"`
+	Status       int             `json:"status"`
+	ResponseKeys []string        `json:"response_keys"`
+	Captures     []struct {
+		Path string `json:"path"`
+		As   string `json:"as"`
+	} `json:"captures"`
+}
+
+func loadAppCalls(t *testing.T) []recordedCall {
+	t.Helper()
+	b, err := os.ReadFile("testdata/app_calls.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var f struct {
+		Calls []recordedCall `json:"calls"`
+	}
+	if err := json.Unmarshal(b, &f); err != nil {
+		t.Fatal(err)
+	}
+	if len(f.Calls) < 100 {
+		t.Fatalf("the fixture holds %d calls; re-record it with e2e/webapp/drive.mjs", len(f.Calls))
+	}
+	return f.Calls
+}
+
+func awaiting(c recordedCall) bool {
+	if _, ok := awaitingOps[c.Op]; ok {
+		return true
+	}
+	for _, f := range awaitingFixes {
+		if c.Op == f.op && bytes.Contains(c.Body, []byte(f.bodyHas)) {
+			return true
+		}
+	}
+	return false
+}
+
+// TestAppCallsReplay replays every call the web app made in the recorded
+// drive, in order, with its request body, on a store seeded like the
+// drive's, and checks each answers 200 with the fields the app got then.
+func TestAppCallsReplay(t *testing.T) {
+	calls := loadAppCalls(t)
+	testenv.Each(t, func(t *testing.T, e *testenv.Env) {
+		ids := seedLikeTheDrive(t, e)
+		replayed := 0
+		for i, c := range calls {
+			if awaiting(c) {
+				continue
+			}
+			body, ok := fill(string(c.Body), ids)
+			query, qok := fill(c.Query, ids)
+			if !ok || !qok {
+				t.Errorf("call %d (%s, %s): a placeholder has no value: %s", i, c.Page, c.Op, c.Body)
+				continue
+			}
+			status, data, raw := replay(t, e, c, query, body)
+			replayed++
+			if status != http.StatusOK {
+				t.Errorf("call %d (%s, %s %s): %d %s", i, c.Page, c.Op, body, status, raw)
+				continue
+			}
+			if missing := missingKeys(data, c.ResponseKeys); len(missing) > 0 {
+				t.Errorf("call %d (%s, %s): the answer lacks %v the app read: %s", i, c.Page, c.Op, missing, raw)
+			}
+			for _, cp := range c.Captures {
+				v, _ := testenv.Get(data, cp.Path).(string)
+				if v == "" {
+					t.Fatalf("call %d (%s, %s): no id at %s to stand for %s: %s", i, c.Page, c.Op, cp.Path, cp.As, raw)
+				}
+				ids[cp.As] = v
+			}
+		}
+		if replayed < len(calls)/3 {
+			t.Fatalf("only %d of %d calls were replayed", replayed, len(calls))
+		}
+		// Once another branch has landed, its operations are registered:
+		// say which entries of awaitingOps can go.
+		for op := range awaitingOps {
+			if e.App.Registry.Resolve(op, rpc.MaxVersion) != nil {
+				t.Logf("%s is registered now: remove it from awaitingOps", op)
+			}
+		}
+	})
+}
+
+// fill replaces the placeholders; false when one is left without a value.
+func fill(s string, ids seeded) (string, bool) {
+	for ph, id := range ids {
+		s = strings.ReplaceAll(s, ph, id)
+	}
+	return s, !strings.Contains(s, "{{")
+}
+
+// replay sends one call as the app did (method, version path, query,
+// body) with the admin's token and returns the status and data.
+func replay(t *testing.T, e *testenv.Env, c recordedCall, query, body string) (int, map[string]any, string) {
+	t.Helper()
+	path := "/" + c.Op
+	if c.Version != "" {
+		path = "/v" + c.Version + path
+	}
+	method := c.Method
+	if method == "" {
+		method = http.MethodPost
+	}
+	var rd io.Reader
+	if body != "" && body != "null" {
+		rd = strings.NewReader(body)
+	}
+	req, err := http.NewRequest(method, e.URL+path+query, rd)
+	if err != nil {
+		t.Fatal(err)
+	}
+	req.Header.Set("Authorization", "Bearer "+e.Token)
+	req.Header.Set("Content-Type", "application/json")
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	raw, _ := io.ReadAll(resp.Body)
+	var env struct {
+		Data map[string]any `json:"data"`
+	}
+	_ = json.Unmarshal(jsonx.Sanitize(raw), &env)
+	if len(raw) > 600 {
+		raw = append(raw[:600:600], "..."...)
+	}
+	return resp.StatusCode, env.Data, string(raw)
+}
+
+func missingKeys(data map[string]any, keys []string) []string {
+	var out []string
+	for _, k := range keys {
+		if _, ok := data[k]; !ok {
+			out = append(out, k)
+		}
+	}
+	sort.Strings(out)
+	return out
+}

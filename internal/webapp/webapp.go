@@ -1,0 +1,85 @@
+// Package webapp serves a build of the ClearML web app on Trove's web
+// address: its static files, index.html for the app's client-side routes,
+// a generated configuration.json pointing the app at Trove, and the API and
+// file server under /api/ and /files/ of the same origin (as the
+// reference's webserver proxies them), so the app's calls and its session
+// cookie stay on one origin.
+package webapp
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/klauspost/compress/gzhttp"
+)
+
+// Options describe the build and what the app is pointed at.
+type Options struct {
+	// Dir is the build's folder: the one holding index.html (for an
+	// Angular build, build/browser).
+	Dir string
+	// API is the API port's handler, served under /api/.
+	API http.Handler
+	// Files is the file server's handler, served under /files/; nil when
+	// Trove runs without a file server.
+	Files http.Handler
+	// Servers gives the public URLs written into configuration.json.
+	Servers Servers
+}
+
+// CheckDir tells whether dir holds a web app build, with an error saying
+// what to pass instead. trove serve calls it before anything starts.
+func CheckDir(dir string) error {
+	st, err := os.Stat(dir)
+	if err != nil {
+		if errors.Is(err, fs.ErrNotExist) {
+			return fmt.Errorf("--webapp-dir %s: no such directory", dir)
+		}
+		return fmt.Errorf("--webapp-dir %s: %w", dir, err)
+	}
+	if !st.IsDir() {
+		return fmt.Errorf("--webapp-dir %s: not a directory", dir)
+	}
+	idx, err := os.Stat(filepath.Join(dir, "index.html"))
+	if err != nil || idx.IsDir() {
+		return fmt.Errorf("--webapp-dir %s: no index.html there; pass the folder of a ClearML web app build that holds index.html (build/browser of a source build, or /usr/share/nginx/html copied from the webserver image)", dir)
+	}
+	return nil
+}
+
+// New returns the web address's handler for the build in o.Dir.
+func New(o Options) (http.Handler, error) {
+	if err := CheckDir(o.Dir); err != nil {
+		return nil, err
+	}
+	if o.API == nil {
+		return nil, errors.New("webapp: no API handler")
+	}
+	local, err := loadLocalConfig(o.Dir)
+	if err != nil {
+		return nil, err
+	}
+	mux := http.NewServeMux()
+	mux.Handle("/api/", http.StripPrefix("/api", o.API))
+	if o.Files != nil {
+		mux.Handle("/files/", http.StripPrefix("/files", o.Files))
+	}
+	static := gzhttp.GzipHandler(&staticFiles{root: os.DirFS(o.Dir)})
+	mux.Handle("/"+configFile, configHandler(local, o.Servers))
+	mux.Handle("/", static)
+	return mux, nil
+}
+
+// isRoute tells whether a missing path is one of the app's client-side
+// routes (answered with index.html) rather than a missing file (404): the
+// app fetches optional files such as version.json and credentials.json
+// and must see them missing, not get HTML.
+func isRoute(p string) bool {
+	last := p[strings.LastIndex(p, "/")+1:]
+	return !strings.Contains(last, ".")
+}

@@ -179,7 +179,7 @@ func TestNameTablesFollowTaskWrites(t *testing.T) {
 	})
 }
 
-// The reads select by company and project ('' rows are the tasks without
+// The reads select by company and project (” rows are the tasks without
 // a project) and give each name once.
 func TestNameTableReads(t *testing.T) {
 	storetest.Each(t, func(t *testing.T, db *store.DB) {

@@ -240,8 +240,9 @@ func TestNameTableReads(t *testing.T) {
 var undoMigration0075 = map[string][]string{
 	"sqlite": {"DROP TRIGGER tasks_params_insert", "DROP TRIGGER tasks_params_update", "DROP TRIGGER tasks_params_delete",
 		"DROP TRIGGER tasks_metrics_insert", "DROP TRIGGER tasks_metrics_update", "DROP TRIGGER tasks_metrics_delete"},
-	"postgres": {"DROP TRIGGER tasks_params_write ON tasks", "DROP TRIGGER tasks_params_update ON tasks",
-		"DROP TRIGGER tasks_metrics_write ON tasks", "DROP TRIGGER tasks_metrics_update ON tasks",
+	"postgres": {"DROP TRIGGER tasks_params_insert ON tasks", "DROP TRIGGER tasks_params_delete ON tasks",
+		"DROP TRIGGER tasks_params_update ON tasks", "DROP TRIGGER tasks_metrics_insert ON tasks",
+		"DROP TRIGGER tasks_metrics_delete ON tasks", "DROP TRIGGER tasks_metrics_update ON tasks",
 		"DROP FUNCTION trove_task_params_upkeep", "DROP FUNCTION trove_task_metrics_upkeep",
 		"DROP FUNCTION trove_param_names", "DROP FUNCTION trove_param_values", "DROP FUNCTION trove_metric_variants"},
 }

@@ -77,8 +77,9 @@ INSERT INTO task_metric_variants (company, project, metric_hash, variant_hash, m
 
 -- Upkeep. An update moves only what changed: the names the old document
 -- held and the new one does not lose a task (inserted at 0 if missing),
--- the new ones gain one; rows at 0 are then deleted. Rows are taken in key
--- order, so concurrent writers lock them in the same order.
+-- the new ones gain one; rows at 0 are then deleted. An insert only adds
+-- and a delete only takes away. Rows are taken in key order, so concurrent
+-- writers lock them in the same order.
 CREATE FUNCTION trove_task_params_upkeep() RETURNS trigger LANGUAGE plpgsql AS $$
 DECLARE
     oc text := ''; op text := ''; od jsonb := '{}';
@@ -86,26 +87,32 @@ DECLARE
 BEGIN
     IF TG_OP <> 'INSERT' THEN oc := OLD.company; op := coalesce(OLD.project, ''); od := OLD.doc; END IF;
     IF TG_OP <> 'DELETE' THEN nc := NEW.company; np := coalesce(NEW.project, ''); nd := NEW.doc; END IF;
-    INSERT INTO task_param_names AS t (company, project, section, name, tasks)
-        SELECT c, p, section, name, d FROM (
-            SELECT oc AS c, op AS p, x.section, x.name, -1 AS d FROM trove_param_names(od) x
-            EXCEPT SELECT oc, op, x.section, x.name, -1 FROM trove_param_names(nd) x WHERE nc = oc AND np = op
-            UNION ALL
-            (SELECT nc, np, x.section, x.name, 1 FROM trove_param_names(nd) x
-            EXCEPT SELECT nc, np, x.section, x.name, 1 FROM trove_param_names(od) x WHERE nc = oc AND np = op)) k
-        ORDER BY 1, 2, 3, 4
-        ON CONFLICT (company, project, md5(section), md5(name)) DO UPDATE SET tasks = t.tasks + excluded.tasks;
-    INSERT INTO task_param_values AS t (company, project, section, name, value, tasks)
-        SELECT c, p, section, name, value, d FROM (
-            SELECT oc AS c, op AS p, x.section, x.name, x.value, -1 AS d FROM trove_param_values(od) x
-            EXCEPT SELECT oc, op, x.section, x.name, x.value, -1 FROM trove_param_values(nd) x WHERE nc = oc AND np = op
-            UNION ALL
-            (SELECT nc, np, x.section, x.name, x.value, 1 FROM trove_param_values(nd) x
-            EXCEPT SELECT nc, np, x.section, x.name, x.value, 1 FROM trove_param_values(od) x WHERE nc = oc AND np = op)) k
-        ORDER BY 1, 3, 4, 5, 2
-        ON CONFLICT (company, md5(section), md5(name), md5(value), project) DO UPDATE SET tasks = t.tasks + excluded.tasks;
-    DELETE FROM task_param_names WHERE tasks <= 0;
-    DELETE FROM task_param_values WHERE tasks <= 0;
+    IF TG_OP <> 'INSERT' THEN
+        INSERT INTO task_param_names AS t (company, project, section, name, tasks)
+            SELECT oc, op, x.section, x.name, 0 FROM (SELECT * FROM trove_param_names(od)
+                EXCEPT SELECT * FROM trove_param_names(nd) WHERE nc = oc AND np = op) x
+            ORDER BY 3, 4
+            ON CONFLICT (company, project, md5(section), md5(name)) DO UPDATE SET tasks = t.tasks - 1;
+        INSERT INTO task_param_values AS t (company, project, section, name, value, tasks)
+            SELECT oc, op, x.section, x.name, x.value, 0 FROM (SELECT * FROM trove_param_values(od)
+                EXCEPT SELECT * FROM trove_param_values(nd) WHERE nc = oc AND np = op) x
+            ORDER BY 3, 4, 5
+            ON CONFLICT (company, md5(section), md5(name), md5(value), project) DO UPDATE SET tasks = t.tasks - 1;
+        DELETE FROM task_param_names WHERE tasks <= 0 AND company = oc AND project = op;
+        DELETE FROM task_param_values WHERE tasks <= 0 AND company = oc AND project = op;
+    END IF;
+    IF TG_OP <> 'DELETE' THEN
+        INSERT INTO task_param_names AS t (company, project, section, name, tasks)
+            SELECT nc, np, x.section, x.name, 1 FROM (SELECT * FROM trove_param_names(nd)
+                EXCEPT SELECT * FROM trove_param_names(od) WHERE nc = oc AND np = op) x
+            ORDER BY 3, 4
+            ON CONFLICT (company, project, md5(section), md5(name)) DO UPDATE SET tasks = t.tasks + 1;
+        INSERT INTO task_param_values AS t (company, project, section, name, value, tasks)
+            SELECT nc, np, x.section, x.name, x.value, 1 FROM (SELECT * FROM trove_param_values(nd)
+                EXCEPT SELECT * FROM trove_param_values(od) WHERE nc = oc AND np = op) x
+            ORDER BY 3, 4, 5
+            ON CONFLICT (company, md5(section), md5(name), md5(value), project) DO UPDATE SET tasks = t.tasks + 1;
+    END IF;
     RETURN NULL;
 END
 $$;
@@ -117,31 +124,45 @@ DECLARE
 BEGIN
     IF TG_OP <> 'INSERT' THEN oc := OLD.company; op := coalesce(OLD.project, ''); od := OLD.doc; END IF;
     IF TG_OP <> 'DELETE' THEN nc := NEW.company; np := coalesce(NEW.project, ''); nd := NEW.doc; END IF;
-    INSERT INTO task_metric_variants AS t (company, project, metric_hash, variant_hash, metric, variant, tasks)
-        SELECT c, p, metric_hash, variant_hash, metric, variant, d FROM (
-            SELECT oc AS c, op AS p, x.metric_hash, x.variant_hash, x.metric, x.variant, -1 AS d FROM trove_metric_variants(od) x
-            EXCEPT SELECT oc, op, x.metric_hash, x.variant_hash, x.metric, x.variant, -1 FROM trove_metric_variants(nd) x
-                WHERE nc = oc AND np = op
-            UNION ALL
-            (SELECT nc, np, x.metric_hash, x.variant_hash, x.metric, x.variant, 1 FROM trove_metric_variants(nd) x
-            EXCEPT SELECT nc, np, x.metric_hash, x.variant_hash, x.metric, x.variant, 1 FROM trove_metric_variants(od) x
-                WHERE nc = oc AND np = op)) k
-        ORDER BY 1, 2, 3, 4, 5, 6
-        ON CONFLICT (company, project, md5(metric_hash), md5(variant_hash), md5(metric), md5(variant))
-        DO UPDATE SET tasks = t.tasks + excluded.tasks;
-    DELETE FROM task_metric_variants WHERE tasks <= 0;
+    IF TG_OP <> 'INSERT' THEN
+        INSERT INTO task_metric_variants AS t (company, project, metric_hash, variant_hash, metric, variant, tasks)
+            SELECT oc, op, x.metric_hash, x.variant_hash, x.metric, x.variant, 0 FROM (SELECT * FROM trove_metric_variants(od)
+                EXCEPT SELECT * FROM trove_metric_variants(nd) WHERE nc = oc AND np = op) x
+            ORDER BY 3, 4, 5, 6
+            ON CONFLICT (company, project, md5(metric_hash), md5(variant_hash), md5(metric), md5(variant))
+            DO UPDATE SET tasks = t.tasks - 1;
+        DELETE FROM task_metric_variants WHERE tasks <= 0 AND company = oc AND project = op;
+    END IF;
+    IF TG_OP <> 'DELETE' THEN
+        INSERT INTO task_metric_variants AS t (company, project, metric_hash, variant_hash, metric, variant, tasks)
+            SELECT nc, np, x.metric_hash, x.variant_hash, x.metric, x.variant, 1 FROM (SELECT * FROM trove_metric_variants(nd)
+                EXCEPT SELECT * FROM trove_metric_variants(od) WHERE nc = oc AND np = op) x
+            ORDER BY 3, 4, 5, 6
+            ON CONFLICT (company, project, md5(metric_hash), md5(variant_hash), md5(metric), md5(variant))
+            DO UPDATE SET tasks = t.tasks + 1;
+    END IF;
     RETURN NULL;
 END
 $$;
 
-CREATE TRIGGER tasks_params_write AFTER INSERT OR DELETE ON tasks
-    FOR EACH ROW EXECUTE FUNCTION trove_task_params_upkeep();
+-- Inserts and deletes of tasks without names (most new tasks have no
+-- metrics yet) skip the call.
+CREATE TRIGGER tasks_params_insert AFTER INSERT ON tasks FOR EACH ROW
+    WHEN (NEW.doc -> 'hyperparams' IS NOT NULL AND NEW.doc -> 'hyperparams' <> '{}'::jsonb)
+    EXECUTE FUNCTION trove_task_params_upkeep();
+CREATE TRIGGER tasks_params_delete AFTER DELETE ON tasks FOR EACH ROW
+    WHEN (OLD.doc -> 'hyperparams' IS NOT NULL AND OLD.doc -> 'hyperparams' <> '{}'::jsonb)
+    EXECUTE FUNCTION trove_task_params_upkeep();
 CREATE TRIGGER tasks_params_update AFTER UPDATE ON tasks FOR EACH ROW
     WHEN (OLD.company IS DISTINCT FROM NEW.company OR OLD.project IS DISTINCT FROM NEW.project
         OR OLD.doc -> 'hyperparams' IS DISTINCT FROM NEW.doc -> 'hyperparams')
     EXECUTE FUNCTION trove_task_params_upkeep();
-CREATE TRIGGER tasks_metrics_write AFTER INSERT OR DELETE ON tasks
-    FOR EACH ROW EXECUTE FUNCTION trove_task_metrics_upkeep();
+CREATE TRIGGER tasks_metrics_insert AFTER INSERT ON tasks FOR EACH ROW
+    WHEN (NEW.doc -> 'last_metrics' IS NOT NULL AND NEW.doc -> 'last_metrics' <> '{}'::jsonb)
+    EXECUTE FUNCTION trove_task_metrics_upkeep();
+CREATE TRIGGER tasks_metrics_delete AFTER DELETE ON tasks FOR EACH ROW
+    WHEN (OLD.doc -> 'last_metrics' IS NOT NULL AND OLD.doc -> 'last_metrics' <> '{}'::jsonb)
+    EXECUTE FUNCTION trove_task_metrics_upkeep();
 CREATE TRIGGER tasks_metrics_update AFTER UPDATE ON tasks FOR EACH ROW
     WHEN (OLD.company IS DISTINCT FROM NEW.company OR OLD.project IS DISTINCT FROM NEW.project
         OR OLD.doc -> 'last_metrics' IS DISTINCT FROM NEW.doc -> 'last_metrics')

@@ -136,7 +136,9 @@ CREATE TRIGGER tasks_params_update AFTER UPDATE ON tasks
     DELETE FROM task_param_values WHERE tasks <= 0;
 END;
 
-CREATE TRIGGER tasks_metrics_insert AFTER INSERT ON tasks BEGIN
+-- Most new tasks have no metrics yet: their inserts skip the work.
+CREATE TRIGGER tasks_metrics_insert AFTER INSERT ON tasks
+    WHEN json_extract(NEW.doc, '$.last_metrics') <> '{}' BEGIN
     INSERT INTO task_metric_variants (company, project, metric_hash, variant_hash, metric, variant, tasks)
         SELECT NEW.company, coalesce(NEW.project, ''), m.key, v.key,
             coalesce(json_extract(v.value, '$.metric'), ''), coalesce(json_extract(v.value, '$.variant'), ''), 1
@@ -145,7 +147,8 @@ CREATE TRIGGER tasks_metrics_insert AFTER INSERT ON tasks BEGIN
         ON CONFLICT (company, project, metric_hash, variant_hash, metric, variant) DO UPDATE SET tasks = tasks + 1;
 END;
 
-CREATE TRIGGER tasks_metrics_delete AFTER DELETE ON tasks BEGIN
+CREATE TRIGGER tasks_metrics_delete AFTER DELETE ON tasks
+    WHEN json_extract(OLD.doc, '$.last_metrics') <> '{}' BEGIN
     UPDATE task_metric_variants SET tasks = tasks - 1
         WHERE company = OLD.company AND project = coalesce(OLD.project, '') AND (metric_hash, variant_hash, metric, variant) IN (
             SELECT m.key, v.key, coalesce(json_extract(v.value, '$.metric'), ''), coalesce(json_extract(v.value, '$.variant'), '')

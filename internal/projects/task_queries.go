@@ -144,9 +144,18 @@ func NewPage(page, size *int) (Page, error) {
 }
 
 func pageOf[T any](all []T, p Page) []T {
-	from := min(p.Number*p.Size, len(all))
-	to := min(from+p.Size, len(all))
+	from, to := p.bounds(len(all))
 	return append([]T{}, all[from:to]...)
+}
+
+// bounds is the page's [from, to) among n items; a page number or size
+// whose product overflows an int is past the end (a 500 before).
+func (p Page) bounds(n int) (from, to int) {
+	if p.Size <= 0 || p.Number > n/p.Size {
+		return n, n
+	}
+	from = p.Number * p.Size
+	return from, from + min(p.Size, n-from)
 }
 
 // SectionName is a hyper parameter's section and name.
@@ -186,8 +195,8 @@ func HyperParameters(ctx context.Context, env *domain.Env, s Scope, page Page) (
 		}
 		return all[i].Name < all[j].Name
 	})
-	items := pageOf(all, page)
-	return &HyperParams{Parameters: items, Total: len(all), Remaining: max(0, len(all)-page.Number*page.Size-len(items))}, nil
+	_, to := page.bounds(len(all))
+	return &HyperParams{Parameters: pageOf(all, page), Total: len(all), Remaining: len(all) - to}, nil
 }
 
 // HyperparamValues lists the distinct values of one hyper parameter of the

@@ -13,10 +13,15 @@ import (
 	"github.com/trove-ml/trove/internal/store/storetest"
 )
 
-// countRows reads a name table as "key columns joined by |" -> tasks.
+// countRows reads the rows of a name table that some task holds, as
+// "[key columns]" -> tasks, and fails on a count below 0.
 func countRows(t *testing.T, db *store.DB, table string, cols string) map[string]int {
 	t.Helper()
-	rows, err := db.Read().QueryContext(ctx, "SELECT "+cols+", tasks FROM "+table)
+	var negative int
+	if err := db.Read().QueryRowContext(ctx, "SELECT count(*) FROM "+table+" WHERE tasks < 0").Scan(&negative); err != nil || negative > 0 {
+		t.Fatalf("%s: %d rows below 0 (%v)", table, negative, err)
+	}
+	rows, err := db.Read().QueryContext(ctx, "SELECT "+cols+", tasks FROM "+table+" WHERE tasks > 0")
 	if err != nil {
 		t.Fatal(err)
 	}

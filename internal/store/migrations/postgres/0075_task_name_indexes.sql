@@ -3,7 +3,8 @@
 -- values and metric/variant pairs of a company's tasks. Reading every task
 -- document took seconds on a large store, so a trigger keeps three tables of
 -- those names per (company, project) with the number of tasks holding each,
--- on every write path; a row goes when its count reaches 0. project is ''
+-- on every write path. A row whose count falls to 0 stays (reads skip
+-- it): deleting it on every write cost more than it saved. project is ''
 -- for tasks without one. SQLite migration 0075 keeps the same tables.
 -- Names and values are free text of any length, longer than a B-tree entry
 -- may be here: the unique keys hold their md5 (the SQLite keys the text).
@@ -15,7 +16,6 @@ CREATE TABLE task_param_names (
     tasks   BIGINT NOT NULL
 );
 CREATE UNIQUE INDEX task_param_names_key_md5 ON task_param_names (company, project, md5(section), md5(name));
-CREATE INDEX task_param_names_unused ON task_param_names (tasks) WHERE tasks <= 0;
 
 CREATE TABLE task_param_values (
     company TEXT NOT NULL,
@@ -26,7 +26,6 @@ CREATE TABLE task_param_values (
     tasks   BIGINT NOT NULL
 );
 CREATE UNIQUE INDEX task_param_values_key_md5 ON task_param_values (company, md5(section), md5(name), md5(value), project);
-CREATE INDEX task_param_values_unused ON task_param_values (tasks) WHERE tasks <= 0;
 
 CREATE TABLE task_metric_variants (
     company      TEXT NOT NULL,
@@ -39,7 +38,6 @@ CREATE TABLE task_metric_variants (
 );
 CREATE UNIQUE INDEX task_metric_variants_key_md5 ON task_metric_variants
     (company, project, md5(metric_hash), md5(variant_hash), md5(metric), md5(variant));
-CREATE INDEX task_metric_variants_unused ON task_metric_variants (tasks) WHERE tasks <= 0;
 
 -- The names of a task document: hyper parameters are
 -- hyperparams.<section>.<name>, values their "value" strings, metric pairs
@@ -77,7 +75,7 @@ INSERT INTO task_metric_variants (company, project, metric_hash, variant_hash, m
 
 -- Upkeep. An update moves only what changed: the names the old document
 -- held and the new one does not lose a task (inserted at 0 if missing),
--- the new ones gain one; rows at 0 are then deleted. An insert only adds
+-- the new ones gain one. An insert only adds
 -- and a delete only takes away. Rows are taken in key order, so concurrent
 -- writers lock them in the same order.
 CREATE FUNCTION trove_task_params_upkeep() RETURNS trigger LANGUAGE plpgsql AS $$
@@ -98,8 +96,6 @@ BEGIN
                 EXCEPT SELECT * FROM trove_param_values(nd) WHERE nc = oc AND np = op) x
             ORDER BY 3, 4, 5
             ON CONFLICT (company, md5(section), md5(name), md5(value), project) DO UPDATE SET tasks = t.tasks - 1;
-        DELETE FROM task_param_names WHERE tasks <= 0 AND company = oc AND project = op;
-        DELETE FROM task_param_values WHERE tasks <= 0 AND company = oc AND project = op;
     END IF;
     IF TG_OP <> 'DELETE' THEN
         INSERT INTO task_param_names AS t (company, project, section, name, tasks)
@@ -131,7 +127,6 @@ BEGIN
             ORDER BY 3, 4, 5, 6
             ON CONFLICT (company, project, md5(metric_hash), md5(variant_hash), md5(metric), md5(variant))
             DO UPDATE SET tasks = t.tasks - 1;
-        DELETE FROM task_metric_variants WHERE tasks <= 0 AND company = oc AND project = op;
     END IF;
     IF TG_OP <> 'DELETE' THEN
         INSERT INTO task_metric_variants AS t (company, project, metric_hash, variant_hash, metric, variant, tasks)

@@ -3,7 +3,8 @@
 -- values and metric/variant pairs of a company's tasks. Reading every task
 -- document took seconds on a large store, so triggers keep three tables of
 -- those names per (company, project) with the number of tasks holding each,
--- on every write path; a row goes when its count reaches 0. project is ''
+-- on every write path. A row whose count falls to 0 stays (reads skip
+-- it): deleting it on every write cost more than it saved. project is ''
 -- for tasks without one. PostgreSQL migration 0075 keeps the same tables.
 CREATE TABLE task_param_names (
     company TEXT NOT NULL,
@@ -13,7 +14,6 @@ CREATE TABLE task_param_names (
     tasks   BIGINT NOT NULL
 );
 CREATE UNIQUE INDEX task_param_names_key ON task_param_names (company, project, section, name);
-CREATE INDEX task_param_names_unused ON task_param_names (tasks) WHERE tasks <= 0;
 
 CREATE TABLE task_param_values (
     company TEXT NOT NULL,
@@ -24,7 +24,6 @@ CREATE TABLE task_param_values (
     tasks   BIGINT NOT NULL
 );
 CREATE UNIQUE INDEX task_param_values_key ON task_param_values (company, section, name, value, project);
-CREATE INDEX task_param_values_unused ON task_param_values (tasks) WHERE tasks <= 0;
 
 CREATE TABLE task_metric_variants (
     company      TEXT NOT NULL,
@@ -36,7 +35,6 @@ CREATE TABLE task_metric_variants (
     tasks        BIGINT NOT NULL
 );
 CREATE UNIQUE INDEX task_metric_variants_key ON task_metric_variants (company, project, metric_hash, variant_hash, metric, variant);
-CREATE INDEX task_metric_variants_unused ON task_metric_variants (tasks) WHERE tasks <= 0;
 
 -- The names of a task document: hyper parameters are
 -- hyperparams.<section>.<name>, values their "value" strings, metric pairs
@@ -61,7 +59,7 @@ INSERT INTO task_metric_variants (company, project, metric_hash, variant_hash, m
 
 -- Upkeep. An update moves only what changed: the names the old document
 -- held and the new one does not lose a task (inserted at 0 if missing),
--- the new ones gain one; rows at 0 are then deleted.
+-- the new ones gain one.
 CREATE TRIGGER tasks_params_insert AFTER INSERT ON tasks BEGIN
     INSERT INTO task_param_names (company, project, section, name, tasks)
         SELECT NEW.company, coalesce(NEW.project, ''), s.key, p.key, 1
@@ -85,8 +83,6 @@ CREATE TRIGGER tasks_params_delete AFTER DELETE ON tasks BEGIN
             SELECT s.key, p.key, json_extract(p.value, '$.value')
             FROM json_each(OLD.doc, '$.hyperparams') s, json_each(CASE WHEN s.type = 'object' THEN s.value ELSE '{}' END) p
             WHERE p.type = 'object' AND json_type(p.value, '$.value') = 'text');
-    DELETE FROM task_param_names WHERE tasks <= 0;
-    DELETE FROM task_param_values WHERE tasks <= 0;
 END;
 
 CREATE TRIGGER tasks_params_update AFTER UPDATE ON tasks
@@ -132,8 +128,6 @@ CREATE TRIGGER tasks_params_update AFTER UPDATE ON tasks
             WHERE p.type = 'object' AND json_type(p.value, '$.value') = 'text')
         WHERE true
         ON CONFLICT (company, section, name, value, project) DO UPDATE SET tasks = tasks + 1;
-    DELETE FROM task_param_names WHERE tasks <= 0;
-    DELETE FROM task_param_values WHERE tasks <= 0;
 END;
 
 -- Most new tasks have no metrics yet: their inserts skip the work.
@@ -154,7 +148,6 @@ CREATE TRIGGER tasks_metrics_delete AFTER DELETE ON tasks
             SELECT m.key, v.key, coalesce(json_extract(v.value, '$.metric'), ''), coalesce(json_extract(v.value, '$.variant'), '')
             FROM json_each(OLD.doc, '$.last_metrics') m, json_each(CASE WHEN m.type = 'object' THEN m.value ELSE '{}' END) v
             WHERE v.type = 'object');
-    DELETE FROM task_metric_variants WHERE tasks <= 0;
 END;
 
 CREATE TRIGGER tasks_metrics_update AFTER UPDATE ON tasks
@@ -186,5 +179,4 @@ CREATE TRIGGER tasks_metrics_update AFTER UPDATE ON tasks
             WHERE v.type = 'object')
         WHERE true
         ON CONFLICT (company, project, metric_hash, variant_hash, metric, variant) DO UPDATE SET tasks = tasks + 1;
-    DELETE FROM task_metric_variants WHERE tasks <= 0;
 END;

@@ -252,6 +252,24 @@ var undoMigration0075 = map[string][]string{
 		"DROP FUNCTION trove_param_names", "DROP FUNCTION trove_param_values", "DROP FUNCTION trove_metric_variants"},
 }
 
+// A name no task holds any more is not read back (its row stays at 0).
+func TestNameTableReadsSkipUnheldNames(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, db *store.DB) {
+		tk := newTask("a", "c1", "n")
+		tk.Hyperparams = map[string]map[string]*store.ParamItem{"Args": {"lr": {Section: "Args", Name: "lr", Value: "0.1"}}}
+		tk.LastMetrics = map[string]map[string]*store.MetricSummary{"hm": {"hv": {Metric: "loss", Variant: "v"}}}
+		insertTasks(t, db, tk)
+		mustTx(t, db, func(q store.Querier) error { _, err := db.DeleteTasks(ctx, q, []string{"a"}); return err })
+		scan := store.DocScan{Companies: []string{"c1"}, AllProjects: true}
+		names, err1 := db.TaskParamNames(ctx, scan)
+		values, err2 := db.TaskParamValues(ctx, scan, "Args", "lr")
+		pairs, err3 := db.TaskMetricVariants(ctx, scan)
+		if len(names)+len(values)+len(pairs) != 0 || err1 != nil || err2 != nil || err3 != nil {
+			t.Fatalf("after the delete: %v %v %v (%v %v %v)", names, values, pairs, err1, err2, err3)
+		}
+	})
+}
+
 // Migration 0075 fills the name tables from the tasks already stored.
 func TestNameTablesBackfill(t *testing.T) {
 	for _, b := range storetest.Backends() {

@@ -17,7 +17,7 @@ type ParamName struct{ Section, Name string }
 type MetricVariantName struct{ Metric, Variant, MetricHash, VariantHash string }
 
 // nameTableWhere is the condition selecting the rows of s's companies and
-// projects in a name table (where project ” stands for no project) that
+// projects in a name table (where an empty project is no project) that
 // some task still holds (rows at 0 are left in place).
 func nameTableWhere(s DocScan) (string, []any) {
 	where := "tasks > 0 AND company IN (" + Placeholders(len(s.Companies)) + ")"

@@ -34,6 +34,7 @@ func benchHostile(args []string) error {
 	bin := fs.String("trove", "bin/trove", "the trove binary to run as the server")
 	logPath := fs.String("log", "/tmp/trove-hostile.log", "the server's log (kept after the run)")
 	samples := fs.Int("samples", 5, "samples printed per finding")
+	budget := fs.Duration("for", 0, "stop sending after this long, if the requests are not all sent by then (0 = no bound)")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -68,7 +69,11 @@ func benchHostile(args []string) error {
 		return fmt.Errorf("fixtures: %w", err)
 	}
 	rss0, _ := srv.RSS()
-	res := runHostile(srv, ops, fx, hostileRun{N: *nReq, Workers: *workers, Seed: *seed, Timeout: *timeout, Slow: *slow, Samples: *samples, Token: tok})
+	run := hostileRun{N: *nReq, Workers: *workers, Seed: *seed, Timeout: *timeout, Slow: *slow, Samples: *samples, Token: tok}
+	if *budget > 0 {
+		run.Until = time.Now().Add(*budget)
+	}
+	res := runHostile(srv, ops, fx, run)
 	rss2, peak := srv.RSS()
 	res.print(rss0, rss2, peak)
 	fmt.Printf("server log: %s\n", *logPath)
@@ -81,6 +86,8 @@ type hostileRun struct {
 	Seed                int64
 	Timeout, Slow       time.Duration
 	Token               string
+	// Until, when set, ends the run early (the report says how many were sent).
+	Until time.Time
 }
 
 // sample is one request worth showing.
@@ -108,6 +115,7 @@ type hostileResult struct {
 	slowest    sample
 	relogins   int
 	rssMid     float64
+	memory     []memPoint // at the start and after every tenth of the requests
 	duration   time.Duration
 	sampleSize int
 }
@@ -159,6 +167,7 @@ func runHostile(srv *childServer, ops []string, fx *fixtures, run hostileRun) *h
 	var done atomic.Int64
 	var mid sync.Once
 	var wg sync.WaitGroup
+	res.memory = append(res.memory, srv.memory(0))
 	start := time.Now()
 	for w := 0; w < run.Workers; w++ {
 		n := run.N / run.Workers
@@ -170,6 +179,9 @@ func runHostile(srv *childServer, ops []string, fx *fixtures, run hostileRun) *h
 			defer wg.Done()
 			g := &generator{r: rand.New(rand.NewSource(run.Seed + int64(w))), fx: fx, ops: ops}
 			for i := 0; i < n; i++ {
+				if !run.Until.IsZero() && time.Now().After(run.Until) {
+					return
+				}
 				hb := g.next()
 				tokMu.Lock()
 				tok := token
@@ -193,8 +205,10 @@ func runHostile(srv *childServer, ops []string, fx *fixtures, run hostileRun) *h
 				if k == int64(run.N/2) {
 					mid.Do(func() { res.rssMid, _ = srv.RSS() })
 				}
-				if step := int64(max(run.N/10, 1)); k%step == 0 {
+				if step := int64(max(min(run.N/10, 5000), 1)); k%step == 0 {
+					p := srv.memory(int(k))
 					res.mu.Lock()
+					res.memory = append(res.memory, p)
 					fmt.Fprintf(os.Stderr, "  %d/%d requests, %.0fs, %d answers >= 500, %d slow, %d hangs\n",
 						k, run.N, time.Since(start).Seconds(), res.nFatal, res.nSlow, res.nHang)
 					res.mu.Unlock()
@@ -265,6 +279,7 @@ func (r *hostileResult) print(rss0, rss2, peak float64) {
 	printByOp(r.byOpSlow)
 	fmt.Printf("slowest: %s [%s] %.0f ms\n", r.slowest.Op, r.slowest.Kind, ms(r.slowest.Took))
 	fmt.Printf("server RSS: start %.0f MiB, middle %.0f MiB, end %.0f MiB (peak %.0f MiB)\n", rss0, r.rssMid, rss2, peak)
+	printMemory(r.memory)
 }
 
 // clip shortens s for a report line.

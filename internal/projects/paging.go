@@ -10,6 +10,6 @@ func sortedPage[T comparable](seen map[T]bool, less func(a, b T) bool, page Page
 		all = append(all, k)
 	}
 	sort.Slice(all, func(i, j int) bool { return less(all[i], all[j]) })
-	items = pageOf(all, page)
-	return items, len(all), max(0, len(all)-page.Number*page.Size-len(items))
+	_, to := page.bounds(len(all))
+	return pageOf(all, page), len(all), len(all) - to
 }

@@ -144,9 +144,18 @@ func NewPage(page, size *int) (Page, error) {
 }
 
 func pageOf[T any](all []T, p Page) []T {
-	from := min(p.Number*p.Size, len(all))
-	to := min(from+p.Size, len(all))
+	from, to := p.bounds(len(all))
 	return append([]T{}, all[from:to]...)
+}
+
+// bounds is the page's [from, to) among n items; a page number or size
+// whose product overflows an int is past the end (a 500 before).
+func (p Page) bounds(n int) (from, to int) {
+	if p.Size <= 0 || p.Number > n/p.Size {
+		return n, n
+	}
+	from = p.Number * p.Size
+	return from, from + min(p.Size, n-from)
 }
 
 // SectionName is a hyper parameter's section and name.
@@ -168,22 +177,13 @@ func HyperParameters(ctx context.Context, env *domain.Env, s Scope, page Page) (
 	if err != nil {
 		return nil, err
 	}
-	seen := map[SectionName]bool{}
-	ds.Member = []string{"hyperparams"}
-	err = env.DB.ScanDocs(ctx, ds, func(doc []byte) error {
-		var hyperparams map[string]map[string]json.RawMessage
-		if err := json.Unmarshal(doc, &hyperparams); err != nil {
-			return err
-		}
-		for sec, params := range hyperparams {
-			for name := range params {
-				seen[SectionName{sec, name}] = true
-			}
-		}
-		return nil
-	})
+	names, err := env.DB.TaskParamNames(ctx, ds)
 	if err != nil {
 		return nil, err
+	}
+	seen := map[SectionName]bool{}
+	for _, n := range names {
+		seen[SectionName{n.Section, n.Name}] = true
 	}
 	items, total, remaining := sortedPage(seen, func(a, b SectionName) bool {
 		if a.Section != b.Section {
@@ -210,22 +210,15 @@ func HyperparamValues(ctx context.Context, env *domain.Env, s Scope, public bool
 	if err != nil {
 		return 0, nil, err
 	}
-	seen := map[string]bool{}
-	ds.Member = []string{"hyperparams", section, name}
-	err = env.DB.ScanDocs(ctx, ds, func(doc []byte) error {
-		var p *struct {
-			Value *string `json:"value"`
-		}
-		if err := json.Unmarshal(doc, &p); err != nil {
-			return err
-		}
-		if p != nil && p.Value != nil && (re == nil || re.MatchString(*p.Value)) {
-			seen[*p.Value] = true
-		}
-		return nil
-	})
+	stored, err := env.DB.TaskParamValues(ctx, ds, section, name)
 	if err != nil {
 		return 0, nil, err
+	}
+	seen := map[string]bool{}
+	for _, v := range stored {
+		if re == nil || re.MatchString(v) {
+			seen[v] = true
+		}
 	}
 	values, total, _ := sortedPage(seen, numericLess, page)
 	return total, values, nil
@@ -270,9 +263,20 @@ func UniqueMetricVariants(ctx context.Context, env *domain.Env, s Scope, models 
 	if err != nil {
 		return nil, err
 	}
+	seen := map[[2]string]MetricVariant{}
+	if !models && len(ids) == 0 {
+		// The pairs of all the scope's tasks come from their index.
+		pairs, err := env.DB.TaskMetricVariants(ctx, ds)
+		if err != nil {
+			return nil, err
+		}
+		for _, p := range pairs {
+			seen[[2]string{p.Metric, p.Variant}] = MetricVariant{Metric: p.Metric, MetricHash: p.MetricHash, Variant: p.Variant, VariantHash: p.VariantHash}
+		}
+		return sortedMetricVariants(seen), nil
+	}
 	ds.IDs = ids
 	ds.Member = []string{"last_metrics"}
-	seen := map[[2]string]MetricVariant{}
 	err = env.DB.ScanDocs(ctx, ds, func(doc []byte) error {
 		var lastMetrics map[string]map[string]*struct {
 			Metric  string `json:"metric"`
@@ -297,6 +301,11 @@ func UniqueMetricVariants(ctx context.Context, env *domain.Env, s Scope, models 
 	if err != nil {
 		return nil, err
 	}
+	return sortedMetricVariants(seen), nil
+}
+
+// sortedMetricVariants lists the pairs sorted by metric and variant.
+func sortedMetricVariants(seen map[[2]string]MetricVariant) []MetricVariant {
 	out := make([]MetricVariant, 0, len(seen))
 	for _, mv := range seen {
 		out = append(out, mv)
@@ -308,7 +317,7 @@ func UniqueMetricVariants(ctx context.Context, env *domain.Env, s Scope, models 
 		}
 		return a.Variant < b.Variant
 	})
-	return out, nil
+	return out
 }
 
 // MetricHash is the key last_metrics uses for a metric or variant name.

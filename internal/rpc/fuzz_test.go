@@ -72,6 +72,8 @@ func FuzzDecode(f *testing.F) {
 		{``, ""},
 		{`{"task": "t1",}`, ""},
 		{`{"task": "\ud800"}`, ""},
+		{`{"task": "t1", "any": ` + nested(20, `"\u0000"`) + `}`, ""},
+		{`{"task": "t1", "runtime": ` + nested(31, `{"k\u0000": NaN}`) + `}`, ""},
 	} {
 		f.Add([]byte(s[0]), s[1])
 	}
@@ -97,6 +99,12 @@ func FuzzDecode(f *testing.F) {
 		}
 		if len(req.Name) > limits.Name || len(req.IDs) > limits.ListItems {
 			t.Fatalf("%q: value over its limit accepted", b)
+		}
+		// No NUL is left at any depth, but in the NaN/Infinity sentinels
+		// of free-form numbers.
+		out, _ := json.Marshal(req)
+		if n, sentinels := bytes.Count(out, []byte(`\u0000`)), bytes.Count(out, []byte(`\u0000trove:`)); n > sentinels {
+			t.Fatalf("%q: a NUL accepted: %.300s", b, out)
 		}
 	})
 }

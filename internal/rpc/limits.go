@@ -19,20 +19,22 @@ var stringLimits = map[string]int{
 }
 
 // checkLimits refuses, in a decoded request, lists and maps longer than
-// limits.ListItems and strings over their bound (see stringLimits), with
-// a 400 that names the field and the limit.
+// limits.ListItems, strings over their bound (see stringLimits) and
+// strings holding a NUL, at any depth, with a 400 that names the field
+// and the limit. The walk visits each decoded value once (so its cost is
+// bounded by the body size) and spells a field's path only for an error.
 func checkLimits(v reflect.Value) error {
-	return walkLimits(v, "", 0, 0)
+	w := limitWalk{}
+	return w.walk(v, 0)
 }
 
-// maxLimitDepth stops the walk in deeply nested free-form values (those
-// are bounded by the body size).
-const maxLimitDepth = 8
+// limitWalk holds the path of the value being checked, one name per
+// level (a map's members are "*", a list's items share its name).
+type limitWalk struct{ path []string }
 
-func walkLimits(v reflect.Value, path string, strLimit, depth int) error {
-	if depth > maxLimitDepth {
-		return nil
-	}
+func (w *limitWalk) field() string { return strings.Join(w.path, ".") }
+
+func (w *limitWalk) walk(v reflect.Value, strLimit int) error {
 	switch v.Kind() {
 	case reflect.Pointer, reflect.Interface:
 		if v.IsNil() {
@@ -41,10 +43,13 @@ func walkLimits(v reflect.Value, path string, strLimit, depth int) error {
 		if e := v.Elem(); v.Kind() == reflect.Interface && e.Kind() == reflect.String && jsonx.IsSentinel(e.String()) {
 			return nil // a NaN or Infinity in a free-form value: a number, echoed as sent
 		}
-		return walkLimits(v.Elem(), path, strLimit, depth)
+		return w.walk(v.Elem(), strLimit)
 	case reflect.Struct:
 		for _, f := range limitFields(v.Type()) {
-			if err := walkLimits(v.FieldByIndex(f.index), join(path, f.name), stringLimits[f.name], depth+1); err != nil {
+			w.path = append(w.path, f.name)
+			err := w.walk(v.FieldByIndex(f.index), stringLimits[f.name])
+			w.path = w.path[:len(w.path)-1]
+			if err != nil {
 				return err
 			}
 		}
@@ -53,42 +58,37 @@ func walkLimits(v reflect.Value, path string, strLimit, depth int) error {
 			return nil // raw JSON or bytes: bounded by the body size
 		}
 		if v.Len() > limits.ListItems {
-			return limits.TooMany(path, v.Len(), limits.ListItems)
+			return limits.TooMany(w.field(), v.Len(), limits.ListItems)
 		}
 		for i := 0; i < v.Len(); i++ {
-			if err := walkLimits(v.Index(i), path, strLimit, depth+1); err != nil {
+			if err := w.walk(v.Index(i), strLimit); err != nil {
 				return err
 			}
 		}
 	case reflect.Map:
 		if v.Len() > limits.ListItems {
-			return limits.TooMany(path, v.Len(), limits.ListItems)
+			return limits.TooMany(w.field(), v.Len(), limits.ListItems)
 		}
+		w.path = append(w.path, "*")
+		defer func() { w.path = w.path[:len(w.path)-1] }()
 		it := v.MapRange()
 		for it.Next() {
-			if k := it.Key(); k.Kind() == reflect.String {
-				if err := limits.CheckNUL(join(path, "*"), k.String()); err != nil {
-					return err
-				}
+			if k := it.Key(); k.Kind() == reflect.String && strings.IndexByte(k.String(), 0) >= 0 {
+				return limits.CheckNUL(w.field(), k.String())
 			}
-			if err := walkLimits(it.Value(), join(path, "*"), 0, depth+1); err != nil {
+			if err := w.walk(it.Value(), 0); err != nil {
 				return err
 			}
 		}
 	case reflect.String:
 		if strLimit > 0 && v.Len() > strLimit {
-			return limits.TooLong(path, v.Len(), strLimit)
+			return limits.TooLong(w.field(), v.Len(), strLimit)
 		}
-		return limits.CheckNUL(path, v.String())
+		if s := v.String(); strings.IndexByte(s, 0) >= 0 { // the NaN sentinel too
+			return limits.CheckNUL(w.field(), s)
+		}
 	}
 	return nil
-}
-
-func join(path, name string) string {
-	if path == "" {
-		return name
-	}
-	return path + "." + name
 }
 
 type limitField struct {

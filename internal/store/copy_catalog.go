@@ -215,8 +215,11 @@ func sortedKeys(m map[string]bool) []string {
 // derivedTables are tables a copy leaves out, with the reason: the target
 // rebuilds them itself. Every other table of either schema is copied.
 var derivedTables = map[string]string{
-	"schema_migrations": "written by the target's own migrations",
-	"task_input_models": "kept by triggers on tasks (SQLite only)",
+	"schema_migrations":    "written by the target's own migrations",
+	"task_input_models":    "kept by triggers on tasks (SQLite only)",
+	"task_param_names":     "kept by triggers on tasks",
+	"task_param_values":    "kept by triggers on tasks",
+	"task_metric_variants": "kept by triggers on tasks",
 }
 
 // orderByRefs sorts tables so that every table comes after the tables its

@@ -77,6 +77,10 @@ type Dialect interface {
 	// input models" on the tasks table, answered from the dialect's index
 	// of input models (see dialect_indexes.go).
 	InputModelCond(modelID string) (string, []any)
+	// TextKeyEq is the condition "col = value" on a free-text key column
+	// of the name tables (task_param_names ...), with its arguments, in
+	// the form the tables' unique keys answer.
+	TextKeyEq(col, value string) (string, []any)
 	// MigrationLock is the statement that serializes concurrent migration
 	// runs inside their transaction ("" when transactions already do).
 	MigrationLock() string

@@ -15,3 +15,16 @@ func (d sqliteDialect) InputModelCond(modelID string) (string, []any) {
 func (postgresDialect) InputModelCond(modelID string) (string, []any) {
 	return "(doc -> 'models' -> 'input') @> jsonb_build_array(jsonb_build_object('model', ?::text))", []any{modelID}
 }
+
+// TextKeyEq is "col = value" for a free-text column of the name tables of
+// migration 0075, in the form their unique keys answer: SQLite keys the
+// text itself.
+func (sqliteDialect) TextKeyEq(col, value string) (string, []any) {
+	return col + " = ?", []any{value}
+}
+
+// TextKeyEq: PostgreSQL keys the md5 of the text (a B-tree entry cannot
+// hold long text); the text comparison settles a collision.
+func (postgresDialect) TextKeyEq(col, value string) (string, []any) {
+	return "md5(" + col + ") = md5(?::text) AND " + col + " = ?", []any{value, value}
+}

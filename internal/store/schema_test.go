@@ -17,9 +17,13 @@ var dialectOnly = map[string][]string{
 	// Insertion order of the document tables: SQLite has rowid.
 	"postgres": {"column:projects.seq", "column:tasks.seq", "column:models.seq", "column:queues.seq", "column:users.seq",
 		// Input models are found by a GIN index over the task documents...
-		"index:tasks_input_models"},
+		"index:tasks_input_models",
+		// Keys of free text are md5 on PostgreSQL (a B-tree entry cannot hold
+		// long text), the text itself on SQLite (migration 0075).
+		"index:task_param_names_key_md5", "index:task_param_values_key_md5", "index:task_metric_variants_key_md5"},
 	// ... which SQLite cannot build: triggers keep a side table instead.
-	"sqlite": {"table:task_input_models"},
+	"sqlite": {"table:task_input_models",
+		"index:task_param_names_key", "index:task_param_values_key", "index:task_metric_variants_key"},
 }
 
 // fact is one statement about a schema; subjects name what it is about

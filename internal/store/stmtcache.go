@@ -17,6 +17,12 @@ type stmtCache struct {
 
 const maxCachedStmts = 512
 
+// maxCachedQuery is the longest query text the cache keeps: a statement
+// with thousands of placeholders (a list of ids) compiles to a program as
+// large, kept on every connection it ran on, and such queries rarely
+// repeat. Caching them held hundreds of MiB under trove-bench hostile.
+const maxCachedQuery = 4096
+
 func newStmtCache(db *sql.DB) *stmtCache {
 	return &stmtCache{db: db, stmts: map[string]*sql.Stmt{}}
 }
@@ -36,7 +42,7 @@ func (c *stmtCache) get(ctx context.Context, query string) *sql.Stmt {
 	st := c.stmts[query]
 	n := len(c.stmts)
 	c.mu.RUnlock()
-	if st != nil || n >= maxCachedStmts {
+	if st != nil || n >= maxCachedStmts || len(query) > maxCachedQuery {
 		return st
 	}
 	// Prepare without holding c.mu: preparing waits for a free connection,
@@ -83,11 +89,13 @@ func (c *cachedQuerier) stmt(ctx context.Context, query string) *sql.Stmt {
 		return c.cache.get(ctx, query)
 	}
 	st := c.cache.lookup(query)
-	if st == nil {
+	if st == nil && len(query) <= maxCachedQuery {
 		if c.missed == nil {
 			c.missed = map[string]bool{}
 		}
 		c.missed[query] = true
+	}
+	if st == nil {
 		return nil
 	}
 	return c.tx.StmtContext(ctx, st)

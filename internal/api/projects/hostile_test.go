@@ -30,8 +30,8 @@ func TestHostileParentFilterTooLong(t *testing.T) {
 
 // Found by trove-bench hostile: the hyper parameter and metric aggregates
 // decoded every whole task document, 26-31 s on a 100,000-task store under
-// load. They read only the member they aggregate now; tasks without it
-// are skipped, not an error.
+// load. They read tables of names kept on task writes now (including the
+// last_metrics upkeep of events.add); tasks without names add none.
 func TestHostileAggregatesReadOnlyTheirMember(t *testing.T) {
 	testenv.Each(t, func(t *testing.T, e *testenv.Env) {
 		p := create(t, e, map[string]any{"name": "hostile aggregates"})
@@ -51,6 +51,27 @@ func TestHostileAggregatesReadOnlyTheirMember(t *testing.T) {
 		r = e.Call(t, "projects.get_unique_metric_variants", map[string]any{"project": p}).OK(t)
 		if list := r.List("metrics"); len(list) != 1 || list[0].(map[string]any)["metric"] != "loss" {
 			t.Fatalf("metric variants: %s", r.Raw)
+		}
+	})
+}
+
+// Found by trove-bench hostile once get_hyper_parameters answered fast: a
+// page number whose product with the page size overflows an int was a
+// panic (500). It is a page past the end.
+func TestHostileHyperParametersPageOverflow(t *testing.T) {
+	testenv.Each(t, func(t *testing.T, e *testenv.Env) {
+		p := create(t, e, map[string]any{"name": "hostile pages"})
+		e.Call(t, "tasks.create", map[string]any{"name": "with params", "type": "training", "project": p,
+			"hyperparams": map[string]any{"Args": map[string]any{"lr": map[string]any{"section": "Args", "name": "lr", "value": "0.5"}}}}).OK(t)
+		for _, page := range []int64{1 << 62, 1<<53 + 1, 18446744073709551} {
+			r := e.Call(t, "projects.get_hyper_parameters", map[string]any{"projects": []string{p}, "page": page, "page_size": 500}).OK(t)
+			if len(r.List("parameters")) != 0 || r.Num("remaining") != 0 || r.Num("total") != 1 {
+				t.Fatalf("page %d: %s", page, r.Raw)
+			}
+			r = e.Call(t, "projects.get_hyperparam_values", map[string]any{"projects": []string{p}, "section": "Args", "name": "lr", "page": page, "page_size": 500}).OK(t)
+			if len(r.List("values")) != 0 {
+				t.Fatalf("values page %d: %s", page, r.Raw)
+			}
 		}
 	})
 }

@@ -20,11 +20,15 @@ const UnknownWorker = "<unknown>"
 // so that this package stays below the task rules.
 var lockedStatuses = map[string]bool{taskdom.Publishing: true, taskdom.Published: true}
 
-// Ingester writes batches of reported events: one transaction per batch,
-// the task and model summaries updated in the same transaction.
+// Ingester writes batches of reported events, the task and model
+// summaries updated in the same transaction. Concurrent batches share
+// transactions (group commit, groupcommit.go); a batch is acknowledged
+// once its transaction has committed.
 type Ingester struct {
 	DB  *store.DB
 	Now func() time.Time
+
+	group groupCommit
 }
 
 // Batch is the content of one events.add or events.add_batch call.
@@ -80,19 +84,11 @@ func (in *Ingester) Ingest(ctx context.Context, b Batch) (*Result, error) {
 		return nil, err
 	}
 	parts := prepare(evs, wts)
-	var res *Result
-	err = in.DB.Tx(ctx, func(q store.Querier) error {
-		res = &Result{Errors: make(map[string]int, len(parseErrs))}
-		for k, v := range parseErrs {
-			res.Errors[k] = v
-		}
-		w := &batchWriter{in: in, q: q, company: b.Company, user: b.User, now: now, res: res}
-		return w.write(ctx, parts, tasks, models, wts)
-	})
-	if err != nil {
-		return nil, err
+	if len(parts) == 0 {
+		return &Result{Errors: parseErrs}, nil
 	}
-	return res, nil
+	return in.commit(&pendingBatch{ctx: ctx, company: b.Company, user: b.User, now: now, wts: wts,
+		parseErrs: parseErrs, parts: parts, tasks: tasks, models: models, events: len(evs)})
 }
 
 // entityPart is the part of a batch for one task or model.

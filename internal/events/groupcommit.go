@@ -37,6 +37,7 @@ type pendingBatch struct {
 	parts         []*entityPart
 	tasks, models map[string]bool
 	events        int
+	upkeep        map[string]*taskUpkeep
 
 	res  *Result
 	err  error
@@ -49,7 +50,7 @@ func (p *pendingBatch) write(ctx context.Context, in *Ingester, q store.Querier)
 	for k, v := range p.parseErrs {
 		p.res.Errors[k] = v
 	}
-	w := &batchWriter{in: in, q: q, company: p.company, user: p.user, now: p.now, res: p.res}
+	w := &batchWriter{in: in, q: q, company: p.company, user: p.user, now: p.now, res: p.res, upkeep: p.upkeep}
 	return w.write(ctx, p.parts, p.tasks, p.models, p.wts)
 }
 

@@ -84,6 +84,9 @@ type Dialect interface {
 	// deleted rows (see dialect_space.go).
 	UseIncrementalVacuum(ctx context.Context, q Querier, maxBytes int64) (bool, error)
 	ReclaimFreePages(ctx context.Context, q Querier, maxPages int) (int64, error)
+	// UsedBytes is the space the database's data takes (SQLite: its
+	// pages in use; PostgreSQL: the database's size).
+	UsedBytes(ctx context.Context, q Querier) (int64, error)
 }
 
 type sqliteDialect struct{}

@@ -70,8 +70,8 @@ func benchFleet(args []string) error {
 	res := f.report(exps, *dur, *interval, *scalars, *timeout)
 	cpu := cpuTime() - cpu0
 	res.print(*n, *interval, *scalars)
-	fmt.Printf("process CPU (server and clients): %.1f s over %.1f s = %.2f cores; load average %s -> %s\n",
-		cpu.Seconds(), res.elapsed.Seconds(), cpu.Seconds()/res.elapsed.Seconds(), load0, loadAverage())
+	fmt.Printf("process CPU (server and clients): %.1f s over %.1f s = %.2f cores, %.2f ms per acknowledged batch; load average %s -> %s\n",
+		cpu.Seconds(), res.elapsed.Seconds(), cpu.Seconds()/res.elapsed.Seconds(), 1000*cpu.Seconds()/float64(max(1, res.acked.Load())), load0, loadAverage())
 	return nil
 }
 

@@ -6,7 +6,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"log/slog"
 	"math/rand/v2"
 	"net"
 	"net/http"
@@ -22,7 +21,6 @@ import (
 
 	"github.com/trove-ml/trove/internal/app"
 	"github.com/trove-ml/trove/internal/auth"
-	"github.com/trove-ml/trove/internal/config"
 )
 
 func init() { benches["fleet"] = benchFleet }
@@ -87,16 +85,8 @@ type fleetServer struct {
 }
 
 func startFleetServer(db string) (*fleetServer, error) {
-	dir, err := os.MkdirTemp("", "trove-bench-fleet-")
+	a, dir, err := newBenchApp(db)
 	if err != nil {
-		return nil, err
-	}
-	cfg := config.Defaults()
-	cfg.DataDir, cfg.DB = dir, db
-	cfg.AdminKey, cfg.AdminSecret = "BENCHKEY", "bench-secret"
-	a, err := app.New(context.Background(), cfg, slog.New(slog.NewTextHandler(io.Discard, nil)))
-	if err != nil {
-		os.RemoveAll(dir)
 		return nil, err
 	}
 	ln, err := net.Listen("tcp", "127.0.0.1:0")

@@ -149,53 +149,25 @@ func (s *scaleBench) send(body []byte) (time.Duration, error) {
 	return time.Since(t0), nil
 }
 
-// ingest reports every task's iterations [0, iters), all tasks advancing
-// together (request k goes to task k mod tasks), and prints the rate of
-// each tenth of the points.
+// ingest reports every task's iterations [0, iters) and prints the rate
+// of each tenth of the points.
 func (s *scaleBench) ingest(ids []string, iters, workers, batch int) error {
-	per := batch / s.series
-	chunks := (iters + per - 1) / per
-	jobs := len(ids) * chunks
 	total := int64(len(ids) * s.series * iters)
-	var next, done atomic.Int64
+	var done int64
 	var mu sync.Mutex
 	marks := []time.Time{time.Now()}
 	var lat []time.Duration
-	errc := make(chan error, workers)
-	var wg sync.WaitGroup
-	for w := 0; w < workers; w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			var buf []byte
-			for {
-				j := int(next.Add(1)) - 1
-				if j >= jobs {
-					return
-				}
-				task, from := ids[j%len(ids)], (j/len(ids))*per
-				n := min(per, iters-from)
-				buf = s.lines(buf[:0], task, from, n)
-				d, err := s.send(buf)
-				if err != nil {
-					errc <- err
-					return
-				}
-				now := done.Add(int64(n * s.series))
-				mu.Lock()
-				lat = append(lat, d)
-				for int64(len(marks)) <= 10 && now >= total*int64(len(marks))/10 {
-					marks = append(marks, time.Now())
-				}
-				mu.Unlock()
-			}
-		}()
-	}
-	wg.Wait()
-	select {
-	case err := <-errc:
+	err := s.report(ids, 0, iters, workers, batch, func(points int, d time.Duration) {
+		mu.Lock()
+		defer mu.Unlock()
+		done += int64(points)
+		lat = append(lat, d)
+		for len(marks) <= 10 && done >= total*int64(len(marks))/10 {
+			marks = append(marks, time.Now())
+		}
+	})
+	if err != nil {
 		return err
-	default:
 	}
 	el := marks[len(marks)-1].Sub(marks[0])
 	fmt.Printf("ingest: %d points in %.1f s = %.0f points/s; add_batch %s\n", total, el.Seconds(), float64(total)/el.Seconds(), percentiles(lat))
@@ -221,15 +193,16 @@ func (s *scaleBench) loadTask(name string, points int) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	iters := points / s.series
-	return id, s.ingestQuiet([]string{id}, 0, iters, 2, 5000-5000%s.series)
+	return id, s.report([]string{id}, 0, points/s.series, 2, 5000-5000%s.series, nil)
 }
 
-// ingestQuiet reports iterations [from, from+iters) of tasks without
-// measuring.
-func (s *scaleBench) ingestQuiet(ids []string, from, iters, workers, batch int) error {
+// report sends iterations [from, from+iters) of every task from workers
+// clients, batch points a request, all tasks advancing together (request
+// k goes to task k mod tasks); acked (if not nil) sees each request's
+// points and latency.
+func (s *scaleBench) report(ids []string, from, iters, workers, batch int, acked func(points int, d time.Duration)) error {
 	per := batch / s.series
-	chunks := (iters + per - 1) / per
+	jobs := len(ids) * ((iters + per - 1) / per)
 	var next atomic.Int64
 	errc := make(chan error, workers)
 	var wg sync.WaitGroup
@@ -240,14 +213,19 @@ func (s *scaleBench) ingestQuiet(ids []string, from, iters, workers, batch int) 
 			var buf []byte
 			for {
 				j := int(next.Add(1)) - 1
-				if j >= len(ids)*chunks {
+				if j >= jobs {
 					return
 				}
 				off := (j / len(ids)) * per
-				buf = s.lines(buf[:0], ids[j%len(ids)], from+off, min(per, iters-off))
-				if _, err := s.send(buf); err != nil {
+				n := min(per, iters-off)
+				buf = s.lines(buf[:0], ids[j%len(ids)], from+off, n)
+				d, err := s.send(buf)
+				if err != nil {
 					errc <- err
 					return
+				}
+				if acked != nil {
+					acked(n*s.series, d)
 				}
 			}
 		}()

@@ -13,8 +13,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/trove-ml/trove/internal/ids"
-	"github.com/trove-ml/trove/internal/jsonx"
 	"github.com/trove-ml/trove/internal/store"
 	"github.com/trove-ml/trove/internal/store/storetest"
 )
@@ -91,14 +89,7 @@ func TestAckedBatchesSurviveKill(t *testing.T) {
 			}
 			var tasks []string
 			for i := 0; i < 8; i++ {
-				now := jsonx.Now()
-				task := &store.Task{ID: ids.New(), Company: killCompany, User: "u", Name: fmt.Sprintf("kill %d", i),
-					Type: "training", Status: "in_progress", Created: now, LastUpdate: now, LastChange: now, Started: &now}
-				task.Normalize()
-				if err := db.Tasks().Insert(context.Background(), db.Write(), task); err != nil {
-					t.Fatal(err)
-				}
-				tasks = append(tasks, task.ID)
+				tasks = append(tasks, newStoredTask(t, db, killCompany, fmt.Sprintf("kill %d", i)))
 			}
 			db.Close()
 

@@ -6,8 +6,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/trove-ml/trove/internal/ids"
-	"github.com/trove-ml/trove/internal/jsonx"
 	"github.com/trove-ml/trove/internal/store"
 	"github.com/trove-ml/trove/internal/store/storetest"
 )
@@ -18,13 +16,7 @@ import (
 func TestDeletedPointsArePurged(t *testing.T) {
 	storetest.Each(t, func(t *testing.T, db *store.DB) {
 		ctx := context.Background()
-		now := jsonx.Now()
-		task := &store.Task{ID: ids.New(), Company: "c", User: "u", Name: "purge", Type: "training",
-			Status: "in_progress", Created: now, LastUpdate: now, LastChange: now, Started: &now}
-		task.Normalize()
-		if err := db.Tasks().Insert(ctx, db.Write(), task); err != nil {
-			t.Fatal(err)
-		}
+		task := &store.Task{ID: newStoredTask(t, db, "c", "purge")}
 		in := &Ingester{DB: db, Now: time.Now}
 		report := func(from, n int) {
 			var lines [][]byte

@@ -6,8 +6,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/trove-ml/trove/internal/ids"
-	"github.com/trove-ml/trove/internal/jsonx"
 	"github.com/trove-ml/trove/internal/store"
 	"github.com/trove-ml/trove/internal/store/storetest"
 )
@@ -18,13 +16,7 @@ import (
 func TestPreparedUpkeepOfAChangedTask(t *testing.T) {
 	storetest.Each(t, func(t *testing.T, db *store.DB) {
 		ctx := context.Background()
-		now := jsonx.Now()
-		task := &store.Task{ID: ids.New(), Company: "c", User: "u", Name: "upkeep", Type: "training",
-			Status: "in_progress", Created: now, LastUpdate: now, LastChange: now, Started: &now}
-		task.Normalize()
-		if err := db.Tasks().Insert(ctx, db.Write(), task); err != nil {
-			t.Fatal(err)
-		}
+		task := &store.Task{ID: newStoredTask(t, db, "c", "upkeep")}
 		in := &Ingester{DB: db, Now: time.Now}
 		line := func(iter int, value float64) []byte {
 			return []byte(fmt.Sprintf(`{"type":"training_stats_scalar","task":%q,"iter":%d,"metric":"m","variant":"v","value":%g}`, task.ID, iter, value))

@@ -2,6 +2,7 @@ package store
 
 import (
 	"context"
+	"database/sql"
 	"fmt"
 	"strings"
 	"sync"
@@ -91,7 +92,11 @@ func (s *EventStore) LockSeries(ctx context.Context, q Querier, id int64) (*Seri
 // rollups whose highest iteration is at least lag past their mark or
 // which were last written before idleSince (epoch ms).
 func (s *EventStore) SeriesBehind(ctx context.Context, q Querier, lag, idleSince int64, limit int) ([]int64, error) {
-	rows, err := q.QueryContext(ctx, "SELECT id FROM event_series WHERE max_iter > rolled_through AND (max_iter - rolled_through >= ? OR last_wts < ?) LIMIT ?", lag, idleSince, limit)
+	return seriesIDs(q.QueryContext(ctx, "SELECT id FROM event_series WHERE max_iter > rolled_through AND (max_iter - rolled_through >= ? OR last_wts < ?) LIMIT ?", lag, idleSince, limit))
+}
+
+// seriesIDs scans a query of series ids.
+func seriesIDs(rows *sql.Rows, err error) ([]int64, error) {
 	if err != nil {
 		return nil, err
 	}

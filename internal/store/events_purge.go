@@ -9,20 +9,7 @@ const deletedSeriesPrefix = "~deleted~"
 
 // SeriesToPurge lists up to limit deleted series whose points remain.
 func (s *EventStore) SeriesToPurge(ctx context.Context, q Querier, limit int) ([]int64, error) {
-	rows, err := q.QueryContext(ctx, "SELECT id FROM event_series_purge ORDER BY id LIMIT ?", limit)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	var out []int64
-	for rows.Next() {
-		var id int64
-		if err := rows.Scan(&id); err != nil {
-			return nil, err
-		}
-		out = append(out, id)
-	}
-	return out, rows.Err()
+	return seriesIDs(q.QueryContext(ctx, "SELECT id FROM event_series_purge ORDER BY id LIMIT ?", limit))
 }
 
 // PurgeSeries deletes up to chunk points of a deleted series; once none

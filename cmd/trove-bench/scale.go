@@ -34,6 +34,7 @@ func benchScale(args []string) error {
 	workers := fs.Int("workers", 4, "concurrent ingest clients")
 	batch := fs.Int("batch", 1000, "points per add_batch request (a multiple of -series)")
 	histPoints := fs.Int("histpoints", 1000000, "points of the histogram task")
+	histSeries := fs.Int("histseries", 4, "series of the histogram task")
 	deletePoints := fs.Int("deletepoints", 0, "points of the deleted task (overrides the preset)")
 	samples := fs.Int("samples", 6000, "histogram samples")
 	queries := fs.Int("queries", 50, "calls per read measure")
@@ -87,7 +88,9 @@ func benchScale(args []string) error {
 	}
 	fmt.Printf("stored: %.1f MB more for %d points = %.1f bytes per point (points, series, rollups and indexes)\n",
 		float64(after-before)/1e6, total, float64(after-before)/float64(total))
-	if err := s.histogram(*histPoints, *samples, *queries); err != nil {
+	hs := *s
+	hs.series = *histSeries
+	if err := hs.histogram(*histPoints, *samples, *queries); err != nil {
 		return err
 	}
 	if err := s.taskList(*queries); err != nil {

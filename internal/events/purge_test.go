@@ -69,3 +69,51 @@ func TestDeletedPointsArePurged(t *testing.T) {
 		}
 	})
 }
+
+// The count of deleted points comes from the rollups and the points past
+// them; it matches the points stored whatever was rolled up.
+func TestDeletedPointsCount(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, db *store.DB) {
+		ctx := context.Background()
+		task := newStoredTask(t, db, "c", "count")
+		in := &Ingester{DB: db, Now: time.Now}
+		report := func(variant string, iters ...int) {
+			var lines [][]byte
+			for _, i := range iters {
+				iter := fmt.Sprintf(`"iter":%d,`, i)
+				if i < 0 {
+					iter = "" // no iteration
+				}
+				lines = append(lines, []byte(fmt.Sprintf(`{"type":"training_stats_scalar","task":%q,%s"metric":"m","variant":%q,"value":%d}`, task, iter, variant, i)))
+			}
+			if _, err := in.Ingest(ctx, Batch{Company: "c", User: "u", Lines: lines}); err != nil {
+				t.Fatal(err)
+			}
+		}
+		var big []int
+		for i := 0; i < 100; i++ {
+			big = append(big, i)
+		}
+		report("a", big...)      // rolled up inline
+		report("a", 100, 101, 5) // past the mark, and one replaced below it
+		report("b", 0, 1)        // a new series of a small batch
+		report("c", -1)          // no iteration
+		if err := (&Roller{DB: db}).Run(ctx); err != nil {
+			t.Fatal(err)
+		}
+		report("b", 1, 2)   // one replaced below the new mark, one past it
+		report("a", 3, 102) // replaced below the mark, one new
+		want := int64(103 + 3 + 1)
+		var got int64
+		if err := db.Tx(ctx, func(q store.Querier) error {
+			var err error
+			got, err = db.Events().DeleteFor(ctx, q, []string{task})
+			return err
+		}); err != nil {
+			t.Fatal(err)
+		}
+		if got != want {
+			t.Fatalf("deleted %d points, %d were stored", got, want)
+		}
+	})
+}

@@ -141,7 +141,13 @@ func (s *EventStore) DeleteFor(ctx context.Context, q Querier, ids []string) (in
 	args := Args(ids)
 	var total int64
 	series := "SELECT id FROM event_series WHERE task IN " + in
-	if err := q.QueryRowContext(ctx, "SELECT COUNT(*) FROM event_scalars WHERE series IN ("+series+")", args...).Scan(&total); err != nil {
+	// The points are counted from the rollups (every point between the
+	// single-value mark and a series' rolled_through is in each level
+	// once) plus the points outside them, not by reading every point.
+	if err := q.QueryRowContext(ctx, `SELECT COALESCE(SUM(
+		COALESCE((SELECT SUM(r.cnt) FROM event_scalar_rollups r WHERE r.series = s.id AND r.level = (SELECT MAX(level) FROM event_scalar_rollups WHERE series = s.id)), 0)
+		+ (SELECT COUNT(*) FROM event_scalars p WHERE p.series = s.id AND (p.iter > s.rolled_through OR p.iter <= ?))), 0)
+		FROM event_series s WHERE s.task IN `+in, append([]any{singleValueIter}, args...)...).Scan(&total); err != nil {
 		return 0, err
 	}
 	for _, stmt := range []string{

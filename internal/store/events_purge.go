@@ -7,6 +7,10 @@ import "context"
 // and the series keeps its id (a new series cannot take it over).
 const deletedSeriesPrefix = "~deleted~"
 
+// singleValueIter is the iteration of single-value scalars
+// (events.SingleValueIter); points at or below it are never rolled up.
+const singleValueIter int64 = -1 << 31
+
 // SeriesToPurge lists up to limit deleted series whose points remain.
 func (s *EventStore) SeriesToPurge(ctx context.Context, q Querier, limit int) ([]int64, error) {
 	return seriesIDs(q.QueryContext(ctx, "SELECT id FROM event_series_purge ORDER BY id LIMIT ?", limit))

@@ -25,16 +25,8 @@ type benchServer struct {
 // startServer starts Trove on SQLite in a temp dir, or on db (a postgres://
 // URL of an empty database), and logs in.
 func startServer(db string) (*benchServer, error) {
-	dir, err := os.MkdirTemp("", "trove-bench-")
+	a, dir, err := newBenchApp(db)
 	if err != nil {
-		return nil, err
-	}
-	cfg := config.Defaults()
-	cfg.DataDir, cfg.DB = dir, db
-	cfg.AdminKey, cfg.AdminSecret = "BENCHKEY", "bench-secret"
-	a, err := app.New(context.Background(), cfg, slog.New(slog.NewTextHandler(io.Discard, nil)))
-	if err != nil {
-		os.RemoveAll(dir)
 		return nil, err
 	}
 	b := &benchServer{App: a, srv: httptest.NewServer(a.Handler), dir: dir}
@@ -57,4 +49,22 @@ func (b *benchServer) Close() {
 	b.srv.Close()
 	b.App.Close()
 	os.RemoveAll(b.dir)
+}
+
+// newBenchApp builds Trove with the benchmark admin key, its data in a
+// new temp dir (returned; the caller removes it).
+func newBenchApp(db string) (*app.App, string, error) {
+	dir, err := os.MkdirTemp("", "trove-bench-")
+	if err != nil {
+		return nil, "", err
+	}
+	cfg := config.Defaults()
+	cfg.DataDir, cfg.DB = dir, db
+	cfg.AdminKey, cfg.AdminSecret = "BENCHKEY", "bench-secret"
+	a, err := app.New(context.Background(), cfg, slog.New(slog.NewTextHandler(io.Discard, nil)))
+	if err != nil {
+		os.RemoveAll(dir)
+		return nil, "", err
+	}
+	return a, dir, nil
 }

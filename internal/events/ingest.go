@@ -7,7 +7,6 @@ import (
 	"time"
 
 	"github.com/trove-ml/trove/internal/apierr"
-	"github.com/trove-ml/trove/internal/jsonx"
 	"github.com/trove-ml/trove/internal/store"
 	taskdom "github.com/trove-ml/trove/internal/tasks"
 )
@@ -20,11 +19,15 @@ const UnknownWorker = "<unknown>"
 // so that this package stays below the task rules.
 var lockedStatuses = map[string]bool{taskdom.Publishing: true, taskdom.Published: true}
 
-// Ingester writes batches of reported events: one transaction per batch,
-// the task and model summaries updated in the same transaction.
+// Ingester writes batches of reported events, the task and model
+// summaries updated in the same transaction. Concurrent batches share
+// transactions (group commit, groupcommit.go); a batch is acknowledged
+// once its transaction has committed.
 type Ingester struct {
 	DB  *store.DB
 	Now func() time.Time
+
+	group groupCommit
 }
 
 // Batch is the content of one events.add or events.add_batch call.
@@ -80,19 +83,12 @@ func (in *Ingester) Ingest(ctx context.Context, b Batch) (*Result, error) {
 		return nil, err
 	}
 	parts := prepare(evs, wts)
-	var res *Result
-	err = in.DB.Tx(ctx, func(q store.Querier) error {
-		res = &Result{Errors: make(map[string]int, len(parseErrs))}
-		for k, v := range parseErrs {
-			res.Errors[k] = v
-		}
-		w := &batchWriter{in: in, q: q, company: b.Company, user: b.User, now: now, res: res}
-		return w.write(ctx, parts, tasks, models, wts)
-	})
-	if err != nil {
-		return nil, err
+	if len(parts) == 0 {
+		return &Result{Errors: parseErrs}, nil
 	}
-	return res, nil
+	return in.commit(&pendingBatch{ctx: ctx, company: b.Company, user: b.User, now: now, wts: wts,
+		parseErrs: parseErrs, parts: parts, tasks: tasks, models: models, events: len(evs),
+		upkeep: in.prepareUpkeep(ctx, b.Company, b.User, now, parts)})
 }
 
 // entityPart is the part of a batch for one task or model.
@@ -162,6 +158,10 @@ type batchWriter struct {
 	res           *Result
 	tasks         map[string]*store.Task
 	models        map[string]*store.Model
+	// upkeep: the task summaries prepared before the transaction;
+	// prepared: those still valid inside it (see upkeep.go)
+	upkeep   map[string]*taskUpkeep
+	prepared map[string]*store.EncodedRecord
 }
 
 func (w *batchWriter) write(ctx context.Context, parts []*entityPart, tasks, models map[string]bool, wts int64) error {
@@ -207,8 +207,9 @@ func (w *batchWriter) write(ctx context.Context, parts []*entityPart, tasks, mod
 func (w *batchWriter) loadEntities(ctx context.Context, tasks, models map[string]bool) error {
 	db := w.in.DB
 	w.tasks, w.models = map[string]*store.Task{}, map[string]*store.Model{}
+	w.prepared = map[string]*store.EncodedRecord{}
 	for _, id := range sortedKeys(tasks) {
-		t, err := db.Tasks().GetForUpdate(ctx, w.q, id, w.company)
+		t, enc, err := w.lockTask(ctx, id)
 		if errors.Is(err, store.ErrNotFound) {
 			continue
 		}
@@ -219,6 +220,9 @@ func (w *batchWriter) loadEntities(ctx context.Context, tasks, models map[string
 			continue
 		}
 		w.tasks[id] = t
+		if enc != nil {
+			w.prepared[id] = enc
+		}
 	}
 	for _, id := range sortedKeys(models) {
 		m, err := db.Models().GetForUpdate(ctx, w.q, id, w.company)
@@ -237,8 +241,14 @@ func (w *batchWriter) loadEntities(ctx context.Context, tasks, models map[string
 }
 
 func (w *batchWriter) applySummaries(ctx context.Context, parts []*entityPart) error {
-	now := jsonx.Time{Time: w.now.UTC().Truncate(time.Millisecond)}
+	now := upkeepTime(w.now)
 	for _, p := range parts {
+		if enc := w.prepared[p.id]; enc != nil && !p.model {
+			if err := w.in.DB.Tasks().WriteEncoded(ctx, w.q, enc); err != nil {
+				return err
+			}
+			continue
+		}
 		if t := w.tasks[p.id]; t != nil && !p.model {
 			p.summary.ApplyTask(t, now, w.user)
 			if err := w.in.DB.Tasks().Update(ctx, w.q, t); err != nil {

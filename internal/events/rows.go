@@ -129,10 +129,19 @@ func sourceURLs(plot string) []string {
 	return out
 }
 
+// rollInlinePoints is the smallest number of a series' points in one
+// batch that ingest adds to its rollups itself. Smaller parts (a training
+// loop's one point per series every few seconds) would cost one upsert per
+// rollup level and point; the rollup job adds them later, many at a time,
+// and histograms read the points past the mark meanwhile.
+const rollInlinePoints = 16
+
 // writeScalars attaches the batch's points to their series (created on
-// first use), writes them, and keeps the series' rollups in step: a new
-// point adds to its buckets, a replaced point swaps its value. (A series
-// whose rollups are behind is left to the rollup job past its mark.)
+// first use), writes them, and keeps the rollups of a series in step when
+// the batch brings enough of its points: a new point adds to its buckets,
+// a replaced point swaps its value. Otherwise the points past the series'
+// mark are left to the rollup job (replaced points below the mark still
+// correct their buckets).
 func (w *batchWriter) writeScalars(ctx context.Context, batches []*seriesBatch, wts int64) error {
 	if len(batches) == 0 {
 		return nil
@@ -140,6 +149,7 @@ func (w *batchWriter) writeScalars(ctx context.Context, batches []*seriesBatch, 
 	es := w.in.DB.Events()
 	var rows, fresh []store.ScalarRow
 	var rollups, newBuckets []store.Rollup
+	touched := make([]store.SeriesTouch, 0, len(batches))
 	known, err := w.knownSeries(ctx, batches)
 	if err != nil {
 		return err
@@ -167,7 +177,7 @@ func (w *batchWriter) writeScalars(ctx context.Context, batches []*seriesBatch, 
 			target = &rows
 		}
 		acc := newRollupAcc(sr.ID)
-		inStep := sr.RolledThrough >= sr.MaxIter
+		inStep := sr.RolledThrough >= sr.MaxIter && len(points) >= rollInlinePoints
 		for _, e := range points {
 			it := e.Iter
 			row := store.ScalarRow{Series: sr.ID, Iter: it, Value: e.Value, TS: e.Timestamp, WTS: wts, Extra: membersObject(e.Extra)}
@@ -176,9 +186,6 @@ func (w *batchWriter) writeScalars(ctx context.Context, batches []*seriesBatch, 
 				row.Worker = &wk
 			}
 			*target = append(*target, row)
-			// a series whose rollups are complete keeps them complete;
-			// otherwise the points past its rollup mark are left to the
-			// rollup job
 			if it <= SingleValueIter || (it > sr.RolledThrough && !inStep) {
 				continue
 			}
@@ -198,12 +205,17 @@ func (w *batchWriter) writeScalars(ctx context.Context, batches []*seriesBatch, 
 			}
 		}
 		newMax, rolled := max(sr.MaxIter, hi), sr.RolledThrough
-		if inStep {
+		switch {
+		case inStep:
 			rolled = newMax
+		case sr.MaxIter == NoIter && lo > SingleValueIter:
+			// a new series has nothing below its first point to roll up
+			rolled = lo - 1
 		}
-		if err := es.TouchSeries(ctx, w.q, sr.ID, newMax, rolled, wts); err != nil {
-			return err
-		}
+		touched = append(touched, store.SeriesTouch{ID: sr.ID, MaxIter: newMax, RolledThrough: rolled, LastWTS: wts})
+	}
+	if err := es.TouchSeriesMany(ctx, w.q, touched); err != nil {
+		return err
 	}
 	if err := es.InsertScalars(ctx, w.q, fresh); err != nil {
 		return err

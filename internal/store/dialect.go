@@ -97,6 +97,9 @@ type Dialect interface {
 	// WatchChannel hands the messages other processes send on channel to
 	// msg until ctx ends or the connection fails (see dialect_cluster.go).
 	WatchChannel(ctx context.Context, dsn, channel string, ready func(), msg func(payload string)) error
+	// UsedBytes is the space the database's data takes (SQLite: its
+	// pages in use; PostgreSQL: the database's size).
+	UsedBytes(ctx context.Context, q Querier) (int64, error)
 }
 
 type sqliteDialect struct{}

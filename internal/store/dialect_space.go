@@ -63,3 +63,17 @@ func (postgresDialect) UseIncrementalVacuum(context.Context, Querier, int64) (bo
 func (postgresDialect) ReclaimFreePages(context.Context, Querier, int) (int64, error) {
 	return 0, nil
 }
+
+// UsedBytes is the size of the pages in use (not on the free list).
+func (sqliteDialect) UsedBytes(ctx context.Context, q Querier) (int64, error) {
+	var pages, free, size int64
+	err := q.QueryRowContext(ctx, "SELECT (SELECT page_count FROM pragma_page_count()), (SELECT freelist_count FROM pragma_freelist_count()), (SELECT page_size FROM pragma_page_size())").Scan(&pages, &free, &size)
+	return (pages - free) * size, err
+}
+
+// UsedBytes is the size of the database, as pg_database_size reports it.
+func (postgresDialect) UsedBytes(ctx context.Context, q Querier) (int64, error) {
+	var n int64
+	err := q.QueryRowContext(ctx, "SELECT pg_database_size(current_database())").Scan(&n)
+	return n, err
+}

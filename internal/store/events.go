@@ -2,6 +2,7 @@ package store
 
 import (
 	"context"
+	"database/sql"
 	"fmt"
 	"strings"
 	"sync"
@@ -88,9 +89,14 @@ func (s *EventStore) LockSeries(ctx context.Context, q Querier, id int64) (*Seri
 }
 
 // SeriesBehind lists up to limit series with points not yet in their
-// rollups.
-func (s *EventStore) SeriesBehind(ctx context.Context, q Querier, limit int) ([]int64, error) {
-	rows, err := q.QueryContext(ctx, "SELECT id FROM event_series WHERE max_iter > rolled_through LIMIT ?", limit)
+// rollups whose highest iteration is at least lag past their mark or
+// which were last written before idleSince (epoch ms).
+func (s *EventStore) SeriesBehind(ctx context.Context, q Querier, lag, idleSince int64, limit int) ([]int64, error) {
+	return seriesIDs(q.QueryContext(ctx, "SELECT id FROM event_series WHERE max_iter > rolled_through AND (max_iter - rolled_through >= ? OR last_wts < ?) LIMIT ?", lag, idleSince, limit))
+}
+
+// seriesIDs scans a query of series ids.
+func seriesIDs(rows *sql.Rows, err error) ([]int64, error) {
 	if err != nil {
 		return nil, err
 	}
@@ -172,12 +178,11 @@ var multiSQL sync.Map // head + size -> statement text
 // multiRowSQL builds "head VALUES (?, ...), ... tail" for size rows of
 // cols, in the dialect's placeholders (rebinding hundreds of placeholders
 // per statement would cost as much as encoding the rows).
-func multiRowSQL(d Dialect, head string, cols int, tail string, size int) string {
-	key := fmt.Sprintf("%s\x00%s\x00%d\x00%s", d.Name(), head, size, tail)
+func multiRowSQL(d Dialect, head, row, tail string, size int) string {
+	key := fmt.Sprintf("%s\x00%s\x00%s\x00%d\x00%s", d.Name(), head, row, size, tail)
 	if v, ok := multiSQL.Load(key); ok {
 		return v.(string)
 	}
-	row := "(" + Placeholders(cols) + ")"
 	var b strings.Builder
 	b.WriteString(head)
 	b.WriteString(" VALUES ")
@@ -196,6 +201,12 @@ func multiRowSQL(d Dialect, head string, cols int, tail string, size int) string
 // insertRows writes n rows with multi-row statements; add appends the
 // arguments of row i.
 func (s *EventStore) insertRows(ctx context.Context, q Querier, head string, cols int, tail string, n int, add func(args []any, i int) []any) error {
+	return s.multiRows(ctx, q, head, "("+Placeholders(cols)+")", cols, tail, n, add)
+}
+
+// multiRows is insertRows with the text of one row given (e.g. with
+// casts, where PostgreSQL cannot infer a VALUES column's type).
+func (s *EventStore) multiRows(ctx context.Context, q Querier, head, row string, cols int, tail string, n int, add func(args []any, i int) []any) error {
 	i := 0
 	args := make([]any, 0, chunkSizes[0]*cols)
 	for _, size := range chunkSizes {
@@ -204,7 +215,7 @@ func (s *EventStore) insertRows(ctx context.Context, q Querier, head string, col
 			for j := 0; j < size; j++ {
 				args = add(args, i+j)
 			}
-			if _, err := q.ExecContext(ctx, multiRowSQL(s.db.D, head, cols, tail, size), args...); err != nil {
+			if _, err := q.ExecContext(ctx, multiRowSQL(s.db.D, head, row, tail, size), args...); err != nil {
 				return err
 			}
 			i += size

@@ -145,7 +145,10 @@ func (s *EventStore) DeleteLogs(ctx context.Context, q Querier, task string, del
 }
 
 // DeleteFor deletes every event of the tasks or models and returns how
-// many it deleted (scalar points, documents and logs).
+// many it deleted (scalar points, documents and logs). Scalar points are
+// deleted later, in chunks (see PurgeSeries): their series are renamed out
+// of the tasks' reach and queued for the purge, so that deleting a task of
+// millions of points does not hold the writer.
 func (s *EventStore) DeleteFor(ctx context.Context, q Querier, ids []string) (int64, error) {
 	if len(ids) == 0 {
 		return 0, nil
@@ -154,8 +157,16 @@ func (s *EventStore) DeleteFor(ctx context.Context, q Querier, ids []string) (in
 	args := Args(ids)
 	var total int64
 	series := "SELECT id FROM event_series WHERE task IN " + in
+	// The points are counted from the rollups (every point between the
+	// single-value mark and a series' rolled_through is in each level
+	// once) plus the points outside them, not by reading every point.
+	if err := q.QueryRowContext(ctx, `SELECT COALESCE(SUM(
+		COALESCE((SELECT SUM(r.cnt) FROM event_scalar_rollups r WHERE r.series = s.id AND r.level = (SELECT MAX(level) FROM event_scalar_rollups WHERE series = s.id)), 0)
+		+ (SELECT COUNT(*) FROM event_scalars p WHERE p.series = s.id AND (p.iter > s.rolled_through OR p.iter <= ?))), 0)
+		FROM event_series s WHERE s.task IN `+in, append([]any{singleValueIter}, args...)...).Scan(&total); err != nil {
+		return 0, err
+	}
 	for _, stmt := range []string{
-		"DELETE FROM event_scalars WHERE series IN (" + series + ")",
 		"DELETE FROM event_docs WHERE task IN " + in,
 		"DELETE FROM event_logs WHERE task IN " + in,
 	} {
@@ -168,7 +179,8 @@ func (s *EventStore) DeleteFor(ctx context.Context, q Querier, ids []string) (in
 	}
 	for _, stmt := range []string{
 		"DELETE FROM event_scalar_rollups WHERE series IN (" + series + ")",
-		"DELETE FROM event_series WHERE task IN " + in,
+		"INSERT INTO event_series_purge (id) " + series,
+		"UPDATE event_series SET task = '" + deletedSeriesPrefix + "' || CAST(id AS TEXT), rolled_through = max_iter WHERE task IN " + in,
 	} {
 		if _, err := q.ExecContext(ctx, stmt, args...); err != nil {
 			return 0, err

@@ -18,3 +18,9 @@ func (s *EventStore) UseIncrementalVacuum(ctx context.Context, maxBytes int64) (
 func (s *EventStore) ReclaimSpace(ctx context.Context, maxPages int) (int64, error) {
 	return s.db.D.ReclaimFreePages(ctx, s.db.w, maxPages)
 }
+
+// UsedBytes is the space the database's data takes; benchmarks divide it
+// by the points stored.
+func (s *EventStore) UsedBytes(ctx context.Context) (int64, error) {
+	return s.db.D.UsedBytes(ctx, s.db.Read())
+}

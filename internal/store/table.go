@@ -54,18 +54,11 @@ var ErrDuplicate = errors.New("duplicate")
 
 // Update rewrites rec's document and columns.
 func (t *Table[S, P]) Update(ctx context.Context, q Querier, rec P) error {
-	doc, err := json.Marshal(rec)
+	e, err := t.Encode(rec)
 	if err != nil {
-		return fmt.Errorf("encode %s: %w", t.Name, err)
+		return err
 	}
-	sets := make([]string, len(t.Cols))
-	for i, c := range t.Cols {
-		sets[i] = c + " = ?"
-	}
-	args := append([]any{string(doc)}, rec.ColumnValues()...)
-	args = append(args, rec.RecordID())
-	_, err = q.ExecContext(ctx, fmt.Sprintf("UPDATE %s SET doc = %s, %s WHERE id = ?",
-		t.Name, t.DB.D.JSONParam(), strings.Join(sets, ", ")), args...)
+	err = t.WriteEncoded(ctx, q, e)
 	if t.DB.D.IsUniqueViolation(err) {
 		return fmt.Errorf("update %s: %w", t.Name, ErrDuplicate)
 	}

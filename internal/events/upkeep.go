@@ -1,0 +1,70 @@
+package events
+
+import (
+	"bytes"
+	"context"
+	"time"
+
+	"github.com/trove-ml/trove/internal/jsonx"
+	"github.com/trove-ml/trove/internal/store"
+)
+
+// taskUpkeep is a task's summary update worked out before the write
+// transaction: the task's document as read then, and the task with the
+// batch's summary applied, encoded. Inside the transaction, when the
+// stored document is still byte for byte the one read, the encoding is
+// written as it is; otherwise the summary is applied again to the stored
+// task. This takes the decoding and encoding of task documents (which
+// grow with last_metrics) out of the transactions that group commit
+// runs one after the other.
+type taskUpkeep struct {
+	raw  []byte
+	task *store.Task
+	enc  *store.EncodedRecord
+}
+
+// prepareUpkeep reads and updates the batch's tasks ahead (reading from
+// the read pool, in the caller's goroutine). A task it cannot prepare is
+// left to the transaction.
+func (in *Ingester) prepareUpkeep(ctx context.Context, company, user string, now time.Time, parts []*entityPart) map[string]*taskUpkeep {
+	out := map[string]*taskUpkeep{}
+	stamp := upkeepTime(now)
+	tasks := in.DB.Tasks()
+	for _, p := range parts {
+		if p.model {
+			continue
+		}
+		sd, err := tasks.GetStored(ctx, in.DB.Read(), p.id, company)
+		if err != nil {
+			continue
+		}
+		p.summary.ApplyTask(sd.Rec, stamp, user)
+		enc, err := tasks.Encode(sd.Rec)
+		if err != nil {
+			continue
+		}
+		out[p.id] = &taskUpkeep{raw: sd.Raw, task: sd.Rec, enc: enc}
+	}
+	return out
+}
+
+// lockTask locks and loads a task inside the transaction, using the
+// upkeep prepared for it when the task has not changed since. It returns
+// the task (with the summary applied when prepared) and the prepared
+// encoding, or nil.
+func (w *batchWriter) lockTask(ctx context.Context, id string) (*store.Task, *store.EncodedRecord, error) {
+	tasks := w.in.DB.Tasks()
+	raw, err := tasks.LockStoredBytes(ctx, w.q, id, w.company)
+	if err != nil {
+		return nil, nil, err
+	}
+	if u := w.upkeep[id]; u != nil && bytes.Equal(raw, u.raw) {
+		return u.task, u.enc, nil
+	}
+	t, err := tasks.Decode(id, raw)
+	return t, nil, err
+}
+
+func upkeepTime(now time.Time) jsonx.Time {
+	return jsonx.Time{Time: now.UTC().Truncate(time.Millisecond)}
+}

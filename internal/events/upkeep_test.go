@@ -1,0 +1,74 @@
+package events
+
+import (
+	"context"
+	"fmt"
+	"testing"
+	"time"
+
+	"github.com/trove-ml/trove/internal/store"
+	"github.com/trove-ml/trove/internal/store/storetest"
+)
+
+// A summary prepared before the transaction is used only when the task is
+// unchanged since: a batch whose task was written meanwhile (here by
+// another batch) is merged into the stored task, and no count is lost.
+func TestPreparedUpkeepOfAChangedTask(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, db *store.DB) {
+		ctx := context.Background()
+		task := &store.Task{ID: newStoredTask(t, db, "c", "upkeep")}
+		in := &Ingester{DB: db, Now: time.Now}
+		line := func(iter int, value float64) []byte {
+			return []byte(fmt.Sprintf(`{"type":"training_stats_scalar","task":%q,"iter":%d,"metric":"m","variant":"v","value":%g}`, task.ID, iter, value))
+		}
+		// batch B is parsed and its upkeep prepared ...
+		parser := NewParser(UnknownWorker)
+		e, bad := parser.Parse(line(1, 10))
+		if bad != "" {
+			t.Fatal(bad)
+		}
+		wts := time.Now().UnixMilli()
+		parts := prepare([]*Event{e}, wts)
+		upkeep := in.prepareUpkeep(ctx, "c", "u", time.Now(), parts)
+		if upkeep[task.ID] == nil {
+			t.Fatal("no upkeep prepared for an existing task")
+		}
+		// ... then batch C is written first
+		if _, err := in.Ingest(ctx, Batch{Company: "c", User: "u", Lines: [][]byte{line(2, 30)}}); err != nil {
+			t.Fatal(err)
+		}
+		res, err := in.commit(&pendingBatch{ctx: ctx, company: "c", user: "u", now: time.Now(), wts: wts,
+			parseErrs: map[string]int{}, parts: parts, tasks: map[string]bool{task.ID: false}, models: map[string]bool{}, events: 1, upkeep: upkeep})
+		if err != nil || res.Added != 1 {
+			t.Fatalf("commit: %v %+v", err, res)
+		}
+		got, err := db.Tasks().Get(ctx, db.Read(), task.ID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		lm := got.LastMetrics[Hash("m")][Hash("v")]
+		if lm == nil || lm.Count != 2 || lm.MinValue != 10 || lm.MaxValue != 30 || got.LastIteration != 2 {
+			t.Fatalf("summary lost a batch: %+v, last_iteration %d", lm, got.LastIteration)
+		}
+		// and an unchanged task takes the prepared encoding
+		parts = prepare([]*Event{mustParse(t, parser, line(3, 20))}, wts)
+		upkeep = in.prepareUpkeep(ctx, "c", "u", time.Now(), parts)
+		if _, err := in.commit(&pendingBatch{ctx: ctx, company: "c", user: "u", now: time.Now(), wts: wts,
+			parseErrs: map[string]int{}, parts: parts, tasks: map[string]bool{task.ID: false}, models: map[string]bool{}, events: 1, upkeep: upkeep}); err != nil {
+			t.Fatal(err)
+		}
+		got, _ = db.Tasks().Get(ctx, db.Read(), task.ID)
+		if lm := got.LastMetrics[Hash("m")][Hash("v")]; lm.Count != 3 || lm.Value != 20 || got.LastIteration != 3 {
+			t.Fatalf("prepared summary not written: %+v", lm)
+		}
+	})
+}
+
+func mustParse(t *testing.T, p *Parser, line []byte) *Event {
+	t.Helper()
+	e, bad := p.Parse(line)
+	if bad != "" {
+		t.Fatal(bad)
+	}
+	return e
+}

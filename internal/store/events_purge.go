@@ -1,0 +1,40 @@
+package store
+
+import "context"
+
+// deletedSeriesPrefix starts the task of a deleted series whose points
+// await the purge: no task or model id has it, so no read reaches them,
+// and the series keeps its id (a new series cannot take it over).
+const deletedSeriesPrefix = "~deleted~"
+
+// singleValueIter is the iteration of single-value scalars
+// (events.SingleValueIter); points at or below it are never rolled up.
+const singleValueIter int64 = -1 << 31
+
+// SeriesToPurge lists up to limit deleted series whose points remain.
+func (s *EventStore) SeriesToPurge(ctx context.Context, q Querier, limit int) ([]int64, error) {
+	return seriesIDs(q.QueryContext(ctx, "SELECT id FROM event_series_purge ORDER BY id LIMIT ?", limit))
+}
+
+// PurgeSeries deletes up to chunk points of a deleted series; once none
+// remain it deletes the series (and any rollups written meanwhile) and
+// reports done.
+func (s *EventStore) PurgeSeries(ctx context.Context, q Querier, id int64, chunk int) (done bool, err error) {
+	res, err := q.ExecContext(ctx, "DELETE FROM event_scalars WHERE series = ? AND iter IN (SELECT iter FROM event_scalars WHERE series = ? ORDER BY iter LIMIT ?)", id, id, chunk)
+	if err != nil {
+		return false, err
+	}
+	if n, _ := res.RowsAffected(); n >= int64(chunk) {
+		return false, nil
+	}
+	for _, stmt := range []string{
+		"DELETE FROM event_scalar_rollups WHERE series = ?",
+		"DELETE FROM event_series WHERE id = ?",
+		"DELETE FROM event_series_purge WHERE id = ?",
+	} {
+		if _, err := q.ExecContext(ctx, stmt, id); err != nil {
+			return false, err
+		}
+	}
+	return true, nil
+}

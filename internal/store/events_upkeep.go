@@ -1,0 +1,91 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+)
+
+// Ingest keeps a task's summary (last_metrics, metric_stats, ...) in its
+// document. Decoding and encoding that document is most of a small
+// batch's work, so ingest does it before its transaction on a copy read
+// outside it, and inside the transaction only compares the stored bytes
+// with the copy's (see events.taskUpkeep). These methods give the stored
+// bytes and write a document encoded ahead.
+
+// StoredDoc is a record's document as stored, and the record decoded from
+// it.
+type StoredDoc[P any] struct {
+	Raw []byte
+	Rec P
+}
+
+// GetStored loads a record visible to company with its stored bytes.
+func (t *Table[S, P]) GetStored(ctx context.Context, q Querier, id, company string) (*StoredDoc[P], error) {
+	raw, err := t.rawDoc(ctx, q, id, company, "")
+	if err != nil {
+		return nil, err
+	}
+	rec, err := t.Decode(id, raw)
+	if err != nil {
+		return nil, err
+	}
+	return &StoredDoc[P]{Raw: raw, Rec: rec}, nil
+}
+
+// LockStoredBytes returns a record's stored document, locking its row on
+// PostgreSQL, without decoding it.
+func (t *Table[S, P]) LockStoredBytes(ctx context.Context, q Querier, id, company string) ([]byte, error) {
+	return t.rawDoc(ctx, q, id, company, t.DB.D.ForUpdate())
+}
+
+func (t *Table[S, P]) rawDoc(ctx context.Context, q Querier, id, company, suffix string) ([]byte, error) {
+	var doc []byte
+	err := q.QueryRowContext(ctx, "SELECT doc FROM "+t.Name+" WHERE id = ? AND company = ?"+suffix, id, company).Scan(&doc)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, fmt.Errorf("%s %s: %w", t.Name, id, ErrNotFound)
+	}
+	return doc, err
+}
+
+// EncodedRecord is a record ready to be written: its document and columns.
+type EncodedRecord struct {
+	ID   string
+	Doc  []byte
+	Cols []any
+}
+
+// Encode encodes rec for WriteEncoded.
+func (t *Table[S, P]) Encode(rec P) (*EncodedRecord, error) {
+	doc, err := json.Marshal(rec)
+	if err != nil {
+		return nil, fmt.Errorf("encode %s: %w", t.Name, err)
+	}
+	return &EncodedRecord{ID: rec.RecordID(), Doc: doc, Cols: rec.ColumnValues()}, nil
+}
+
+// WriteEncoded rewrites a record's document and columns as Update does,
+// from an encoding made ahead.
+func (t *Table[S, P]) WriteEncoded(ctx context.Context, q Querier, e *EncodedRecord) error {
+	sets := make([]string, len(t.Cols))
+	for i, c := range t.Cols {
+		sets[i] = c + " = ?"
+	}
+	args := append([]any{string(e.Doc)}, e.Cols...)
+	args = append(args, e.ID)
+	_, err := q.ExecContext(ctx, fmt.Sprintf("UPDATE %s SET doc = %s, %s WHERE id = ?",
+		t.Name, t.DB.D.JSONParam(), strings.Join(sets, ", ")), args...)
+	return err
+}
+
+// Decode decodes a stored document (from LockStoredBytes).
+func (t *Table[S, P]) Decode(id string, raw []byte) (P, error) {
+	rec := P(new(S))
+	if err := decodeDoc(raw, rec); err != nil {
+		return nil, fmt.Errorf("decode %s %s: %w", t.Name, id, err)
+	}
+	return rec, nil
+}

@@ -73,20 +73,14 @@ func List(ctx context.Context, env *domain.Env, in ListInput) (*query.Result, er
 		if err != nil {
 			return nil, err
 		}
-		if len(ids) == 0 {
-			return &query.Result{Items: []map[string]any{}}, nil
-		}
-		plan.WhereIn("id", ids)
+		plan.WhereIn("id", noneIfEmpty(ids))
 		selected = ids
 	case len(in.ActiveUsers) > 0:
 		ids, err := ActiveUserProjects(ctx, env, in.Company, in.ActiveUsers)
 		if err != nil {
 			return nil, err
 		}
-		if len(ids) == 0 {
-			return &query.Result{Items: []map[string]any{}}, nil
-		}
-		plan.WhereIn("id", ids)
+		plan.WhereIn("id", noneIfEmpty(ids))
 	}
 	plan.ConvertDocs(in.Convert)
 	res, err := plan.Run(ctx, env.DB, "projects", in.Company, refTables)
@@ -125,6 +119,15 @@ func ActiveUserProjects(ctx context.Context, env *domain.Env, company string, us
 		return nil, err
 	}
 	return withAncestors(tree, ids), nil
+}
+
+// noneIfEmpty stands an id no project has for an empty selection, so the
+// list still runs and answers its paging fields (scroll_id) with no item.
+func noneIfEmpty(ids []string) []string {
+	if len(ids) == 0 {
+		return []string{""}
+	}
+	return ids
 }
 
 func containsAny(list []any, v string) bool {

@@ -1,7 +1,6 @@
 package webapp_test
 
 import (
-	"bytes"
 	"encoding/json"
 	"io"
 	"net/http"
@@ -11,49 +10,8 @@ import (
 	"testing"
 
 	"github.com/trove-ml/trove/internal/jsonx"
-	"github.com/trove-ml/trove/internal/rpc"
 	"github.com/trove-ml/trove/internal/testenv"
 )
-
-// awaitingOps are operations the web app calls that other helpers are
-// adding on their branches (issue 13); calls to them are not replayed
-// until they land. Empty this set after merging those branches.
-var awaitingOps = map[string]string{
-	"users.get_preferences":                     "users13",
-	"users.set_preferences":                     "users13",
-	"users.get_all_ex":                          "users13",
-	"users.get_all":                             "users13",
-	"users.get_by_id":                           "users13",
-	"users.update":                              "users13",
-	"auth.get_credentials":                      "users13",
-	"auth.create_credentials":                   "users13",
-	"auth.edit_credentials":                     "users13",
-	"auth.revoke_credentials":                   "users13",
-	"server.report_stats_option":                "services13",
-	"server.get_stats":                          "services13",
-	"server.config":                             "services13",
-	"reports.get_all_ex":                        "reports13",
-	"reports.get_tags":                          "reports13",
-	"pipelines.start_pipeline":                  "services13",
-	"pipelines.delete_runs":                     "services13",
-	"serving.get_endpoints":                     "services13",
-	"storage.get_settings":                      "services13",
-	"organization.get_entities_count":           "services13",
-	"organization.prepare_download_for_get_all": "services13",
-	"organization.download_for_get_all":         "services13",
-	"projects.get_user_names":                   "services13",
-	"projects.get_project_tags":                 "services13",
-	"projects.get_model_metadata_keys":          "services13",
-	"projects.get_model_metadata_values":        "services13",
-	"tasks.update_tags":                         "services13",
-}
-
-// awaitingFixes are calls to operations on this branch that Trove refuses
-// until a behaviour fix on another branch lands: the operation and a piece
-// of the request body that picks the calls out.
-var awaitingFixes = []struct{ op, bodyHas, why string }{
-	{"tasks.get_all_ex", `"__$not"`, "peerfix13: exclusion values of the type filter are free strings"},
-}
 
 // recordedCall is one call of testdata/app_calls.json (written by
 // e2e/webapp/drive.mjs from the real app in Chromium).
@@ -90,18 +48,6 @@ func loadAppCalls(t *testing.T) []recordedCall {
 	return f.Calls
 }
 
-func awaiting(c recordedCall) bool {
-	if _, ok := awaitingOps[c.Op]; ok {
-		return true
-	}
-	for _, f := range awaitingFixes {
-		if c.Op == f.op && bytes.Contains(c.Body, []byte(f.bodyHas)) {
-			return true
-		}
-	}
-	return false
-}
-
 // TestAppCallsReplay replays every call the web app made in the recorded
 // drive, in order, with its request body, on a store seeded like the
 // drive's, and checks each answers 200 with the fields the app got then.
@@ -111,9 +57,6 @@ func TestAppCallsReplay(t *testing.T) {
 		ids := seedLikeTheDrive(t, e)
 		replayed := 0
 		for i, c := range calls {
-			if awaiting(c) {
-				continue
-			}
 			body, ok := fill(string(c.Body), ids)
 			query, qok := fill(c.Query, ids)
 			if !ok || !qok {
@@ -137,15 +80,8 @@ func TestAppCallsReplay(t *testing.T) {
 				ids[cp.As] = v
 			}
 		}
-		if replayed < len(calls)/3 {
+		if replayed != len(calls) {
 			t.Fatalf("only %d of %d calls were replayed", replayed, len(calls))
-		}
-		// Once another branch has landed, its operations are registered:
-		// say which entries of awaitingOps can go.
-		for op := range awaitingOps {
-			if e.App.Registry.Resolve(op, rpc.MaxVersion) != nil {
-				t.Logf("%s is registered now: remove it from awaitingOps", op)
-			}
 		}
 	})
 }

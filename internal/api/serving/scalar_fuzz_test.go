@@ -2,6 +2,7 @@ package serving
 
 import (
 	"encoding/json"
+	"strings"
 	"testing"
 
 	"github.com/trove-ml/trove/internal/apierr"
@@ -20,7 +21,9 @@ func FuzzScalarString(f *testing.F) {
 		}
 		err := jsonx.Unmarshal([]byte(`{"input_size":`+raw+`}`), &req)
 		if err == nil {
-			if req.InputSize != nil && json.Valid([]byte(raw)) && raw[0] != '"' && string(*req.InputSize) == "" {
+			// JSON allows whitespace before the value: ` ""` is a string.
+			text := strings.TrimLeft(raw, " \t\r\n")
+			if req.InputSize != nil && json.Valid([]byte(raw)) && text[0] != '"' && string(*req.InputSize) == "" {
 				t.Fatalf("number %q read as empty", raw)
 			}
 			return

@@ -23,6 +23,9 @@ type Options struct {
 	// Dir is the build's folder: the one holding index.html (for an
 	// Angular build, build/browser).
 	Dir string
+	// Assets, when set, is served instead of Dir: Trove's own UI, embedded
+	// in the binary (internal/ui). It needs no configuration.json.
+	Assets fs.FS
 	// API is the API port's handler, served under /api/.
 	API http.Handler
 	// Files is the file server's handler, served under /files/; nil when
@@ -52,26 +55,30 @@ func CheckDir(dir string) error {
 	return nil
 }
 
-// New returns the web address's handler for the build in o.Dir.
+// New returns the web address's handler for the build in o.Dir, or for
+// o.Assets when set.
 func New(o Options) (http.Handler, error) {
-	if err := CheckDir(o.Dir); err != nil {
-		return nil, err
-	}
 	if o.API == nil {
 		return nil, errors.New("webapp: no API handler")
-	}
-	local, err := loadLocalConfig(o.Dir)
-	if err != nil {
-		return nil, err
 	}
 	mux := http.NewServeMux()
 	mux.Handle("/api/", http.StripPrefix("/api", o.API))
 	if o.Files != nil {
 		mux.Handle("/files/", http.StripPrefix("/files", o.Files))
 	}
-	static := gzhttp.GzipHandler(&staticFiles{root: os.DirFS(o.Dir)})
-	mux.Handle("/"+configFile, configHandler(local, o.Servers))
-	mux.Handle("/", static)
+	root := o.Assets
+	if root == nil {
+		if err := CheckDir(o.Dir); err != nil {
+			return nil, err
+		}
+		local, err := loadLocalConfig(o.Dir)
+		if err != nil {
+			return nil, err
+		}
+		mux.Handle("/"+configFile, configHandler(local, o.Servers))
+		root = os.DirFS(o.Dir)
+	}
+	mux.Handle("/", gzhttp.GzipHandler(&staticFiles{root: root}))
 	return mux, nil
 }
 

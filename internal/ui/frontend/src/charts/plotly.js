@@ -1,0 +1,18 @@
+// plotly.js is large (about 3.5 MB), so it is loaded only by pages that
+// show plots: index.html names the file, this adds the script once.
+
+let loading;
+export function loadPlotly() {
+  if (window.Plotly) return Promise.resolve(window.Plotly);
+  if (!loading) {
+    const src = document.querySelector('meta[name="trove-plotly"]')?.content;
+    loading = new Promise((resolve, reject) => {
+      const s = document.createElement('script');
+      s.src = src;
+      s.onload = () => resolve(window.Plotly);
+      s.onerror = () => { loading = undefined; reject(new Error('plotly.js could not be loaded from ' + src)); };
+      document.head.appendChild(s);
+    });
+  }
+  return loading;
+}

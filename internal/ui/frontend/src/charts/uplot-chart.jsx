@@ -1,0 +1,108 @@
+// One uPlot line chart: columns in, canvas out. The chart is built once per
+// shape (series, axis mode, scale) and fed new data with setData, so a
+// poll keeps the user's zoom; its width follows the container.
+//
+// uPlot gives the interactions: drag to zoom the x axis, double-click to
+// reset, a legend with the values under the cursor, click a legend entry
+// to hide or show its series.
+
+import { useEffect, useRef } from 'preact/hooks';
+import uPlot from 'uplot';
+import 'uplot/dist/uPlot.min.css';
+import { fmtNum, fmtDuration } from '../format.js';
+
+function fmtRelative(sec) {
+  if (sec === null || sec === undefined) return '';
+  return fmtDuration(sec * 1000);
+}
+
+function xAxis(mode) {
+  if (mode === 'relative') return { values: (u, ticks) => ticks.map(fmtRelative) };
+  if (mode === 'wall') return {};
+  return { values: (u, ticks) => ticks.map(v => fmtNum(v)) };
+}
+
+function xValue(mode) {
+  if (mode === 'wall') return (u, v) => (v === null || v === undefined ? '' : new Date(v * 1000).toLocaleString());
+  if (mode === 'relative') return (u, v) => fmtRelative(v);
+  return (u, v) => (v === null || v === undefined ? '' : fmtNum(v));
+}
+
+const xLabel = { iter: 'Iteration', wall: 'Time', relative: 'Since start' };
+
+export function buildOptions({ width, height, series, xMode = 'iter', logY = false, onToggle }) {
+  return {
+    width,
+    height,
+    pxAlign: 0,
+    scales: {
+      x: { time: xMode === 'wall' },
+      y: logY ? { distr: 3, log: 10 } : { distr: 1 },
+    },
+    series: [
+      { label: xLabel[xMode] || 'x', value: xValue(xMode) },
+      ...series.map(s => ({
+        label: s.label,
+        stroke: s.color,
+        width: 1.5,
+        dash: s.dash,
+        show: s.show !== false,
+        spanGaps: true,
+        points: { show: false },
+        value: (u, v) => (v === null || v === undefined ? '–' : fmtNum(v)),
+      })),
+    ],
+    axes: [
+      { ...xAxis(xMode), stroke: '#667085', grid: { stroke: '#eef0f3' }, ticks: { stroke: '#e3e6eb' } },
+      { stroke: '#667085', grid: { stroke: '#eef0f3' }, ticks: { stroke: '#e3e6eb' }, size: 56, values: (u, ticks) => ticks.map(v => fmtNum(v)) },
+    ],
+    cursor: { drag: { x: true, y: false, setScale: true }, focus: { prox: 24 } },
+    focus: { alpha: 0.35 },
+    legend: { live: true },
+    hooks: onToggle ? { setSeries: [(u, i, opts) => { if (i !== null && opts && 'show' in opts) onToggle(i - 1, opts.show); }] } : {},
+  };
+}
+
+// zoomed tells whether the user narrowed the x axis below the data range.
+function zoomed(u) {
+  const xs = u.data?.[0];
+  if (!xs || !xs.length) return false;
+  const min = u.scales.x.min, max = u.scales.x.max;
+  return min > xs[0] || max < xs[xs.length - 1];
+}
+
+export function UPlotChart({ data, series, xMode, logY, height = 260, onToggle }) {
+  const host = useRef(null);
+  const plot = useRef(null);
+  const toggle = useRef(onToggle);
+  toggle.current = onToggle;
+  const shape = JSON.stringify([series.map(s => [s.label, s.color, s.dash]), xMode, logY, height]);
+
+  useEffect(() => {
+    const el = host.current;
+    const width = Math.max(200, el.clientWidth);
+    const opts = buildOptions({ width, height, series, xMode, logY, onToggle: (i, show) => toggle.current?.(i, show) });
+    const u = new uPlot(opts, data, el);
+    plot.current = u;
+    const ro = new ResizeObserver(() => {
+      const w = Math.max(200, el.clientWidth);
+      if (w !== u.width) u.setSize({ width: w, height });
+    });
+    ro.observe(el);
+    return () => { ro.disconnect(); u.destroy(); plot.current = null; };
+  }, [shape]); // eslint-disable-line react-hooks/exhaustive-deps
+
+  useEffect(() => {
+    const u = plot.current;
+    if (!u || u.data === data) return;
+    if (zoomed(u)) {
+      const { min, max } = u.scales.x;
+      u.setData(data, false);
+      u.setScale('x', { min, max });
+    } else {
+      u.setData(data);
+    }
+  }, [data]);
+
+  return <div class="uplot-host" ref={host} />;
+}

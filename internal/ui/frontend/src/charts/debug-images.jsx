@@ -109,12 +109,18 @@ function MetricImages({ task, metric, onOpen }) {
   );
 }
 
+// markSmall keeps tiny images (digits, masks) sharp when scaled up.
+function markSmall(e) {
+  const img = e.currentTarget;
+  if (img.naturalWidth && img.naturalWidth < 128) img.classList.add('img-pixel');
+}
+
 function Thumb({ ev, onOpen }) {
   const src = viaWebOrigin(ev.url);
   return (
     <button type="button" class="thumb" onClick={onOpen} title={`${ev.variant} · iteration ${ev.iter}`}>
       {isImage(ev.url)
-        ? <img data-testid="debug-image" src={src} alt={`${ev.metric} ${ev.variant} ${ev.iter}`} loading="lazy" onError={imgFallback(ev.url)} />
+        ? <img data-testid="debug-image" src={src} alt={`${ev.metric} ${ev.variant} ${ev.iter}`} loading="lazy" onError={imgFallback(ev.url)} onLoad={markSmall} />
         : <span class="thumb-file">{ev.url ? ev.url.split('/').pop() : 'no file'}</span>}
       <span class="thumb-label">{ev.variant}</span>
     </button>
@@ -158,14 +164,22 @@ function ImageViewer({ start, onClose }) {
     <div class="lightbox" role="dialog" aria-modal="true" aria-label="Debug sample" onClick={e => { if (e.target === e.currentTarget) onClose(); }} data-testid="image-viewer">
       <div class="lightbox-title">{ev.metric} · {ev.variant} · iteration {ev.iter}</div>
       <button class="btn btn-small lightbox-close" onClick={onClose} aria-label="Close">✕</button>
-      {isImage(ev.url)
-        ? <img src={viaWebOrigin(ev.url)} alt={`${ev.metric} ${ev.variant} ${ev.iter}`} onError={imgFallback(ev.url)} />
-        : <a class="btn" href={viaWebOrigin(ev.url)} target="_blank" rel="noreferrer">Open {ev.url?.split('/').pop()}</a>}
+      <div class="lightbox-stage">
+        {isImage(ev.url)
+          ? <img src={viaWebOrigin(ev.url)} alt={`${ev.metric} ${ev.variant} ${ev.iter}`} onError={imgFallback(ev.url)} onLoad={markSmall} />
+          : <a class="btn" href={viaWebOrigin(ev.url)} target="_blank" rel="noreferrer">Open {ev.url?.split('/').pop()}</a>}
+      </div>
       {error && <ErrorBox error={error} />}
       <div class="lightbox-bar">
         <button class="btn btn-small" onClick={() => step(true, false)} disabled={busy || !cur.scroll} data-action="image-prev" title="Previous sample (←)">‹ Previous</button>
         <button class="btn btn-small" onClick={() => step(true, true)} disabled={busy || !cur.scroll} data-action="image-earlier" title="Earlier iteration (↓)">Earlier iteration</button>
-        {ranged && <input type="range" min={cur.min} max={cur.max} value={ev.iter} onChange={e => jump(Number(e.currentTarget.value))} aria-label="Iteration" data-testid="image-iteration" />}
+        {ranged && (
+          <label class="lightbox-slider">
+            <span>{cur.min}</span>
+            <input type="range" min={cur.min} max={cur.max} value={ev.iter} onChange={e => jump(Number(e.currentTarget.value))} aria-label="Iteration" data-testid="image-iteration" />
+            <span>{cur.max}</span>
+          </label>
+        )}
         <button class="btn btn-small" onClick={() => step(false, true)} disabled={busy || !cur.scroll} data-action="image-later" title="Later iteration (↑)">Later iteration</button>
         <button class="btn btn-small" onClick={() => step(false, false)} disabled={busy || !cur.scroll} data-action="image-next" title="Next sample (→)">Next ›</button>
         <a class="btn btn-small" href={viaWebOrigin(ev.url)} download>Download</a>

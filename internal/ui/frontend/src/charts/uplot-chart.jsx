@@ -11,13 +11,23 @@ import uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
 import { fmtNum, fmtDuration } from '../format.js';
 
-function fmtRelative(sec) {
+// fmtRelative shows seconds since the start at the precision of step
+// (the tick spacing, or a millisecond for the legend).
+export function fmtRelative(sec, step = 0.001) {
   if (sec === null || sec === undefined) return '';
-  return fmtDuration(sec * 1000);
+  const neg = sec < 0 ? '-' : '';
+  const a = Math.abs(sec);
+  if (a < 60 || step < 1) {
+    const digits = step >= 1 ? 0 : Math.min(3, Math.ceil(-Math.log10(step) - 1e-9));
+    if (a < 60) return `${neg}${a.toFixed(digits)}s`;
+    const m = Math.floor(a / 60);
+    return `${neg}${m}m ${(a - m * 60).toFixed(digits)}s`;
+  }
+  return neg + fmtDuration(a * 1000);
 }
 
 function xAxis(mode) {
-  if (mode === 'relative') return { values: (u, ticks) => ticks.map(fmtRelative) };
+  if (mode === 'relative') return { values: (u, ticks, axis, space, incr) => ticks.map(v => fmtRelative(v, incr)) };
   if (mode === 'wall') return {};
   return { values: (u, ticks) => ticks.map(v => fmtNum(v)) };
 }

@@ -43,7 +43,10 @@ export function ParallelCoords({ tasks }) {
 
   const figure = useMemo(() => {
     const dims = [axis('experiment', tasks.map(t => t.name))];
-    for (const k of selected) { const r = params.find(p => p.key === k); dims.push(axis(r.key, r.values)); }
+    const rows = selected.map(k => params.find(p => p.key === k));
+    // A parameter's name alone labels its axis unless two sections share it.
+    const label = r => (rows.filter(o => o.name === r.name).length > 1 ? r.key : r.name);
+    for (const r of rows) dims.push(axis(label(r), r.values));
     const line = { color: '#1f6feb' };
     if (metric) {
       const m = axis(`${metric.metric} / ${metric.variant}`, metric.values);
@@ -55,7 +58,7 @@ export function ParallelCoords({ tasks }) {
         line.colorbar = { title: { text: metric.variant, side: 'right' }, thickness: 12 };
       }
     }
-    return { data: [{ type: 'parcoords', line, dimensions: dims, labelangle: -12, labelside: 'top' }], layout: { margin: { l: 90, r: 70, t: 70, b: 30 } } };
+    return { data: [{ type: 'parcoords', line, dimensions: dims, labelangle: 0, labelside: 'top' }], layout: { margin: { l: 90, r: 70, t: 70, b: 30 } } };
   }, [tasks, params, selected.join('\u0000'), metric]); // eslint-disable-line react-hooks/exhaustive-deps
 
   const toggle = k => setChosen(selected.includes(k) ? selected.filter(x => x !== k) : [...selected, k]);

@@ -118,17 +118,19 @@ function SingleValues({ tasks, data }) {
     }
   }
   const value = (taskId, k) => byTask.get(taskId)?.find(v => `${v.metric}\u0000${v.variant}` === k)?.value;
+  // Only the experiments that reported single values get a column.
+  const cols = tasks.filter(t => byTask.get(t.id)?.length);
   return (
     <div class="card single-values" data-testid="single-values">
       <h3>Summary values</h3>
       <div class="table-wrap">
         <table class="grid">
           <thead>
-            <tr><th>Metric</th><th>Variant</th>{tasks.map(t => <th key={t.id} class="num">{tasks.length > 1 ? t.name : 'Value'}</th>)}</tr>
+            <tr><th>Metric</th><th>Variant</th>{cols.map(t => <th key={t.id} class="num">{tasks.length > 1 ? t.name : 'Value'}</th>)}</tr>
           </thead>
           <tbody>
             {keys.map(([m, v, k]) => (
-              <tr key={k}><td>{m}</td><td>{v}</td>{tasks.map(t => <td key={t.id} class="num">{fmtNum(value(t.id, k))}</td>)}</tr>
+              <tr key={k}><td>{m}</td><td>{v}</td>{cols.map(t => <td key={t.id} class="num">{fmtNum(value(t.id, k))}</td>)}</tr>
             ))}
           </tbody>
         </table>

@@ -29,6 +29,8 @@ const SECTIONS = [
 // they load when asked.
 const AUTO_DEBUG_MAX = 6;
 const POLL_MS = 10000;
+// Past this many experiments the header shows compact chips.
+const COMPACT_OVER = 9;
 const running = t => t.status === 'in_progress' || t.status === 'queued';
 
 export function ComparePage({ search }) {
@@ -76,7 +78,7 @@ function CompareBody({ tasks, missing }) {
           Not found or not visible: {missing.map(id => <code key={id}>{id} </code>)}
         </div>
       )}
-      <ul class="cmp-tasks" data-testid="compare-tasks">
+      <ul class={tasks.length > COMPACT_OVER ? 'cmp-tasks cmp-compact' : 'cmp-tasks'} data-testid="compare-tasks">
         {tasks.map((t, i) => (
           <li key={t.id} class="cmp-task" data-task-id={t.id} style={{ '--task-color': colorAt(i) }}>
             <span class="swatch" style={{ background: colorAt(i) }} />

@@ -12,3 +12,16 @@ export function colorAt(i) {
 // Dash patterns tell a task's variants apart when colour means the task.
 const dashes = [undefined, [6, 4], [2, 3], [10, 3, 2, 3], [1, 5]];
 export function dashAt(i) { return dashes[i % dashes.length]; }
+
+// withAlpha makes a palette colour translucent (the raw line behind a
+// smoothed one).
+export function withAlpha(color, a) {
+  const hex = /^#([0-9a-f]{6})$/i.exec(color);
+  if (hex) {
+    const n = parseInt(hex[1], 16);
+    return `rgba(${n >> 16}, ${(n >> 8) & 255}, ${n & 255}, ${a})`;
+  }
+  const hsl = /^hsl\((.*)\)$/.exec(color);
+  if (hsl) return `hsla(${hsl[1]}, ${a})`;
+  return color;
+}

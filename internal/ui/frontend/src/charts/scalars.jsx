@@ -7,7 +7,7 @@ import { useApi, usePersisted } from '../hooks.js';
 import { ErrorBox, Spinner } from '../components/feedback.jsx';
 import { fmtNum } from '../format.js';
 import { UPlotChart } from './uplot-chart.jsx';
-import { colorAt, dashAt } from './palette.js';
+import { colorAt, dashAt, withAlpha } from './palette.js';
 import { X_MODES, align, fetchScalars, fetchSingleValues, keyFor, positiveOnly, smooth, taskOrigins, xValues } from './scalar-data.js';
 import './charts.css';
 
@@ -76,21 +76,23 @@ function ScalarChart({ metric, tasks, all, xMode, smoothing, logY }) {
 
   const { series, data } = useMemo(() => {
     const variants = [...new Set(metric.series.map(s => s.variant))];
-    const series = metric.series.map((s, i) => {
+    const lines = metric.series.map((s, i) => {
       const label = compare ? `${names.get(s.taskId)} · ${s.variant}` : s.variant;
-      return {
-        label,
-        color: compare ? colorAt(taskIndex.get(s.taskId) ?? i) : colorAt(i),
-        dash: compare ? dashAt(variants.indexOf(s.variant)) : undefined,
-        show: !hidden[label],
-      };
+      const color = compare ? colorAt(taskIndex.get(s.taskId) ?? i) : colorAt(i);
+      return { label, color, dash: compare ? dashAt(variants.indexOf(s.variant)) : undefined, show: !hidden[label] };
     });
-    const cols = metric.series.map(s => {
-      let y = smooth(s.y, smoothing);
-      if (logY) y = positiveOnly(y);
-      return { x: xValues(s, xMode, origins), y };
-    });
-    return { series, data: align(cols) };
+    const xs = metric.series.map(s => xValues(s, xMode, origins));
+    const ys = metric.series.map(s => (logY ? positiveOnly(s.y) : s.y));
+    if (!smoothing) return { series: lines, data: align(xs.map((x, i) => ({ x, y: ys[i] }))) };
+    // Smoothed: the raw values stay behind as faint lines without a legend
+    // entry, drawn first so the smoothed lines lie on top.
+    const raw = lines.map(l => ({ ...l, label: `${l.label} (raw)`, color: withAlpha(l.color, 0.22), raw: true }));
+    const smoothed = lines.map((l, i) => ({ ...l, rawIndex: i }));
+    const cols = [
+      ...xs.map((x, i) => ({ x, y: ys[i] })),
+      ...xs.map((x, i) => ({ x, y: smooth(ys[i], smoothing) })),
+    ];
+    return { series: [...raw, ...smoothed], data: align(cols) };
   }, [metric, xMode, smoothing, logY, origins, compare, names, taskIndex]); // eslint-disable-line react-hooks/exhaustive-deps
 
   const onToggle = (i, show) => { const l = series[i]?.label; if (l) setHidden(h => ({ ...h, [l]: !show })); };

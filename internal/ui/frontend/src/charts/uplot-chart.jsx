@@ -53,8 +53,9 @@ export function buildOptions({ width, height, series, xMode = 'iter', logY = fal
       { label: xLabel[xMode] || 'x', value: xValue(xMode) },
       ...series.map(s => ({
         label: s.label,
+        class: s.raw ? 'u-raw' : undefined,
         stroke: s.color,
-        width: 1.5,
+        width: s.raw ? 1 : 1.5,
         dash: s.dash,
         show: s.show !== false,
         spanGaps: true,
@@ -69,7 +70,15 @@ export function buildOptions({ width, height, series, xMode = 'iter', logY = fal
     cursor: { drag: { x: true, y: false, setScale: true }, focus: { prox: 24 } },
     focus: { alpha: 0.35 },
     legend: { live: true },
-    hooks: onToggle ? { setSeries: [(u, i, opts) => { if (i !== null && opts && 'show' in opts) onToggle(i - 1, opts.show); }] } : {},
+    hooks: {
+      setSeries: [(u, i, opts) => {
+        if (i === null || !opts || !('show' in opts)) return;
+        // A smoothed line's raw line (legend-less) follows it.
+        const raw = series[i - 1]?.rawIndex;
+        if (raw !== undefined) u.setSeries(raw + 1, { show: opts.show }, false);
+        onToggle?.(i - 1, opts.show);
+      }],
+    },
   };
 }
 

@@ -22,11 +22,14 @@ export function ScalarsPanel({ tasks = [], project }) {
   const [filter, setFilter] = useState('');
   const key = keyFor(xMode);
   const poll = running(tasks) ? POLL_MS : 0;
-  const scalars = useApi(signal => fetchScalars(ids, key, signal), [ids.join(','), key], { poll, enabled: ids.length > 0 });
+  const scalars = useApi(signal => fetchScalars(ids, key, signal).then(metrics => ({ key, mode: xMode, metrics })), [ids.join(','), key], { poll, enabled: ids.length > 0 });
   const singles = useApi(signal => fetchSingleValues(ids, signal), [ids.join(',')], { poll, enabled: ids.length > 0 });
 
   if (!ids.length) return <div class="empty">No experiment to show.</div>;
-  const metrics = scalars.data || [];
+  const metrics = scalars.data?.metrics || [];
+  // Until points of a newly chosen axis arrive, the charts keep the axis
+  // their points have.
+  const shownMode = scalars.data && scalars.data.key !== key ? scalars.data.mode : xMode;
   const shown = filter ? metrics.filter(m => m.metric.toLowerCase().includes(filter.toLowerCase())) : metrics;
   const hasSingles = (singles.data || []).some(t => t.values?.length);
 
@@ -49,6 +52,7 @@ export function ScalarsPanel({ tasks = [], project }) {
             {X_MODES.map(m => <option key={m.id} value={m.id}>{m.label}</option>)}
           </select>
         </label>
+        {scalars.loading && scalars.data !== undefined && <span class="spinner-dot" title="Loading" />}
         <span class="spacer" />
         <span class="muted small">Drag to zoom, double-click to reset, click a legend entry to hide it.</span>
       </div>
@@ -58,7 +62,7 @@ export function ScalarsPanel({ tasks = [], project }) {
       {scalars.data !== undefined && !metrics.length && !hasSingles && <div class="empty">No scalars reported yet.</div>}
       {scalars.data !== undefined && metrics.length > 0 && !shown.length && <div class="empty">No metric matches “{filter}”.</div>}
       <div class="chart-grid">
-        {shown.map(m => <ScalarChart key={m.metric} metric={m} tasks={tasks} all={metrics} xMode={xMode} smoothing={smoothing} logY={logY} />)}
+        {shown.map(m => <ScalarChart key={m.metric} metric={m} tasks={tasks} all={metrics} xMode={shownMode} smoothing={smoothing} logY={logY} />)}
       </div>
     </div>
   );

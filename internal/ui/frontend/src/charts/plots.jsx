@@ -106,20 +106,25 @@ export function PlotlyFigure({ figure, height = 360 }) {
     return () => io.disconnect();
   }, []);
 
+  // Purge once, when the card goes: a new figure (a poll) is drawn over
+  // the old one by Plotly.react without a blank frame.
+  useEffect(() => {
+    const node = el.current;
+    return () => { if (window.Plotly) window.Plotly.purge(node); };
+  }, []);
+
   useEffect(() => {
     if (!visible) return undefined;
     const node = el.current;
     let gone = false;
-    let Plotly;
-    loadPlotly().then(P => {
-      if (gone) return;
-      Plotly = P;
+    loadPlotly().then(Plotly => {
+      if (gone) return undefined;
       const layout = { ...(figure.layout || {}), autosize: true, height };
       delete layout.width;
       layout.margin = { l: 56, r: 24, t: layout.title ? 48 : 20, b: 48, ...(figure.layout?.margin || {}) };
       return Plotly.react(node, figure.data || [], layout, { responsive: true, displaylogo: false });
     }).catch(e => { if (!gone) setError(e); });
-    return () => { gone = true; if (Plotly) Plotly.purge(node); };
+    return () => { gone = true; };
   }, [visible, figure, height]);
 
   if (error) return <ErrorBox error={error} />;

@@ -16,7 +16,8 @@ const running = tasks => tasks.some(t => t.status === 'in_progress' || t.status 
 
 export function ScalarsPanel({ tasks = [], project }) {
   const ids = tasks.map(t => t.id);
-  const [xMode, setXMode] = usePersisted('scalars.x', 'iter');
+  const [savedMode, setXMode] = usePersisted('scalars.x', 'iter');
+  const xMode = X_MODES.some(m => m.id === savedMode) ? savedMode : 'iter';
   const [smoothing, setSmoothing] = usePersisted('scalars.smoothing', 0);
   const [logY, setLogY] = usePersisted('scalars.log', false);
   const [filter, setFilter] = useState('');

@@ -7,6 +7,7 @@ import { useApi, usePersisted } from '../hooks.js';
 import { ErrorBox, Spinner } from '../components/feedback.jsx';
 import { fmtNum } from '../format.js';
 import { UPlotChart } from './uplot-chart.jsx';
+import { Choice, Toggle } from './controls.jsx';
 import { colorAt, dashAt, withAlpha } from './palette.js';
 import { X_MODES, align, fetchScalars, fetchSingleValues, keyFor, positiveOnly, smooth, taskOrigins, xValues } from './scalar-data.js';
 import './charts.css';
@@ -43,16 +44,8 @@ export function ScalarsPanel({ tasks = [], project }) {
           <input type="range" min="0" max="0.99" step="0.01" value={smoothing} onInput={e => setSmoothing(Number(e.currentTarget.value))} data-testid="smoothing" />
           <span class="chart-control-value">{smoothing.toFixed(2)}</span>
         </label>
-        <label class="chart-control">
-          <input type="checkbox" checked={logY} onChange={e => setLogY(e.currentTarget.checked)} data-testid="log-scale" />
-          Log scale
-        </label>
-        <label class="chart-control">
-          X axis
-          <select value={xMode} onChange={e => setXMode(e.currentTarget.value)} data-testid="x-axis">
-            {X_MODES.map(m => <option key={m.id} value={m.id}>{m.label}</option>)}
-          </select>
-        </label>
+        <Toggle label="Log scale" checked={logY} onChange={setLogY} testid="log-scale" />
+        <Choice label="X axis" value={xMode} options={X_MODES} onChange={setXMode} testid="x-axis" />
         {scalars.loading && scalars.data !== undefined && <span class="spinner-dot" title="Loading" />}
         <span class="spacer" />
         <span class="muted small">Drag to zoom, double-click to reset, click a legend entry to hide it.</span>

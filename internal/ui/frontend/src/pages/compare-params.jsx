@@ -6,6 +6,7 @@ import { useMemo, useState } from 'preact/hooks';
 import { usePersisted } from '../hooks.js';
 import { fmtNum } from '../format.js';
 import { colorAt } from '../charts/palette.js';
+import { Choice, Toggle } from '../charts/controls.jsx';
 import { METRIC_VALUES, differs, metricRows, paramRows } from './compare-data.js';
 
 function Cell({ v }) {
@@ -51,16 +52,8 @@ export function CompareParams({ tasks }) {
     <div data-testid="compare-params">
       <div class="toolbar">
         <input type="search" placeholder="Filter rows" value={filter} onInput={e => setFilter(e.currentTarget.value)} data-testid="compare-params-filter" />
-        <label class="chart-control">
-          <input type="checkbox" checked={onlyDiffs} onChange={e => setOnlyDiffs(e.currentTarget.checked)} data-testid="only-differences" />
-          Only differences
-        </label>
-        <label class="chart-control">
-          Metric value
-          <select value={metricField} onChange={e => setMetricField(e.currentTarget.value)}>
-            {METRIC_VALUES.map(m => <option key={m.id} value={m.id}>{m.label}</option>)}
-          </select>
-        </label>
+        <Toggle label="Only differences" checked={onlyDiffs} onChange={setOnlyDiffs} testid="only-differences" />
+        <Choice label="Metric value" value={metricField} options={METRIC_VALUES} onChange={setMetricField} testid="metric-value" />
         <span class="spacer" />
         <span class="muted small">{diffCount} differing row{diffCount === 1 ? '' : 's'}</span>
       </div>

@@ -5,6 +5,7 @@
 import { useMemo } from 'preact/hooks';
 import { usePersisted } from '../hooks.js';
 import { PlotlyFigure } from '../charts/plots.jsx';
+import { Choice } from '../charts/controls.jsx';
 import { METRIC_VALUES, differs, metricRows, paramRows } from './compare-data.js';
 
 const MAX_DEFAULT_AXES = 6;
@@ -72,9 +73,7 @@ export function ParallelCoords({ tasks }) {
             {metrics.map(r => <option key={r.key} value={r.key}>{r.metric} / {r.variant}</option>)}
           </select>
         </label>
-        <select value={field} onChange={e => setField(e.currentTarget.value)} aria-label="Metric value">
-          {METRIC_VALUES.map(m => <option key={m.id} value={m.id}>{m.label}</option>)}
-        </select>
+        <Choice label="Value" value={field} options={METRIC_VALUES} onChange={setField} testid="parcoords-value" />
         <details class="param-chooser">
           <summary class="btn btn-small">Hyper-parameters ({selected.length})</summary>
           <div class="param-chooser-list">

@@ -23,7 +23,7 @@ export async function fetchScalars(taskIds, key, signal) {
   const add = (metric, variant, taskId, c) => {
     if (!c || !Array.isArray(c.x) || !c.x.length) return;
     if (!byMetric.has(metric)) byMetric.set(metric, []);
-    byMetric.get(metric).push({ taskId, variant, x: c.x, y: c.y });
+    byMetric.get(metric).push({ taskId, variant, x: c.x, y: c.y, xLabel: c.x_axis_label || undefined });
   };
   if (taskIds.length === 1) {
     const d = await call('events.scalar_metrics_iter_histogram', { task: taskIds[0], key }, { signal });

@@ -96,12 +96,12 @@ function ScalarChart({ metric, tasks, all, xMode, smoothing, logY }) {
   const onToggle = (i, show) => { const l = series[i]?.label; if (l) setHidden(h => ({ ...h, [l]: !show })); };
   const points = metric.series.reduce((n, s) => n + s.x.length, 0);
   return (
-    <div class="card scalar-chart" data-testid="scalar-chart" data-metric={metric.metric}>
+    <div class="card scalar-chart" data-testid="scalar-chart" data-metric={metric.metric} role="figure" aria-label={`${metric.metric}: ${series.filter(s => !s.raw).map(s => s.label).join(', ')}`}>
       <div class="chart-head">
         <h3 title={metric.metric}>{metric.metric}</h3>
         <span class="muted small">{metric.series.length} series · {fmtNum(points)} points</span>
       </div>
-      <UPlotChart data={data} series={series} xMode={xMode} logY={logY} onToggle={onToggle} />
+      <UPlotChart data={data} series={series} xMode={xMode} xName={metric.series.find(s => s.xLabel)?.xLabel} logY={logY} onToggle={onToggle} />
     </div>
   );
 }

@@ -40,7 +40,7 @@ function xValue(mode) {
 
 const xLabel = { iter: 'Iteration', wall: 'Time', relative: 'Since start' };
 
-export function buildOptions({ width, height, series, xMode = 'iter', logY = false, onToggle }) {
+export function buildOptions({ width, height, series, xMode = 'iter', xName, logY = false, onToggle }) {
   return {
     width,
     height,
@@ -50,7 +50,7 @@ export function buildOptions({ width, height, series, xMode = 'iter', logY = fal
       y: logY ? { distr: 3, log: 10 } : { distr: 1 },
     },
     series: [
-      { label: xLabel[xMode] || 'x', value: xValue(xMode) },
+      { label: (xMode === 'iter' && xName) || xLabel[xMode] || 'x', value: xValue(xMode) },
       ...series.map(s => ({
         label: s.label,
         class: s.raw ? 'u-raw' : undefined,
@@ -90,17 +90,17 @@ function zoomed(u) {
   return min > xs[0] || max < xs[xs.length - 1];
 }
 
-export function UPlotChart({ data, series, xMode, logY, height = 260, onToggle }) {
+export function UPlotChart({ data, series, xMode, xName, logY, height = 260, onToggle }) {
   const host = useRef(null);
   const plot = useRef(null);
   const toggle = useRef(onToggle);
   toggle.current = onToggle;
-  const shape = JSON.stringify([series.map(s => [s.label, s.color, s.dash]), xMode, logY, height]);
+  const shape = JSON.stringify([series.map(s => [s.label, s.color, s.dash]), xMode, xName, logY, height]);
 
   useEffect(() => {
     const el = host.current;
     const width = Math.max(200, el.clientWidth);
-    const opts = buildOptions({ width, height, series, xMode, logY, onToggle: (i, show) => toggle.current?.(i, show) });
+    const opts = buildOptions({ width, height, series, xMode, xName, logY, onToggle: (i, show) => toggle.current?.(i, show) });
     const u = new uPlot(opts, data, el);
     plot.current = u;
     const ro = new ResizeObserver(() => {

@@ -127,8 +127,10 @@ function Thumb({ ev, onOpen }) {
   );
 }
 
-// ImageViewer is the full view: one image, with the previous/next variant
-// and earlier/later iteration, and a slider over the variant's iterations.
+// ImageViewer is the full view: one image; previous/next step through the
+// samples in order (variants, then iterations), earlier/later jump to the
+// neighbouring iteration, the slider moves the same variant through its
+// iterations.
 function ImageViewer({ start, onClose }) {
   const [cur, setCur] = useState({ ev: start.ev, scroll: null, min: null, max: null });
   const [error, setError] = useState(null);
@@ -172,7 +174,7 @@ function ImageViewer({ start, onClose }) {
       {error && <ErrorBox error={error} />}
       <div class="lightbox-bar">
         <button class="btn btn-small" onClick={() => step(true, false)} disabled={busy || !cur.scroll} data-action="image-prev" title="Previous sample (←)">‹ Previous</button>
-        <button class="btn btn-small" onClick={() => step(true, true)} disabled={busy || !cur.scroll} data-action="image-earlier" title="Earlier iteration (↓)">Earlier iteration</button>
+        <button class="btn btn-small" onClick={() => step(true, true)} disabled={busy || !cur.scroll} data-action="image-earlier" title="The previous iteration's last sample (↓)">Earlier iteration</button>
         {ranged && (
           <label class="lightbox-slider">
             <span>{cur.min}</span>
@@ -180,7 +182,7 @@ function ImageViewer({ start, onClose }) {
             <span>{cur.max}</span>
           </label>
         )}
-        <button class="btn btn-small" onClick={() => step(false, true)} disabled={busy || !cur.scroll} data-action="image-later" title="Later iteration (↑)">Later iteration</button>
+        <button class="btn btn-small" onClick={() => step(false, true)} disabled={busy || !cur.scroll} data-action="image-later" title="The next iteration's first sample (↑)">Later iteration</button>
         <button class="btn btn-small" onClick={() => step(false, false)} disabled={busy || !cur.scroll} data-action="image-next" title="Next sample (→)">Next ›</button>
         <a class="btn btn-small" href={viaWebOrigin(ev.url)} download>Download</a>
       </div>

@@ -8,6 +8,7 @@ import { ErrorBox, Spinner } from '../components/feedback.jsx';
 import { fmtNum } from '../format.js';
 import { UPlotChart } from './uplot-chart.jsx';
 import { Choice, Toggle } from './controls.jsx';
+import { holdPlotlyWhile } from './plotly.js';
 import { colorAt, dashAt, withAlpha } from './palette.js';
 import { X_MODES, align, fetchScalars, fetchSingleValues, keyFor, positiveOnly, smooth, taskOrigins, xValues } from './scalar-data.js';
 import './charts.css';
@@ -24,7 +25,7 @@ export function ScalarsPanel({ tasks = [], project }) {
   const [filter, setFilter] = useState('');
   const key = keyFor(xMode);
   const poll = running(tasks) ? POLL_MS : 0;
-  const scalars = useApi(signal => fetchScalars(ids, key, signal).then(metrics => ({ key, mode: xMode, metrics })), [ids.join(','), key], { poll, enabled: ids.length > 0 });
+  const scalars = useApi(signal => holdPlotlyWhile(fetchScalars(ids, key, signal)).then(metrics => ({ key, mode: xMode, metrics })), [ids.join(','), key], { poll, enabled: ids.length > 0 });
   const singles = useApi(signal => fetchSingleValues(ids, signal), [ids.join(',')], { poll, enabled: ids.length > 0 });
 
   if (!ids.length) return <div class="empty">No experiment to show.</div>;

@@ -6,7 +6,7 @@
 // reset, a legend with the values under the cursor, click a legend entry
 // to hide or show its series.
 
-import { useEffect, useRef } from 'preact/hooks';
+import { useLayoutEffect, useRef } from 'preact/hooks';
 import uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
 import { fmtNum, fmtDuration } from '../format.js';
@@ -97,7 +97,9 @@ export function UPlotChart({ data, series, xMode, xName, logY, height = 260, onT
   toggle.current = onToggle;
   const shape = JSON.stringify([series.map(s => [s.label, s.color, s.dash]), xMode, xName, logY, height]);
 
-  useEffect(() => {
+  // Layout effects: the chart is built in the same task as its card, not
+  // after a frame, so a busy page (plotly parsing) does not hold it back.
+  useLayoutEffect(() => {
     const el = host.current;
     const width = Math.max(200, el.clientWidth);
     const opts = buildOptions({ width, height, series, xMode, xName, logY, onToggle: (i, show) => toggle.current?.(i, show) });
@@ -111,7 +113,7 @@ export function UPlotChart({ data, series, xMode, xName, logY, height = 260, onT
     return () => { ro.disconnect(); u.destroy(); plot.current = null; };
   }, [shape]); // eslint-disable-line react-hooks/exhaustive-deps
 
-  useEffect(() => {
+  useLayoutEffect(() => {
     const u = plot.current;
     if (!u || u.data === data) return;
     if (zoomed(u)) {

@@ -26,10 +26,15 @@ export function fmtRelative(sec, step = 0.001) {
   return neg + fmtDuration(a * 1000);
 }
 
+// Iterations are whole numbers: their ticks step by 1, 2 or 5 times a
+// power of ten.
+const wholeSteps = [];
+for (let p = 1; p <= 1e12; p *= 10) wholeSteps.push(p, 2 * p, 5 * p);
+
 function xAxis(mode) {
   if (mode === 'relative') return { values: (u, ticks, axis, space, incr) => ticks.map(v => fmtRelative(v, incr)) };
   if (mode === 'wall') return {};
-  return { values: (u, ticks) => ticks.map(v => fmtNum(v)) };
+  return { incrs: wholeSteps, values: (u, ticks) => ticks.map(v => fmtNum(v)) };
 }
 
 function xValue(mode) {

@@ -199,7 +199,7 @@ export function ConsoleTab({ task, live }) {
             <span class="xp-msg"><Highlighted text={l.text} query={query} /></span>
           </div>
         ))}
-        {lines.length > 0 && <div class="xp-console-more"><button class="btn btn-small" data-action="load-newer" onClick={() => loadNewer(false)} disabled={!!busy}>{busy === 'newer' ? 'Loading…' : 'Load newer lines'}</button></div>}
+        {lines.length > 0 && (live || events.length < total) && <div class="xp-console-more"><button class="btn btn-small" data-action="load-newer" onClick={() => loadNewer(false)} disabled={!!busy}>{busy === 'newer' ? 'Loading…' : 'Load newer lines'}</button></div>}
       </div>
     </div>
   );

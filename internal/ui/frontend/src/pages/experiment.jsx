@@ -9,7 +9,7 @@ import './experiment.css';
 import { call } from '../api.js';
 import { useApi } from '../hooks.js';
 import { Link, useLocation } from '../router.jsx';
-import { Loaded } from '../components/feedback.jsx';
+import { Loaded, Spinner } from '../components/feedback.jsx';
 import { ScalarsPanel } from '../charts/scalars.jsx';
 import { PlotsPanel } from '../charts/plots.jsx';
 import { DebugImagesPanel } from '../charts/debug-images.jsx';
@@ -23,9 +23,9 @@ import { ArtifactsTab } from './experiment-artifacts.jsx';
 import { ModelsTab } from './experiment-models.jsx';
 import { ConsoleTab } from './experiment-console.jsx';
 
-// The task's fields with the names of what it refers to.
-const FIELDS = ['*', 'user.name', 'project.name', 'parent.name', 'execution.queue.name',
-  'models.input.model.name', 'models.output.model.name'];
+// The task's fields with the names of what it refers to (model names
+// come from the models tab's own call).
+const FIELDS = ['*', 'user.name', 'project.name', 'parent.name', 'execution.queue.name'];
 
 async function loadTask(id, signal) {
   const r = await call('tasks.get_all_ex', { id: [id], only_fields: FIELDS, search_hidden: true }, { signal });
@@ -49,6 +49,8 @@ export function ExperimentPage({ project, task, rest = '' }) {
     if (state.data?.name) document.title = `${state.data.name} · Trove`;
   }, [state.data?.name]);
 
+  // Another experiment's data stays until this one's arrives: not shown.
+  if (state.data && state.data.id !== task && !state.error) return <Spinner />;
   return (
     <Loaded state={state} what="experiment" id={task}>
       {t => (

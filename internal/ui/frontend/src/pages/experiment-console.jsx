@@ -143,6 +143,13 @@ export function ConsoleTab({ task, live }) {
     return () => clearInterval(t);
   }, [live, task.id, events !== null]);
 
+  // The lines written between the last poll and the end of the run.
+  const wasLive = useRef(live);
+  useEffect(() => {
+    if (wasLive.current && !live && events !== null) loadNewer(true);
+    wasLive.current = live;
+  }, [live]);
+
   const lines = useMemo(() => toLines(events || []), [events]);
   const matches = useMemo(() => {
     if (!query) return [];

@@ -60,6 +60,13 @@ function QueueDialog({ taskName, done }) {
   );
 }
 
+// rename asks for a new name; resolves true when it was saved.
+export async function rename(t) {
+  const name = await promptText({ title: 'Rename experiment', label: 'Name', value: t.name || '', confirm: 'Rename' });
+  if (!name || name === t.name) return false;
+  return !!await runAction(() => call('tasks.update', { task: t.id, name }), 'Renamed');
+}
+
 // actionsFor lists the header's actions for a task: key (the data-action
 // value), label, whether it applies now, and run() → true when the task
 // changed (the page reloads it).
@@ -103,7 +110,7 @@ export function actionsFor(t, { base }) {
       },
     },
     {
-      key: 'publish', label: 'Publish', enabled: ['completed', 'stopped', 'failed', 'closed'].includes(s),
+      key: 'publish', label: 'Publish', enabled: s === 'completed' || s === 'stopped',
       run: async () => {
         if (!await confirmAction({ title: 'Publish experiment?', body: `A published experiment and its output models are locked: “${name}” cannot be changed or reset afterwards.`, confirm: 'Publish' })) return false;
         return !!await runAction(() => call('tasks.publish', { task: t.id }), 'Published');

@@ -5,7 +5,7 @@ import { useState } from 'preact/hooks';
 import { Link } from '../router.jsx';
 import { StatusBadge } from '../components/status.jsx';
 import { fmtAgo, fmtDate, fmtNum } from '../format.js';
-import { actionsFor, isArchived } from './experiment-actions.jsx';
+import { actionsFor, isArchived, rename } from './experiment-actions.jsx';
 
 function Crumbs({ project }) {
   const parts = (project?.name || '').split('/').filter(Boolean);
@@ -34,6 +34,8 @@ export function ExperimentHeader({ task: t, base, onChanged }) {
       <Crumbs project={t.project} />
       <div class="xp-title">
         <h1 data-testid="task-name" title={t.name}>{t.name || t.id}</h1>
+        <button class="btn btn-ghost btn-small xp-rename" data-action="rename" title="Rename" aria-label="Rename"
+          onClick={async () => { if (await rename(t)) onChanged(); }}>✎</button>
         <StatusBadge status={t.status} />
         {t.type && <span class="badge badge-grey" data-testid="task-type">{t.type.replace(/_/g, ' ')}</span>}
         {isArchived(t) && <span class="badge badge-amber">archived</span>}

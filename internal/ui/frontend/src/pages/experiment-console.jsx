@@ -143,12 +143,13 @@ export function ConsoleTab({ task, live }) {
     return () => clearInterval(t);
   }, [live, task.id, events !== null]);
 
-  // The lines written between the last poll and the end of the run.
-  const wasLive = useRef(live);
+  // A new status may mean new lines (the end of a run) or none left (a
+  // reset): read the newest page again.
+  const lastStatus = useRef(task.status);
   useEffect(() => {
-    if (wasLive.current && !live && events !== null) loadNewer(true);
-    wasLive.current = live;
-  }, [live]);
+    if (lastStatus.current !== task.status && events !== null) loadLatest();
+    lastStatus.current = task.status;
+  }, [task.status]);
 
   const lines = useMemo(() => toLines(events || []), [events]);
   const matches = useMemo(() => {

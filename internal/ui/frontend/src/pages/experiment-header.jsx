@@ -47,7 +47,7 @@ export function ExperimentHeader({ task: t, base, onChanged }) {
         <Stamp label="started" value={t.started} ago />
         <Stamp label="updated" value={t.last_update} ago />
         <Stamp label="completed" value={t.completed} ago />
-        <Stamp label="iteration" value={t.last_iteration !== undefined && t.last_iteration !== null ? fmtNum(t.last_iteration) : ''} />
+        <Stamp label="iteration" value={t.last_iteration || (t.last_iteration === 0 && t.started) ? fmtNum(t.last_iteration) : ''} />
         {t.status === 'in_progress' && t.runtime?.progress && <Stamp label="progress" value={`${t.runtime.progress}%`} />}
       </div>
       {t.status_message && t.status !== 'completed' && <div class="xp-status-msg muted small">{t.status_reason ? `${t.status_reason}: ` : ''}{t.status_message}</div>}

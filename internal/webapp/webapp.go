@@ -67,17 +67,20 @@ func New(o Options) (http.Handler, error) {
 		mux.Handle("/files/", http.StripPrefix("/files", o.Files))
 	}
 	root := o.Assets
+	local := map[string]any{}
 	if root == nil {
 		if err := CheckDir(o.Dir); err != nil {
 			return nil, err
 		}
-		local, err := loadLocalConfig(o.Dir)
-		if err != nil {
+		var err error
+		if local, err = loadLocalConfig(o.Dir); err != nil {
 			return nil, err
 		}
-		mux.Handle("/"+configFile, configHandler(local, o.Servers))
 		root = os.DirFS(o.Dir)
 	}
+	// Trove's own UI reads it too: fileBaseUrl tells which stored URLs
+	// are the file server's, to fetch them under /files/ of this origin.
+	mux.Handle("/"+configFile, configHandler(local, o.Servers))
 	mux.Handle("/", gzhttp.GzipHandler(&staticFiles{root: root}))
 	return mux, nil
 }

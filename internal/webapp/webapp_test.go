@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"testing/fstest"
 )
 
 // fakeBuild writes a small build shaped like the Angular output.
@@ -262,5 +263,33 @@ func TestBadWebappDir(t *testing.T) {
 				t.Fatalf("want an error naming --webapp-dir with %q, got %v", c.want, err)
 			}
 		})
+	}
+}
+
+// Trove's own UI (embedded assets, no build folder) gets configuration.json
+// too: it maps the file server's URLs to /files/ of its origin by
+// fileBaseUrl.
+func TestConfigurationJSONForEmbeddedAssets(t *testing.T) {
+	assets := fstest.MapFS{"index.html": {Data: []byte("<!doctype html><div id=app></div>")}}
+	h, err := New(Options{Assets: assets, API: echo("api"), Files: echo("files"),
+		Servers: Servers{APIAddr: "0.0.0.0:8008", FilesAddr: "0.0.0.0:8081"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewServer(h)
+	t.Cleanup(srv.Close)
+	req, _ := http.NewRequest(http.MethodGet, srv.URL+"/configuration.json", nil)
+	req.Host = "trove.example:8080"
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	var m map[string]any
+	if err := json.NewDecoder(resp.Body).Decode(&m); err != nil {
+		t.Fatal(err)
+	}
+	if resp.StatusCode != 200 || m["fileBaseUrl"] != "http://trove.example:8081" || m["apiBaseUrl"] != "/api" {
+		t.Fatalf("got %d %v", resp.StatusCode, m)
 	}
 }

@@ -6,8 +6,8 @@ import { useEffect, useRef } from 'preact/hooks';
 import uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
 
-// axisWidth makes room for the longest y tick label (about 7 px a character).
-const axisWidth = (u, values) => Math.max(40, ...(values || []).map(v => String(v).length * 7 + 18));
+// axisWidth makes room for the longest y tick label (about 8 px a character).
+const axisWidth = (u, values) => Math.max(40, ...(values || []).map(v => String(v).length * 8 + 24));
 
 export const palette = ['#1f6feb', '#e8590c', '#2f9e44', '#9c36b5', '#c92a2a', '#0c8599', '#5c7cfa', '#f08c00'];
 

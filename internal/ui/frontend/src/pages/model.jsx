@@ -34,7 +34,8 @@ function ModelView({ m, reload }) {
   const act = async key => {
     const r = await modelActions[key].run([m.id]);
     if (r === undefined) return;
-    if (key === 'delete') navigate(projectId ? `/projects/${projectId}/models` : '/models');
+    const gone = key === 'delete' && (r.succeeded || []).some(x => x.id === m.id);
+    if (gone) navigate(projectId ? `/projects/${projectId}/models` : '/models');
     else reload();
   };
   const shown = Object.entries(modelActions).filter(([key, a]) => a.when({ archived }) && !(key === 'publish' && m.ready));

@@ -4,26 +4,37 @@
 
 import { call } from '../api.js';
 import { confirmAction, promptText } from '../components/dialog.jsx';
-import { runAction } from '../components/toast.jsx';
+import { runAction, toast } from '../components/toast.jsx';
 
 const plural = (n, what) => `${n} ${what}${n === 1 ? '' : 's'}`;
 
-// failed names the models an operation could not change, with its reason.
+// failedNote names how many models an operation could not change, with
+// the first reason.
 function failedNote(r) {
   const f = r?.failed || [];
   return f.length ? ` (${f.length} failed: ${f[0]?.error?.msg || 'refused'})` : '';
+}
+
+// bulk runs a *_many operation and toasts its outcome: an error when no
+// model changed. It resolves to the answer, or undefined when the call failed.
+async function bulk(op, body, verb) {
+  const r = await runAction(() => call(op, body));
+  if (r === undefined) return undefined;
+  const done = r.succeeded?.length ?? body.ids.length;
+  toast(`${plural(done, 'model')} ${verb}${failedNote(r)}`, done === 0 && r.failed?.length ? 'error' : 'info');
+  return r;
 }
 
 export const modelActions = {
   archive: {
     label: 'Archive',
     when: ({ archived }) => !archived,
-    run: ids => runAction(() => call('models.archive_many', { ids }), r => `${plural(r?.succeeded?.length ?? ids.length, 'model')} archived${failedNote(r)}`),
+    run: ids => bulk('models.archive_many', { ids }, 'archived'),
   },
   restore: {
     label: 'Restore',
     when: ({ archived }) => archived,
-    run: ids => runAction(() => call('models.unarchive_many', { ids }), r => `${plural(r?.succeeded?.length ?? ids.length, 'model')} restored${failedNote(r)}`),
+    run: ids => bulk('models.unarchive_many', { ids }, 'restored'),
   },
   publish: {
     label: 'Publish',
@@ -35,7 +46,7 @@ export const modelActions = {
         confirm: 'Publish',
       });
       if (!ok) return undefined;
-      return runAction(() => call('models.publish_many', { ids }), r => `${plural(r?.succeeded?.length ?? ids.length, 'model')} published${failedNote(r)}`);
+      return bulk('models.publish_many', { ids }, 'published');
     },
   },
   tag: {
@@ -54,12 +65,14 @@ export const modelActions = {
     run: async ids => {
       const ok = await confirmAction({
         title: `Delete ${plural(ids.length, 'model')}?`,
-        body: 'The models are removed for good. Their files stay in storage.',
+        body: 'The models and the files Trove stores for them are removed for good.',
         confirm: 'Delete',
         danger: true,
       });
       if (!ok) return undefined;
-      return runAction(() => call('models.delete_many', { ids }), r => `${plural(r?.succeeded?.length ?? ids.length, 'model')} deleted${failedNote(r)}`);
+      // force, as the ClearML web app sends once the user confirmed: a model
+      // whose creating task is published is deleted too.
+      return bulk('models.delete_many', { ids, force: true }, 'deleted');
     },
   },
 };

@@ -1,11 +1,10 @@
-// The clearml.conf snippet for a new key pair. The SDK needs Trove's real
-// API and file-server addresses: an administrator may read them with
-// server.config (the listen addresses and the public host); the host is
-// the configured public host, else the one this page was opened with, as
-// Trove's configuration.json does for the ClearML web app. Anyone else
-// gets this origin's /api, which the SDK accepts, and no files_server line:
-// the SDK cannot upload through this origin's /files (it posts to /files,
-// which redirects), so the page asks them to add the address they are given.
+// The clearml.conf snippet for a new key pair. The SDK is best pointed at
+// Trove's own API and file-server addresses: an administrator may read
+// them with server.config (the listen addresses and the public host); the
+// host is the configured public host, else the one this page was opened
+// with, as Trove's configuration.json does for the ClearML web app.
+// Anyone else gets this origin's /api and /files, which Trove's web
+// address serves for the SDK as well.
 
 import { call } from '../api.js';
 
@@ -21,8 +20,7 @@ export function urlOf(listen, publicHost, here = location) {
   return `${here.protocol === 'https:' ? 'https' : 'http'}://${host}${port ? ':' + port : ''}`;
 }
 
-// serverAddresses gives {web, api, files, exact}: exact is false when the
-// real addresses could not be read and this origin's are shown instead.
+// serverAddresses gives {web, api, files}.
 export async function serverAddresses(user, here = location) {
   const web = here.origin;
   if (privileged.has(user?.role)) {
@@ -32,11 +30,10 @@ export async function serverAddresses(user, here = location) {
         web,
         api: urlOf(c.api_addr, c.public_host, here),
         files: c.files_addr ? urlOf(c.files_addr, c.public_host, here) : '',
-        exact: true,
       };
     } catch { /* fall back below */ }
   }
-  return { web, api: `${web}/api`, files: '', exact: false };
+  return { web, api: `${web}/api`, files: `${web}/files` };
 }
 
 // confSnippet is the api section of clearml.conf, in the shape clearml-init reads.

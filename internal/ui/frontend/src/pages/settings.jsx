@@ -67,7 +67,7 @@ function Profile({ user, reload }) {
 function Credentials({ user }) {
   const list = useApi(() => call('auth.get_credentials', {}), []);
   const [label, setLabel] = useState('');
-  const [created, setCreated] = useState(null); // {snippet, key, exact}
+  const [created, setCreated] = useState(null); // {snippet, key}
   const [busy, setBusy] = useState(false);
 
   const create = async e => {
@@ -77,7 +77,7 @@ function Credentials({ user }) {
     const r = await runAction(() => call('auth.create_credentials', body));
     if (r?.credentials) {
       const addr = await serverAddresses(user);
-      setCreated({ key: r.credentials, snippet: confSnippet(addr, r.credentials), exact: addr.exact });
+      setCreated({ key: r.credentials, snippet: confSnippet(addr, r.credentials) });
       setLabel('');
       list.reload();
     }
@@ -152,9 +152,6 @@ function NewCredentials({ created, onClose }) {
       </div>
       <p class="small settings-note">Paste this into <code>clearml-init</code> or into <code>~/clearml.conf</code>. The secret key is not shown again.</p>
       <pre class="code" data-testid="conf-snippet">{created.snippet}</pre>
-      {!created.exact && (
-        <p class="small settings-warn">Only an administrator can read Trove's file-server address: add a <code>files_server:</code> line with the address you are given.</p>
-      )}
     </div>
   );
 }

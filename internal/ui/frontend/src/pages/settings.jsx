@@ -2,7 +2,7 @@
 // editable with users.update) and their workspace credentials: list,
 // create (the new pair shown once, as a clearml.conf snippet) and revoke.
 
-import { useState } from 'preact/hooks';
+import { useRef, useState } from 'preact/hooks';
 import { call } from '../api.js';
 import { useApi } from '../hooks.js';
 import { ErrorBox, Spinner } from '../components/feedback.jsx';
@@ -134,13 +134,21 @@ function Credentials({ user }) {
 }
 
 function NewCredentials({ created, onClose }) {
+  const pre = useRef(null);
   const copy = async () => {
     try {
       await navigator.clipboard.writeText(created.snippet);
       toast('Copied to the clipboard');
-    } catch {
-      toast('The browser refused the clipboard: select the text and copy it', 'error');
-    }
+      return;
+    } catch { /* no clipboard API outside secure contexts (plain http on a LAN name) */ }
+    // Select the snippet and use the older copy command instead.
+    const range = document.createRange();
+    range.selectNodeContents(pre.current);
+    const sel = getSelection();
+    sel.removeAllRanges();
+    sel.addRange(range);
+    const ok = document.execCommand && document.execCommand('copy');
+    toast(ok ? 'Copied to the clipboard' : 'The browser refused the clipboard: the text is selected, copy it', ok ? 'info' : 'error');
   };
   return (
     <div class="settings-new" data-testid="new-credentials" data-access-key-new={created.key.access_key}>
@@ -151,7 +159,7 @@ function NewCredentials({ created, onClose }) {
         <button class="btn btn-ghost btn-small" data-action="close-snippet" onClick={onClose}>Done</button>
       </div>
       <p class="small settings-note">Paste this into <code>clearml-init</code> or into <code>~/clearml.conf</code>. The secret key is not shown again.</p>
-      <pre class="code" data-testid="conf-snippet">{created.snippet}</pre>
+      <pre class="code" data-testid="conf-snippet" ref={pre}>{created.snippet}</pre>
     </div>
   );
 }

@@ -65,6 +65,10 @@ func New(o Options) (http.Handler, error) {
 	mux.Handle("/api/", http.StripPrefix("/api", o.API))
 	if o.Files != nil {
 		mux.Handle("/files/", http.StripPrefix("/files", o.Files))
+		// The SDK posts uploads to its files_server URL as written; given
+		// this origin's /files it would meet the mux's redirect to /files/
+		// and resend a body it has already streamed.
+		mux.Handle("/files", atRoot(o.Files))
 	}
 	root := o.Assets
 	local := map[string]any{}
@@ -92,4 +96,13 @@ func New(o Options) (http.Handler, error) {
 func isRoute(p string) bool {
 	last := p[strings.LastIndex(p, "/")+1:]
 	return !strings.Contains(last, ".")
+}
+
+// atRoot serves h as if the request named "/".
+func atRoot(h http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		r2 := r.Clone(r.Context())
+		r2.URL.Path, r2.URL.RawPath = "/", ""
+		h.ServeHTTP(w, r2)
+	})
 }

@@ -114,6 +114,7 @@ func TestStaticFilesAndRoutes(t *testing.T) {
 		{name: "missing bundle is 404", path: "/chunk-AAAAAAAA.js", status: 404},
 		{name: "api is proxied without its prefix", path: "/api/v2.31/projects.get_all", status: 200, body: "api GET /v2.31/projects.get_all"},
 		{name: "files are proxied without their prefix", path: "/files/p/t/a.txt", status: 200, body: "files GET /p/t/a.txt"},
+		{name: "the bare files prefix is the file server's root, not a redirect", path: "/files", status: 200, body: "files GET /"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

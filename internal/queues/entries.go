@@ -83,14 +83,14 @@ func ToBack(_, n int) int { return n - 1 }
 
 // Forward moves an entry by places towards the top.
 func Forward(by int) Target {
-	// The distance is capped at the queue's length, so a huge count cannot
-	// overflow.
-	return func(cur, n int) int { return cur - min(by, n) }
+	// The distance is capped at the queue's length either way, so a huge
+	// count cannot overflow; a negative one moves towards the bottom.
+	return func(cur, n int) int { return cur - max(-n, min(by, n)) }
 }
 
 // Backward moves an entry by places towards the bottom.
 func Backward(by int) Target {
-	return func(cur, n int) int { return cur + min(by, n) }
+	return func(cur, n int) int { return cur + max(-n, min(by, n)) }
 }
 
 // Move puts a task at a new place in its queue and returns the place it

@@ -3,22 +3,16 @@ package queues
 import (
 	"context"
 
-	"github.com/trove-ml/trove/internal/apierr"
 	"github.com/trove-ml/trove/internal/queues"
 	"github.com/trove-ml/trove/internal/rpc"
 )
 
 type moveRequest struct {
 	taskInQueueRequest
-	// Count is how many places to move (default 1).
+	// Count is how many places to move (default 1). A negative count moves
+	// the other way, as the reference does: the ClearML web app's drag
+	// sends move_task_backward with a negative count to move a task up.
 	Count *int `json:"count"`
-}
-
-func (r *moveRequest) Validate() error {
-	if r.Count != nil && *r.Count < 1 {
-		return apierr.Validation("count", "must be at least 1, got %d", *r.Count)
-	}
-	return nil
 }
 
 func (r *moveRequest) count() int {

@@ -41,7 +41,7 @@ func (p *Plan) buildOrder(keys []string, searchText bool) error {
 		if desc {
 			dir = " DESC"
 		}
-		if i == 0 {
+		if c, isCol := p.schema.Columns[field]; i == 0 && !(isCol && c.NotNull) {
 			last := p.emptyLast(field)
 			parts = append(parts, last.sql)
 			args = append(args, last.args...)

@@ -7,7 +7,7 @@ import { useMemo, useState } from 'preact/hooks';
 import { call } from '../api.js';
 import { useApi, usePersisted } from '../hooks.js';
 import { Link } from '../router.jsx';
-import { Loaded } from '../components/feedback.jsx';
+import { ErrorBox, Loaded } from '../components/feedback.jsx';
 import { fmtAgo, fmtDate, fmtNum } from '../format.js';
 import { buildTree, label, visibleRows } from './projects-tree.jsx';
 import { createProject, deleteProject, renameProject } from './projects-actions.jsx';
@@ -16,21 +16,32 @@ import './projects.css';
 const pageSize = 500;
 const maxPages = 10;
 
-// loadProjects reads all visible projects with their stats, page by page
-// (a few calls even for thousands of projects).
-async function loadProjects(signal) {
+// loadProjects reads all visible projects, page by page (a few calls even
+// for thousands of projects). With stats it asks for the counts only:
+// those take the server a while on large stores, so the tree shows first
+// and the counts fill in.
+async function loadProjects(signal, stats) {
   const all = [];
+  const body = stats
+    ? { only_fields: ['id'], include_stats: true, stats_for_state: 'active', check_own_contents: true,
+      include_stats_filter: { system_tags: ['-pipeline', '-dataset'] } }
+    : { only_fields: ['name', 'basename', 'parent', 'last_update', 'system_tags'] };
   for (let page = 0; page < maxPages; page++) {
-    const r = await call('projects.get_all_ex', {
-      only_fields: ['name', 'basename', 'parent', 'last_update', 'created', 'system_tags', 'user'],
-      include_stats: true, stats_for_state: 'active', check_own_contents: true,
-      include_stats_filter: { system_tags: ['-pipeline', '-dataset'] },
-      order_by: ['name'], page, page_size: pageSize, search_hidden: false,
-    }, { signal });
+    const r = await call('projects.get_all_ex', { ...body, order_by: ['name'], page, page_size: pageSize, search_hidden: false }, { signal });
     all.push(...(r.projects || []));
     if ((r.projects || []).length < pageSize) return { projects: all, truncated: false };
   }
   return { projects: all, truncated: true };
+}
+
+// withStats merges the counts into the project list.
+function withStats(projects, stats) {
+  if (!stats) return projects;
+  const by = new Map(stats.projects.map(p => [p.id, p]));
+  return projects.map(p => {
+    const s = by.get(p.id);
+    return s ? { ...p, stats: s.stats, own_tasks: s.own_tasks, own_models: s.own_models, counted: true } : p;
+  });
 }
 
 const href = id => `/projects/${encodeURIComponent(id)}/experiments`;
@@ -44,6 +55,8 @@ function Caret({ node, open, onToggle }) {
     </button>
   );
 }
+
+const Pending = () => <span class="pj-pending" aria-label="counting" />;
 
 function Row({ node, open, searching, onToggle, onChanged }) {
   const s = node.stats?.active;
@@ -60,9 +73,9 @@ function Row({ node, open, searching, onToggle, onChanged }) {
           {node.children.length > 0 && <span class="muted small">{node.children.length} sub-project{node.children.length === 1 ? '' : 's'}</span>}
         </div>
       </td>
-      <td class="num" title={`${node.own_tasks ?? 0} in this project itself`}>{fmtNum(s?.total_tasks ?? 0)}</td>
-      <td class="num">{running || queued ? <span class="pj-live">{running ? `${running} running` : ''}{running && queued ? ', ' : ''}{queued ? `${queued} queued` : ''}</span> : <span class="muted">—</span>}</td>
-      <td class="num">{fmtNum(node.models)}</td>
+      <td class="num" title={`${node.own_tasks ?? 0} in this project itself`} data-count="tasks">{node.counted ? fmtNum(s?.total_tasks ?? 0) : <Pending />}</td>
+      <td class="num">{!node.counted ? <Pending /> : running || queued ? <span class="pj-live">{running ? `${running} running` : ''}{running && queued ? ', ' : ''}{queued ? `${queued} queued` : ''}</span> : <span class="muted">—</span>}</td>
+      <td class="num" data-count="models">{node.counted ? fmtNum(node.models) : <Pending />}</td>
       <td title={fmtDate(node.updated)}>{fmtAgo(node.updated)}</td>
       <td class="pj-row-actions">
         <button type="button" class="btn btn-ghost btn-small" data-action="new-sub" title="New sub-project" onClick={act(createProject)}>+ Sub</button>
@@ -74,13 +87,15 @@ function Row({ node, open, searching, onToggle, onChanged }) {
 }
 
 export function ProjectsPage() {
-  const state = useApi(loadProjects, [], { poll: 15000 });
+  const state = useApi(signal => loadProjects(signal, false), []);
+  const stats = useApi(signal => loadProjects(signal, true), [], { poll: 15000 });
   const [expanded, setExpanded] = usePersisted('projects.expanded', {});
   const [text, setText] = useState('');
-  const tree = useMemo(() => (state.data ? buildTree(state.data.projects) : []), [state.data]);
+  const tree = useMemo(() => (state.data ? buildTree(withStats(state.data.projects, stats.data)) : []), [state.data, stats.data]);
+  const reload = () => { state.reload(); stats.reload(); };
   const toggle = id => setExpanded(e => ({ ...e, [id]: !e[id] }));
   const searching = !!text.trim();
-  const onNew = async () => { if (await createProject(null)) state.reload(); };
+  const onNew = async () => { if (await createProject(null)) reload(); };
 
   return (
     <div class="pj-page">
@@ -91,6 +106,7 @@ export function ProjectsPage() {
           onInput={e => setText(e.target.value)} aria-label="Search projects" />
         <button type="button" class="btn btn-primary" data-action="create-project" onClick={onNew}>New project</button>
       </div>
+      {stats.error && <ErrorBox error={stats.error} retry={stats.reload} />}
       <Loaded state={state} what="projects">
         {({ truncated }) => {
           const rows = visibleRows(tree, expanded, text);
@@ -105,7 +121,7 @@ export function ProjectsPage() {
                     <tr class="pj-all">
                       <td colSpan={6}><Link href="/experiments" data-testid="all-experiments">All experiments</Link> <span class="muted small">across every project</span></td>
                     </tr>
-                    {rows.map(n => <Row key={n.id} node={n} open={!!expanded[n.id]} searching={searching} onToggle={toggle} onChanged={state.reload} />)}
+                    {rows.map(n => <Row key={n.id} node={n} open={!!expanded[n.id]} searching={searching} onToggle={toggle} onChanged={reload} />)}
                   </tbody>
                 </table>
                 {!tree.length && <div class="empty">No projects yet. Create one, or run a training script with the ClearML SDK: its project appears here.</div>}

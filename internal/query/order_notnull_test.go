@@ -9,8 +9,9 @@ import (
 	"github.com/trove-ml/trove/internal/store/storetest"
 )
 
-// A NOT NULL column needs no "missing last" key: without it the database
-// can walk an index in order instead of sorting every row.
+// A NOT NULL first column needs no "missing last" key, and its ties go in
+// insertion order the way it goes: the database then reads the order from
+// the (company, column) index instead of sorting every row.
 func TestOrderNotNullColumnHasNoEmptyLastKey(t *testing.T) {
 	s := &Schema{
 		Entity: "task",
@@ -25,11 +26,13 @@ func TestOrderNotNullColumnHasNoEmptyLastKey(t *testing.T) {
 	cases := []struct {
 		order    string
 		wantCase bool
+		tieBreak string // the last key, with the dialect's insertion key as INSERT
 	}{
-		{`["-last_update"]`, false},
-		{`["last_update", "name"]`, false},
-		{`["-started"]`, true},
-		{`["name", "-last_update"]`, true},
+		{`["-last_update"]`, false, "INSERT DESC"},
+		{`["last_update", "name"]`, false, "INSERT ASC"},
+		{`["-started"]`, true, "id ASC"},
+		{`["name", "-last_update"]`, true, "id ASC"},
+		{`["-last_update", "id"]`, false, "id ASC"},
 	}
 	storetest.Each(t, func(t *testing.T, db *store.DB) {
 		for _, c := range cases {
@@ -44,6 +47,10 @@ func TestOrderNotNullColumnHasNoEmptyLastKey(t *testing.T) {
 			}
 			if got := strings.Contains(p.order.sql, "CASE WHEN"); got != c.wantCase {
 				t.Errorf("%s: CASE key present = %v, want %v; order %q", c.order, got, c.wantCase, p.order.sql)
+			}
+			want := strings.Replace(c.tieBreak, "INSERT", db.D.InsertOrder(), 1)
+			if !strings.HasSuffix(p.order.sql, want) {
+				t.Errorf("%s: order %q does not end with %q", c.order, p.order.sql, want)
 			}
 		}
 	})

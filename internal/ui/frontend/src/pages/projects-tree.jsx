@@ -30,9 +30,9 @@ export function label(p) {
 }
 
 // visibleRows flattens the tree into the rows to draw: children only under
-// expanded nodes; with a search text, the matches and their ancestors, all
+// open nodes (isOpen(id)); with a search text, the matches and their ancestors, all
 // open.
-export function visibleRows(roots, expanded, text) {
+export function visibleRows(roots, isOpen, text) {
   const q = text.trim().toLowerCase();
   const out = [];
   // A plain word matches the project's own name; text with a slash, its path.
@@ -51,7 +51,7 @@ export function visibleRows(roots, expanded, text) {
     for (const n of nodes) {
       if (q && !keep.has(n.id)) continue;
       out.push(n);
-      if (n.children.length && (q || expanded[n.id])) walk(n.children);
+      if (n.children.length && (q || isOpen(n.id))) walk(n.children);
     }
   };
   walk(roots);

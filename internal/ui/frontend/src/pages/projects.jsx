@@ -15,6 +15,7 @@ import './projects.css';
 
 const pageSize = 500;
 const maxPages = 10;
+const autoOpenLimit = 50;
 
 // loadProjects reads all visible projects, page by page (a few calls even
 // for thousands of projects). With stats it asks for the counts only:
@@ -93,7 +94,11 @@ export function ProjectsPage() {
   const [text, setText] = useState('');
   const tree = useMemo(() => (state.data ? buildTree(withStats(state.data.projects, stats.data)) : []), [state.data, stats.data]);
   const reload = () => { state.reload(); stats.reload(); };
-  const toggle = id => setExpanded(e => ({ ...e, [id]: !e[id] }));
+  // A small tree opens fully, a large one shows its top level; what the
+  // user opens or closes is remembered either way.
+  const openByDefault = (state.data?.projects.length || 0) <= autoOpenLimit;
+  const isOpen = id => expanded[id] ?? openByDefault;
+  const toggle = id => setExpanded(e => ({ ...e, [id]: !(e[id] ?? openByDefault) }));
   const searching = !!text.trim();
   const onNew = async () => { if (await createProject(null)) reload(); };
 
@@ -109,7 +114,7 @@ export function ProjectsPage() {
       {stats.error && <ErrorBox error={stats.error} retry={stats.reload} />}
       <Loaded state={state} what="projects">
         {({ truncated }) => {
-          const rows = visibleRows(tree, expanded, text);
+          const rows = visibleRows(tree, isOpen, text);
           return (
             <>
               <div class="table-wrap">
@@ -121,7 +126,7 @@ export function ProjectsPage() {
                     <tr class="pj-all">
                       <td colSpan={6}><Link href="/experiments" data-testid="all-experiments">All experiments</Link> <span class="muted small">across every project</span></td>
                     </tr>
-                    {rows.map(n => <Row key={n.id} node={n} open={!!expanded[n.id]} searching={searching} onToggle={toggle} onChanged={reload} />)}
+                    {rows.map(n => <Row key={n.id} node={n} open={isOpen(n.id)} searching={searching} onToggle={toggle} onChanged={reload} />)}
                   </tbody>
                 </table>
                 {!tree.length && <div class="empty">No projects yet. Create one, or run a training script with the ClearML SDK: its project appears here.</div>}

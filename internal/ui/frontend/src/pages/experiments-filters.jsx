@@ -29,7 +29,7 @@ export function SearchBox({ value, onChange }) {
     return () => clearTimeout(t);
   }, [text]); // eslint-disable-line react-hooks/exhaustive-deps
   return (
-    <input type="search" data-testid="filter-search" placeholder="Search name, id, comment…" value={text}
+    <input type="search" data-testid="filter-search" placeholder="Search name or id…" value={text}
       onInput={e => setText(e.target.value)} onKeyDown={e => { if (e.key === 'Enter') onChange(text); }} aria-label="Search experiments" />
   );
 }

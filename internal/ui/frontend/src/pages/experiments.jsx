@@ -21,7 +21,13 @@ const noFilters = { search: '', status: [], type: [], tags: [], user: [] };
 const pageSizes = [25, 50, 100, 200];
 const isActive = t => t.status === 'in_progress' || t.status === 'queued';
 
+// Each project gets a fresh view (first page, no selection, no filters, no
+// rows of the project before).
 export function ExperimentsPage({ project }) {
+  return <ExperimentsView key={project || '*'} project={project} />;
+}
+
+function ExperimentsView({ project }) {
   const scoped = !!project && project !== '*';
   const head = useProjectHead(project);
   const [cols, setCols] = usePersisted('experiments.columns', { keys: defaultColumns, meta: {} });
@@ -32,9 +38,6 @@ export function ExperimentsPage({ project }) {
   const [filters, setFilters] = useState(noFilters);
   const [page, setPage] = useState(0);
   const [selected, setSelected] = useState(() => new Map());
-
-  // A new project, filter or sort starts from the first page.
-  useEffect(() => { setPage(0); setSelected(new Map()); setFilters(noFilters); setArchived(false); }, [project]);
 
   // Across projects, the project column comes along unless chosen already.
   let keys = cols.keys;

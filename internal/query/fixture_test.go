@@ -24,8 +24,8 @@ var schema = &query.Schema{
 	Columns: map[string]query.Column{
 		"id": {Name: "id"}, "company": {Name: "company"}, "name": {Name: "name"}, "project": {Name: "project"},
 		"type": {Name: "type"}, "status": {Name: "status"},
-		"created":     {Name: "created", Kind: query.TimeMillis},
-		"last_update": {Name: "last_update", Kind: query.TimeMillis},
+		"created":     {Name: "created", Kind: query.TimeMillis, NotNull: true},
+		"last_update": {Name: "last_update", Kind: query.TimeMillis, NotNull: true},
 		"started":     {Name: "started", Kind: query.TimeMillis},
 		"tags":        {Name: "tags", Kind: query.JSONArray},
 		"system_tags": {Name: "system_tags", Kind: query.JSONArray},

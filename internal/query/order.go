@@ -9,11 +9,13 @@ import (
 
 // buildOrder compiles order_by. Missing or empty values of the first key
 // sort last in both directions; numeric-looking strings under the numeric
-// prefixes compare as numbers; id breaks ties.
+// prefixes compare as numbers; id breaks ties, except after a NOT NULL
+// first column, where insertion order does.
 func (p *Plan) buildOrder(keys []string, searchText bool) error {
 	var parts []string
 	var args []any
 	hasID := false
+	tieBreak := "id ASC"
 	for i, k := range keys {
 		k = strings.TrimSpace(k)
 		if k == "" {
@@ -37,11 +39,13 @@ func (p *Plan) buildOrder(keys []string, searchText bool) error {
 		if strings.HasPrefix(field, "hyperparams.") && len(splitPath(field)) == 3 {
 			field += ".value"
 		}
-		dir := " ASC"
-		if desc {
-			dir = " DESC"
-		}
-		if i == 0 {
+		dir := dirOf(desc)
+		if c, isCol := p.schema.Columns[field]; i == 0 && isCol && c.NotNull {
+			// Ties in insertion order, the way the first key goes: with
+			// the rows' insertion key the database can read the order
+			// from the (company, column) index instead of sorting them all.
+			tieBreak = p.e.d.InsertOrder() + dirOf(desc)
+		} else if i == 0 {
 			last := p.emptyLast(field)
 			parts = append(parts, last.sql)
 			args = append(args, last.args...)
@@ -60,10 +64,17 @@ func (p *Plan) buildOrder(keys []string, searchText bool) error {
 		return nil
 	}
 	if !hasID {
-		parts = append(parts, "id ASC")
+		parts = append(parts, tieBreak)
 	}
 	p.order = frag{strings.Join(parts, ", "), args}
 	return nil
+}
+
+func dirOf(desc bool) string {
+	if desc {
+		return " DESC"
+	}
+	return " ASC"
 }
 
 // emptyLast is the sort key that puts the rows whose field is missing or

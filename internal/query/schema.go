@@ -24,6 +24,10 @@ const (
 type Column struct {
 	Name string
 	Kind ColumnKind
+	// NotNull says the column always holds a value (NOT NULL, never
+	// empty), so ordering by it needs no "missing last" key and can walk
+	// an index: the default newest-first list stays fast on large tables.
+	NotNull bool
 }
 
 // Schema describes how one entity's fields map to SQL.

@@ -8,7 +8,7 @@ var Schema = &query.Schema{
 	Columns: map[string]query.Column{
 		"id": {Name: "id"}, "company": {Name: "company"}, "name": {Name: "name"}, "project": {Name: "project"},
 		"parent": {Name: "parent"}, "user": {Name: "user_id"}, "type": {Name: "type"}, "status": {Name: "status"},
-		"created": {Name: "created", Kind: query.TimeMillis}, "last_update": {Name: "last_update", Kind: query.TimeMillis},
+		"created": {Name: "created", Kind: query.TimeMillis, NotNull: true}, "last_update": {Name: "last_update", Kind: query.TimeMillis, NotNull: true},
 		"status_changed": {Name: "status_changed", Kind: query.TimeMillis}, "last_change": {Name: "last_change", Kind: query.TimeMillis},
 		"started": {Name: "started", Kind: query.TimeMillis},
 		"tags":    {Name: "tags", Kind: query.JSONArray}, "system_tags": {Name: "system_tags", Kind: query.JSONArray},

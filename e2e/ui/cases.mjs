@@ -3,7 +3,7 @@
 // projects, the experiments table, compare, abort, queue reordering and
 // unknown ids.
 
-import {apiClient} from './server.mjs';
+import {apiClient, sessionToken} from './server.mjs';
 import {queueOrder, taskStatus} from './seed.mjs';
 import {attribute, containsText, eventually, sameList, visible, waitPath} from './expect.mjs';
 
@@ -308,14 +308,18 @@ function badStateCases(seeded) {
       },
     },
     {
-      name: 'expired session cookie goes to the login page',
+      name: 'expired or forged session cookie goes to the login page',
       fresh: true,
       allow: allowSessionProbe,
       run: async t => {
-        await t.context.addCookies([{name: 'clearml_token_basic', value: 'expired.or.forged.token', url: t.server.web}]);
-        await t.page.goto(`${t.server.web}/projects`);
-        await waitPath(t.page, u => u.pathname === '/login', 'the login page');
-        await visible(t.page.locator('input[name=user]'), 'the login form');
+        const token = await sessionToken(t.server, 1);
+        await new Promise(r => setTimeout(r, 2100));
+        for (const value of [token, 'forged.session.token']) {
+          await t.context.addCookies([{name: 'clearml_token_basic', value, url: t.server.web}]);
+          await t.page.goto(`${t.server.web}/projects`);
+          await waitPath(t.page, u => u.pathname === '/login', `the login page (${value === token ? 'expired' : 'forged'} cookie)`);
+          await visible(t.page.locator('input[name=user]'), 'the login form');
+        }
       },
     },
     {

@@ -98,10 +98,11 @@ export function apiClient({api, key, secret}) {
 }
 
 // sessionToken logs in with the key pair and returns the session token
-// the web app's cookie (clearml_token_basic) holds.
-export async function sessionToken({api, key, secret}) {
+// the web app's cookie (clearml_token_basic) holds; expirationSec makes a
+// short-lived one.
+export async function sessionToken({api, key, secret}, expirationSec) {
   const r = await fetch(`${api}/auth.login`, {
-    method: 'POST', body: '{}',
+    method: 'POST', body: JSON.stringify(expirationSec ? {expiration_sec: expirationSec} : {}),
     headers: {Authorization: 'Basic ' + Buffer.from(`${key}:${secret}`).toString('base64')},
   });
   if (r.status !== 200) throw new Error(`auth.login: HTTP ${r.status}`);

@@ -14,7 +14,8 @@
 // Usage: (cd e2e/ui && npm ci) && node e2e/ui/budget.mjs [--db URL] [--runs 5]
 // Environment: TROVE_BIN (default <repo>/bin/trove), CHROMIUM,
 // TROVE_UI_E2E_PORT (default 21040; the budget uses the three ports from +5).
-// Prints a table and writes budget.json to e2e/ui/out/.
+// Prints a table and writes budget.json (and a screenshot of the big
+// chart, budget-4x250k.png) to e2e/ui/out/.
 
 import fs from 'node:fs';
 import os from 'node:os';
@@ -148,6 +149,7 @@ async function bigChart(browser, cookie, url) {
       calls.push(`${new URL(r.url()).pathname.slice(5)} ${Math.round(t.responseEnd - t.requestStart)} ms ${s.responseBodySize} B`);
     }
   }
+  await page.screenshot({path: path.join(outDir, 'budget-4x250k.png')});
   await context.close();
   return {...stats(times), calls: [...new Set(calls)].slice(0, 8)};
 }

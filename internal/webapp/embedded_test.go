@@ -124,7 +124,7 @@ func TestEmbeddedUIRoutesAndMissingFiles(t *testing.T) {
 		}
 	}
 	for _, missing := range []string{"/assets/app-AAAAAAAA.js", "/assets/missing.css", "/vendor/plotly-0.0.0.min.js",
-		"/version.json", "/configuration.json", "/favicon.ico", "/projects/x/debug.png"} {
+		"/version.json", "/credentials.json", "/favicon.ico", "/projects/x/debug.png"} {
 		a := fetch(t, web.URL+missing, nil)
 		if a.status != 404 || strings.Contains(a.body, "<div id=\"app\">") {
 			t.Errorf("%s: %d %.80q, want a plain 404", missing, a.status, a.body)

@@ -53,7 +53,8 @@ func fetch(t *testing.T, url string, hdr map[string]string) answer {
 }
 
 // The files index.html names are served with their type and caching:
-// the hashed bundles for a year, the rest revalidated.
+// the hashed bundles and the versioned plotly.js for a year, the rest
+// revalidated.
 func TestEmbeddedUIStaticFiles(t *testing.T) {
 	web, index := embeddedUI(t)
 	root := fetch(t, web.URL+"/", nil)
@@ -86,7 +87,7 @@ func TestEmbeddedUIStaticFiles(t *testing.T) {
 			t.Errorf("%s: Content-Type %q, want %q", p, a.header.Get("Content-Type"), types[ext])
 		}
 		cache := "no-cache"
-		if strings.HasPrefix(p, "/assets/") {
+		if strings.HasPrefix(p, "/assets/") || strings.HasPrefix(p, "/vendor/") {
 			cache = "public, max-age=31536000, immutable"
 		}
 		if a.header.Get("Cache-Control") != cache {

@@ -22,7 +22,7 @@ import os from 'node:os';
 import path from 'node:path';
 import {fileURLToPath} from 'node:url';
 import {parseArgs} from 'node:util';
-import {apiClient, randomKeys, sessionToken, startTrove} from './server.mjs';
+import {addEvents, apiClient, randomKeys, sessionToken, startTrove} from './server.mjs';
 import {contextOptions} from './harness.mjs';
 import {launchBrowser} from './suite.mjs';
 
@@ -52,7 +52,7 @@ async function seedBudget(server) {
       }
     }
   }
-  await addBatch(server, lines.join('\n'));
+  await addEvents(server, lines);
   // The big one: 4 series of 250,000 points.
   const big = (await call('tasks.create', {name: 'budget 4x250k', project, type: 'training'})).id;
   const t0 = Date.now();
@@ -64,18 +64,10 @@ async function seedBudget(server) {
         chunk.push(`{"type":"training_stats_scalar","task":"${big}","metric":"big","variant":"s${s}","iter":${it},"value":${(Math.sin(it / 5000 + s) + s).toFixed(5)},"timestamp":${1700000000000 + it}}`);
       }
     }
-    await addBatch(server, chunk.join('\n'));
+    await addEvents(server, chunk);
   }
   console.log(`budget: seeded ${POINTS * SERIES} scalar events in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
   return {project, small: ids[0], big};
-}
-
-async function addBatch(server, body) {
-  const r = await fetch(`${server.api}/events.add_batch`, {
-    method: 'POST', body,
-    headers: {Authorization: 'Basic ' + Buffer.from(`${server.key}:${server.secret}`).toString('base64'), 'Content-Type': 'application/json-lines'},
-  });
-  if (r.status !== 200) throw new Error(`events.add_batch: HTTP ${r.status} ${(await r.text()).slice(0, 300)}`);
 }
 
 // transferred loads url in a cold context and sums what came over the wire

@@ -3,7 +3,7 @@
 // projects, the experiments table, compare, abort, queue reordering and
 // unknown ids.
 
-import {apiClient, sessionToken} from './server.mjs';
+import {addEvents, apiClient, sessionToken} from './server.mjs';
 import {queueOrder, taskStatus} from './seed.mjs';
 import {attribute, containsText, eventually, sameList, visible, waitPath} from './expect.mjs';
 
@@ -209,6 +209,22 @@ function projectCases(seeded) {
 
 function actionCases(seeded) {
   return [
+    {
+      name: 'a running task\'s console and scalars update live',
+      run: async t => {
+        await t.page.goto(`${t.server.web}/projects/${seeded.project}/experiments/${seeded.running}/output/log`);
+        await visible(t.page.locator('[data-testid=console]'), 'the console of the running task');
+        // Reported after the page opened, as a running script would.
+        const line = `live line reported at ${Date.now()}`;
+        await addEvents(t.server, [{type: 'log', task: seeded.running, msg: line, level: 'info', timestamp: Date.now(), iter: 0}]);
+        await visible(t.page.locator('[data-testid=console-line]', {hasText: line}), 'the new console line, without a reload', 30000);
+        await t.page.locator('a[data-tab=scalars]').first().click();
+        await t.page.waitForTimeout(1500); // the tab's own first read: the task has no scalars yet
+        await addEvents(t.server, [0, 1, 2].map(iter => ({type: 'training_stats_scalar', task: seeded.running, metric: 'live',
+          variant: 'v', iter, value: iter / 2, timestamp: Date.now()})));
+        await visible(t.page.locator('[data-testid=scalar-chart][data-metric="live"] canvas'), 'the new metric\'s chart', 30000);
+      },
+    },
     {
       name: 'abort a running task',
       run: async t => {

@@ -108,3 +108,18 @@ export async function sessionToken({api, key, secret}, expirationSec) {
   if (r.status !== 200) throw new Error(`auth.login: HTTP ${r.status}`);
   return (await r.json()).data.token;
 }
+
+// addEvents reports events the way the SDK does: events.add_batch with
+// one JSON event per line.
+export async function addEvents({api, key, secret}, lines) {
+  const r = await fetch(`${api}/events.add_batch`, {
+    method: 'POST', body: lines.map(e => (typeof e === 'string' ? e : JSON.stringify(e))).join('\n'),
+    headers: {Authorization: 'Basic ' + Buffer.from(`${key}:${secret}`).toString('base64'), 'Content-Type': 'application/json-lines'},
+  });
+  const text = await r.text();
+  if (r.status !== 200) {
+    let msg = text.slice(0, 300);
+    try { msg = JSON.parse(text).meta.result_msg; } catch { /* not an envelope */ }
+    throw new Error(`events.add_batch: HTTP ${r.status}: ${msg}`);
+  }
+}

@@ -166,6 +166,39 @@ function projectCases(seeded) {
       },
     },
     {
+      name: 'table: choose a hyper-parameter and a metric column, sort by each',
+      run: async t => {
+        await t.page.goto(`${t.server.web}/projects/${seeded.project}/experiments`);
+        await visible(t.page.locator(`tr[data-task-id="${vgg.task_id}"]`), 'the table');
+        for (const [key, value] of [['hyperparams.General.lr', resnet.params.lr], ['metric.loss.train', null]]) {
+          await t.page.locator('button[data-testid=columns]').first().click();
+          const choice = t.page.locator(`input[data-col-choice="${key}"]`);
+          await visible(choice, `the column chooser's ${key}`);
+          await choice.first().check();
+          await t.page.keyboard.press('Escape');
+          const th = t.page.locator(`table[data-testid=experiments] th[data-col="${key}"]`);
+          await visible(th, `the ${key} column`);
+          if (value !== null) {
+            await containsText(t.page.locator(`tr[data-task-id="${resnet.task_id}"] td[data-col="${key}"]`), [String(value)], `resnet's ${key}`);
+          }
+          // resnet has the larger lr and the larger last train loss.
+          let previous = null;
+          for (let click = 0; click < 2; click++) {
+            await th.first().click();
+            await eventually(async () => {
+              const dir = await th.first().getAttribute('aria-sort');
+              const ids = await rowIDs(t.page);
+              const [r, v] = [ids.indexOf(resnet.task_id), ids.indexOf(vgg.task_id)];
+              const ok = (dir === 'ascending' || dir === 'descending') && dir !== previous && r >= 0 && v >= 0 &&
+                (dir === 'ascending' ? v < r : r < v);
+              if (ok) previous = dir;
+              return {ok, found: `aria-sort=${dir}, rows ${JSON.stringify(await names(t.server, ids))}`};
+            }, `rows sorted by ${key} (click ${click + 1})`);
+          }
+        }
+      },
+    },
+    {
       name: 'table: filter by search',
       run: async t => {
         await t.page.goto(`${t.server.web}/projects/${seeded.project}/experiments`);

@@ -1,7 +1,7 @@
 // The UI cases, written against the data-testid contract of issue 14
-// (docs in e2e/ui/README.md): the SDK's links, login and session ends,
-// projects, the experiments table, compare, abort, queue reordering and
-// unknown ids.
+// (the list is in e2e/ui/README.md): the SDK's links, login and session
+// ends, projects, the experiments table (sort, columns, filter), compare,
+// live updates, abort, queue reordering and unknown ids.
 
 import {addEvents, apiClient, sessionToken} from './server.mjs';
 import {queueOrder, taskStatus} from './seed.mjs';
@@ -71,6 +71,7 @@ async function checkArtifacts({page, seeded}) {
 async function checkInfo({page, server, task}) {
   const status = await taskStatus(server, task.task_id);
   await attribute(page.locator('[data-status]'), 'data-status', status, 'the status in the header');
+  await containsText(page.locator('main'), [task.task_id], 'the info tab shows the task id');
 }
 
 function experimentLinkCases(seeded) {

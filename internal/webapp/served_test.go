@@ -53,9 +53,22 @@ func post(t *testing.T, c *http.Client, url string, hdr http.Header) (int, map[s
 
 // The app logs in through /api/auth.login of the web address and then
 // calls with nothing but the session cookie, which must come back on
-// every /api/ path; logout ends it.
+// every /api/ path; logout clears it and ends the session. The same for
+// Trove's own UI and for a ClearML web app build, which share the cookie.
 func TestCookieSessionThroughTheWebAddress(t *testing.T) {
 	dir := minimalBuild(t)
+	for _, ui := range []struct {
+		name string
+		opts []testenv.Option
+	}{
+		{"own UI", nil},
+		{"webapp-dir", []testenv.Option{func(c *config.Config) { c.WebappDir = dir }}},
+	} {
+		t.Run(ui.name, func(t *testing.T) { cookieSession(t, ui.opts) })
+	}
+}
+
+func cookieSession(t *testing.T, opts []testenv.Option) {
 	testenv.Each(t, func(t *testing.T, e *testenv.Env) {
 		web := httptest.NewServer(e.App.WebHandler)
 		t.Cleanup(web.Close)
@@ -85,13 +98,26 @@ func TestCookieSessionThroughTheWebAddress(t *testing.T) {
 				t.Fatalf("%s with the cookie: %d %v", op, status, env)
 			}
 		}
-		if status, _, _ := post(t, c, web.URL+"/api/v999.0/auth.logout", nil); status != 200 {
+		status, _, resp = post(t, c, web.URL+"/api/v999.0/auth.logout", nil)
+		if status != 200 {
 			t.Fatalf("logout: %d", status)
+		}
+		cleared := false
+		for _, ck := range resp.Cookies() {
+			cleared = cleared || (ck.Name == "clearml_token_basic" && ck.Value == "" && ck.MaxAge < 0)
+		}
+		if !cleared {
+			t.Fatalf("logout did not clear the cookie: %v", resp.Header.Values("Set-Cookie"))
 		}
 		if status, _, _ := post(t, c, web.URL+"/api/v999.0/projects.get_all_ex", nil); status != http.StatusUnauthorized {
 			t.Fatalf("after logout: %d, want 401", status)
 		}
-	}, func(c *config.Config) { c.WebappDir = dir })
+		// A copy of the cookie kept from before the logout is refused too.
+		stale := http.Header{"Cookie": {"clearml_token_basic=" + session.Value}}
+		if status, _, _ := post(t, &http.Client{}, web.URL+"/api/v999.0/projects.get_all_ex", stale); status != http.StatusUnauthorized {
+			t.Fatalf("the logged-out token: %d, want 401", status)
+		}
+	}, opts...)
 }
 
 func TestWebAddressServesTheBuildAndItsConfiguration(t *testing.T) {

@@ -46,6 +46,12 @@ var contentTypes = map[string]string{
 // their content never changes under that name, so browsers may keep them.
 var hashedName = regexp.MustCompile(`-[A-Z0-9]{8}\.[a-z0-9]+$`)
 
+// versionedName matches a library kept under its release's name
+// ("vendor/plotly-2.35.3.min.js"): a new release gets a new name. Served
+// from the embedded UI with no modification time, it would otherwise be
+// fetched whole (1.3 MB gzipped) on every page with plots.
+var versionedName = regexp.MustCompile(`-\d+\.\d+\.\d+(\.min)?\.js$`)
+
 // Caching: hashed files for a year; everything else is revalidated on
 // each use (index.html names the current bundles; assets keep their names
 // across versions).
@@ -98,7 +104,7 @@ func (s *staticFiles) serveFile(w http.ResponseWriter, r *http.Request, name str
 	h := w.Header()
 	h.Set("Content-Type", contentType(name))
 	h.Set("X-Content-Type-Options", "nosniff")
-	if hashedName.MatchString(name) {
+	if hashedName.MatchString(name) || versionedName.MatchString(name) {
 		h.Set("Cache-Control", cacheForever)
 	} else {
 		h.Set("Cache-Control", cacheRevalidate)

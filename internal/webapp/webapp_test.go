@@ -27,6 +27,7 @@ func fakeBuild(t *testing.T, extra map[string]string) string {
 		"app/webapp-common/assets/f.woff2":   "font",
 		"app/webapp-common/assets/Heebo.ttf": "font",
 		"media/icons-7D3Q2Z5K.svg":           "<svg/>",
+		"assets/plotly-2.35.0.min.js":        "plotly",
 	}
 	for k, v := range extra {
 		files[k] = v
@@ -101,6 +102,7 @@ func TestStaticFilesAndRoutes(t *testing.T) {
 		{name: "hashed bundle kept for a year", path: "/main-AKFXBCOQ.js", status: 200, contentType: "text/javascript; charset=utf-8", cache: "public, max-age=31536000, immutable", body: "console.log('main')"},
 		{name: "hashed stylesheet", path: "/styles-VKXXOE6L.css", status: 200, contentType: "text/css; charset=utf-8", cache: "public, max-age=31536000, immutable", body: "body{}"},
 		{name: "hashed media", path: "/media/icons-7D3Q2Z5K.svg", status: 200, contentType: "image/svg+xml", cache: "public, max-age=31536000, immutable", body: "<svg/>"},
+		{name: "versioned library kept for a year", path: "/assets/plotly-2.35.0.min.js", status: 200, contentType: "text/javascript; charset=utf-8", cache: "public, max-age=31536000, immutable", body: "plotly"},
 		{name: "unhashed script revalidated", path: "/env.js", status: 200, contentType: "text/javascript; charset=utf-8", cache: "no-cache", body: "window.__env={}"},
 		{name: "font woff2", path: "/app/webapp-common/assets/f.woff2", status: 200, contentType: "font/woff2", cache: "no-cache", body: "font"},
 		{name: "font ttf", path: "/app/webapp-common/assets/Heebo.ttf", status: 200, contentType: "font/ttf", cache: "no-cache", body: "font"},

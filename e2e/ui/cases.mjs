@@ -1,0 +1,411 @@
+// The UI cases, written against the data-testid contract of issue 14
+// (the list is in e2e/ui/README.md): the SDK's links, login and session
+// ends, projects, the experiments table (sort, columns, filter), compare,
+// live updates, abort, queue reordering and unknown ids.
+
+import {addEvents, apiClient, sessionToken} from './server.mjs';
+import {queueOrder, taskStatus} from './seed.mjs';
+import {attribute, containsText, eventually, sameList, visible, waitPath} from './expect.mjs';
+
+// What each experiment link of the SDK opens: the path after the task id,
+// its tab, and what the page must show.
+const experimentLinks = [
+  {suffix: 'output/log', tab: 'log', check: checkConsole},
+  {suffix: 'output/metrics/scalar', tab: 'scalars', check: checkScalars},
+  {suffix: 'output/metrics/plots', tab: 'plots', check: checkPlots},
+  {suffix: 'output/debugImages', tab: 'debug', check: checkDebugImages},
+  {suffix: 'execution', tab: 'execution', check: checkExecution},
+  {suffix: 'hyper-params', tab: 'hyper-params', check: checkHyperParams},
+  {suffix: 'artifacts', tab: 'artifacts', check: checkArtifacts},
+  {suffix: 'info', tab: 'info', check: checkInfo},
+];
+
+async function checkConsole({page, seeded}) {
+  await visible(page.locator('[data-testid=console]'), 'the console');
+  for (const line of seeded.expect.console) {
+    await visible(page.locator('[data-testid=console-line]', {hasText: line}), `console line "${line}"`);
+  }
+}
+
+async function checkScalars({page, seeded}) {
+  for (const m of seeded.expect.metrics) {
+    await visible(page.locator(`[data-testid=scalar-chart][data-metric="${m}"] canvas`), `the chart of metric "${m}"`);
+  }
+}
+
+async function checkPlots({page, seeded}) {
+  const plot = page.locator(`[data-testid=plot][data-title*="${seeded.expect.plot_title}"]`);
+  await visible(plot, `the plot titled "${seeded.expect.plot_title}"`);
+  // plotly.js drew it (it loads lazily on this page only).
+  await visible(plot.locator('svg.main-svg'), 'the plot drawn by plotly.js', 30000);
+}
+
+async function checkDebugImages({page}) {
+  const images = page.locator('[data-testid=debug-image]');
+  await visible(images, 'a debug image');
+  // Both reported iterations, each image loaded from the file server.
+  await eventually(async () => {
+    const sizes = await images.evaluateAll(els => els.map(el => {
+      const img = el.tagName === 'IMG' ? el : el.querySelector('img');
+      return img && img.complete ? img.naturalWidth : 0;
+    }));
+    return {ok: sizes.length >= 2 && sizes.every(w => w > 0), found: `images of widths ${JSON.stringify(sizes)}`};
+  }, 'two loaded debug images');
+}
+
+async function checkExecution({page, seeded}) {
+  await containsText(page.locator('main'), [seeded.expect.script], 'the execution tab names the script');
+}
+
+async function checkHyperParams({page, task}) {
+  await containsText(page.locator('[data-testid=hyper-params]'), ['lr', String(task.params.lr), 'label', task.params.label],
+    'the hyper-parameters');
+}
+
+async function checkArtifacts({page, seeded}) {
+  for (const name of seeded.expect.artifacts) {
+    await visible(page.locator(`[data-testid=artifact][data-name="${name}"]`), `artifact "${name}"`);
+  }
+}
+
+async function checkInfo({page, server, task}) {
+  const status = await taskStatus(server, task.task_id);
+  await attribute(page.locator('[data-status]'), 'data-status', status, 'the status in the header');
+  await containsText(page.locator('main'), [task.task_id], 'the info tab shows the task id');
+}
+
+function experimentLinkCases(seeded) {
+  const cases = [];
+  const {resnet} = seeded.tasks;
+  cases.push({
+    name: 'SDK link as printed (console)',
+    run: async t => {
+      if (!resnet.sdk_link) throw new Error('the SDK printed no "ClearML results page" link');
+      const u = new URL(resnet.sdk_link);
+      if (u.origin !== t.server.web) throw new Error(`the SDK link ${resnet.sdk_link} is not on the web address ${t.server.web}`);
+      await t.page.goto(resnet.sdk_link);
+      await containsText(t.page.locator('[data-testid=task-name]'), [resnet.name], 'the task name');
+      await checkConsole({...t, task: resnet});
+    },
+  });
+  for (const form of ['experiments', 'tasks']) {
+    for (const link of experimentLinks) {
+      const p = `/projects/${resnet.project_id}/${form}/${resnet.task_id}/${link.suffix}`;
+      cases.push({
+        name: `link /projects/P/${form}/T/${link.suffix}`,
+        run: async t => {
+          await t.page.goto(t.server.web + p);
+          await containsText(t.page.locator('[data-testid=task-name]'), [resnet.name], 'the task name');
+          await visible(t.page.locator(`a[data-tab="${link.tab}"]`), `the ${link.tab} tab link`);
+          await link.check({...t, task: resnet});
+        },
+      });
+    }
+  }
+  return cases;
+}
+
+// rowIDs lists the task ids of the experiments table, top first.
+async function rowIDs(page) {
+  return page.locator('table[data-testid=experiments] tr[data-task-id]').evaluateAll(rows => rows.map(r => r.dataset.taskId));
+}
+
+async function names(server, ids) {
+  const tasks = (await apiClient(server)('tasks.get_all', {id: ids, only_fields: ['id', 'name']})).tasks;
+  const byID = Object.fromEntries(tasks.map(x => [x.id, x.name]));
+  return ids.map(id => byID[id]);
+}
+
+function projectCases(seeded) {
+  const {resnet, vgg} = seeded.tasks;
+  return [
+    {
+      name: 'link /projects (tree and search)',
+      run: async t => {
+        await t.page.goto(`${t.server.web}/projects`);
+        await visible(t.page.locator(`[data-project-id="${seeded.root}"]`), 'the "UI E2E" project');
+        await t.page.locator('input[data-testid=project-search]').fill('Vision');
+        await visible(t.page.locator(`[data-project-id="${seeded.project}"]`), 'the "UI E2E/Vision" project found by search');
+        await t.page.locator(`[data-project-id="${seeded.project}"]`).first().click();
+        await waitPath(t.page, u => u.pathname.startsWith(`/projects/${seeded.project}`), 'the project link opens its experiments');
+        await visible(t.page.locator(`tr[data-task-id="${resnet.task_id}"]`), 'the experiment "train resnet" in the table');
+      },
+    },
+    {
+      name: 'link /projects/P/experiments (table)',
+      run: async t => {
+        await t.page.goto(`${t.server.web}/projects/${seeded.project}/experiments`);
+        for (const id of [resnet.task_id, vgg.task_id, seeded.running, ...seeded.queued]) {
+          await visible(t.page.locator(`table[data-testid=experiments] tr[data-task-id="${id}"]`), `the row of task ${id}`);
+        }
+        await attribute(t.page.locator(`tr[data-task-id="${seeded.running}"] [data-status]`), 'data-status', 'in_progress',
+          'the running task\'s status badge');
+      },
+    },
+    {
+      name: 'table: sort by name, both ways',
+      run: async t => {
+        await t.page.goto(`${t.server.web}/projects/${seeded.project}/experiments`);
+        await visible(t.page.locator(`tr[data-task-id="${vgg.task_id}"]`), 'the table');
+        const th = t.page.locator('table[data-testid=experiments] th[data-col=name]');
+        await visible(th, 'the name column header');
+        let previous = null;
+        for (let click = 0; click < 2; click++) {
+          await th.first().click();
+          const dir = await eventually(async () => {
+            const d = await th.first().getAttribute('aria-sort');
+            return {ok: (d === 'ascending' || d === 'descending') && d !== previous, found: `aria-sort=${d}`, dir: d};
+          }, `aria-sort on the name header after click ${click + 1}`).then(r => r.dir);
+          previous = dir;
+          await eventually(async () => {
+            const shown = await names(t.server, await rowIDs(t.page));
+            const want = [...shown].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+            if (dir === 'descending') want.reverse();
+            return {ok: shown.length >= 6 && sameList(shown, want), found: `rows ${JSON.stringify(shown)} (${dir})`};
+          }, `rows sorted by name, ${dir}`);
+        }
+      },
+    },
+    {
+      name: 'table: choose a hyper-parameter and a metric column, sort by each',
+      run: async t => {
+        await t.page.goto(`${t.server.web}/projects/${seeded.project}/experiments`);
+        await visible(t.page.locator(`tr[data-task-id="${vgg.task_id}"]`), 'the table');
+        for (const [key, value] of [['hyperparams.General.lr', resnet.params.lr], ['metric.loss.train', null]]) {
+          await t.page.locator('button[data-testid=columns]').first().click();
+          const choice = t.page.locator(`input[data-col-choice="${key}"]`);
+          await visible(choice, `the column chooser's ${key}`);
+          await choice.first().check();
+          await t.page.keyboard.press('Escape');
+          const th = t.page.locator(`table[data-testid=experiments] th[data-col="${key}"]`);
+          await visible(th, `the ${key} column`);
+          if (value !== null) {
+            await containsText(t.page.locator(`tr[data-task-id="${resnet.task_id}"] td[data-col="${key}"]`), [String(value)], `resnet's ${key}`);
+          }
+          // resnet has the larger lr and the larger last train loss.
+          let previous = null;
+          for (let click = 0; click < 2; click++) {
+            await th.first().click();
+            await eventually(async () => {
+              const dir = await th.first().getAttribute('aria-sort');
+              const ids = await rowIDs(t.page);
+              const [r, v] = [ids.indexOf(resnet.task_id), ids.indexOf(vgg.task_id)];
+              const ok = (dir === 'ascending' || dir === 'descending') && dir !== previous && r >= 0 && v >= 0 &&
+                (dir === 'ascending' ? v < r : r < v);
+              if (ok) previous = dir;
+              return {ok, found: `aria-sort=${dir}, rows ${JSON.stringify(await names(t.server, ids))}`};
+            }, `rows sorted by ${key} (click ${click + 1})`);
+          }
+        }
+      },
+    },
+    {
+      name: 'table: filter by search',
+      run: async t => {
+        await t.page.goto(`${t.server.web}/projects/${seeded.project}/experiments`);
+        await visible(t.page.locator(`tr[data-task-id="${vgg.task_id}"]`), 'the table');
+        const search = t.page.locator('input[data-testid=filter-search]');
+        await visible(search, 'the search input');
+        await search.first().fill('vgg');
+        await eventually(async () => {
+          const ids = await rowIDs(t.page);
+          return {ok: sameList(ids, [vgg.task_id]), found: `rows ${JSON.stringify(await names(t.server, ids))}`};
+        }, 'only "train vgg" left');
+        await search.first().fill('');
+        await eventually(async () => {
+          const ids = await rowIDs(t.page);
+          return {ok: ids.length >= 6, found: `${ids.length} rows`};
+        }, 'every row back once the search is cleared');
+      },
+    },
+    {
+      name: 'link /projects/P/models/M (model page)',
+      run: async t => {
+        await t.page.goto(`${t.server.web}/projects/${seeded.project}/models/${resnet.model_id}`);
+        await containsText(t.page.locator('[data-testid=model-name]'), [seeded.expect.model_name], 'the model name');
+      },
+    },
+    {
+      name: 'compare two experiments',
+      run: async t => {
+        await t.page.goto(`${t.server.web}/compare?ids=${resnet.task_id},${vgg.task_id}`);
+        for (const m of seeded.expect.metrics) {
+          await visible(t.page.locator(`[data-testid=compare-scalars] [data-testid=scalar-chart][data-metric="${m}"] canvas`),
+            `the overlaid chart of "${m}"`);
+        }
+        await containsText(t.page.locator('[data-testid=compare-params]'), ['lr', String(resnet.params.lr), String(vgg.params.lr)],
+          'both lr values in the parameter diff');
+        await visible(t.page.locator('[data-testid=parallel-coords]'), 'the parallel-coordinates chart');
+      },
+    },
+  ];
+}
+
+function actionCases(seeded) {
+  return [
+    {
+      name: 'a running task\'s console and scalars update live',
+      run: async t => {
+        await t.page.goto(`${t.server.web}/projects/${seeded.project}/experiments/${seeded.running}/output/log`);
+        await visible(t.page.locator('[data-testid=console]'), 'the console of the running task');
+        // Reported after the page opened, as a running script would.
+        const line = `live line reported at ${Date.now()}`;
+        await addEvents(t.server, [{type: 'log', task: seeded.running, msg: line, level: 'info', timestamp: Date.now(), iter: 0}]);
+        await visible(t.page.locator('[data-testid=console-line]', {hasText: line}), 'the new console line, without a reload', 30000);
+        await t.page.locator('a[data-tab=scalars]').first().click();
+        await t.page.waitForTimeout(1500); // the tab's own first read: the task has no scalars yet
+        await addEvents(t.server, [0, 1, 2].map(iter => ({type: 'training_stats_scalar', task: seeded.running, metric: 'live',
+          variant: 'v', iter, value: iter / 2, timestamp: Date.now()})));
+        await visible(t.page.locator('[data-testid=scalar-chart][data-metric="live"] canvas'), 'the new metric\'s chart', 30000);
+      },
+    },
+    {
+      name: 'abort a running task',
+      run: async t => {
+        await t.page.goto(`${t.server.web}/projects/${seeded.project}/experiments/${seeded.running}/info`);
+        await attribute(t.page.locator('[data-status]'), 'data-status', 'in_progress', 'the running status in the header');
+        await t.shot('before');
+        await visible(t.page.locator('button[data-action=abort]'), 'the abort button');
+        await t.page.locator('button[data-action=abort]').first().click();
+        await visible(t.page.locator('[data-testid=confirm]'), 'the confirmation dialog');
+        await t.page.locator('[data-testid=confirm]').click();
+        await eventually(async () => {
+          const s = await taskStatus(t.server, seeded.running);
+          return {ok: s === 'stopped', found: `status ${s} on the server`};
+        }, 'the server stopped the task');
+        await attribute(t.page.locator('[data-status]'), 'data-status', 'stopped', 'the new status in the header');
+      },
+    },
+    {
+      name: 'reorder a queue by drag and by buttons',
+      run: async t => {
+        const [first, second, third] = seeded.queued;
+        await t.page.goto(`${t.server.web}/queues`);
+        const queue = t.page.locator(`[data-testid=queue][data-queue-id="${seeded.queue}"]`);
+        await visible(queue, 'the queue');
+        const entries = queue.locator('[data-testid=queue-entry]');
+        const shown = () => entries.evaluateAll(els => els.map(e => e.dataset.taskId));
+        await eventually(async () => ({ok: sameList(await shown(), seeded.queued), found: await shown()}), 'the three entries in order');
+        // Drag the third entry onto the top edge of the first.
+        await entries.nth(2).dragTo(entries.nth(0), {targetPosition: {x: 12, y: 2}});
+        const want = [third, first, second];
+        await eventually(async () => {
+          const got = await queueOrder(t.server, seeded.queue);
+          return {ok: sameList(got, want), found: `server order ${JSON.stringify(got)}`};
+        }, 'the server order after the drag');
+        await eventually(async () => ({ok: sameList(await shown(), want), found: await shown()}), 'the shown order after the drag');
+        await queue.locator(`[data-testid=queue-entry][data-task-id="${third}"] button[data-action=move-down]`).click();
+        const want2 = [first, third, second];
+        await eventually(async () => {
+          const got = await queueOrder(t.server, seeded.queue);
+          return {ok: sameList(got, want2), found: `server order ${JSON.stringify(got)}`};
+        }, 'the server order after move-down');
+        await eventually(async () => ({ok: sameList(await shown(), want2), found: await shown()}), 'the shown order after move-down');
+      },
+    },
+  ];
+}
+
+// The lookups of an unknown id answer 4xx; the page must show not-found.
+const allowClientErrorsOfAPI = info => info.op !== '' && info.status >= 400 && info.status < 500;
+// Logged out, the session probe answers 401: the one expected failure.
+const allowSessionProbe = info => info.op === 'users.get_current_user' && info.status === 401;
+
+function badStateCases(seeded) {
+  const missing = '0123456789abcdef0123456789abcdef';
+  return [
+    {
+      name: 'unknown experiment id shows not-found',
+      allow: allowClientErrorsOfAPI,
+      run: async t => {
+        await t.page.goto(`${t.server.web}/projects/${seeded.project}/experiments/${missing}/output/log`);
+        await visible(t.page.locator('[data-testid=not-found]'), 'the not-found page');
+      },
+    },
+    {
+      name: 'unknown model id shows not-found',
+      allow: allowClientErrorsOfAPI,
+      run: async t => {
+        await t.page.goto(`${t.server.web}/projects/${seeded.project}/models/${missing}`);
+        await visible(t.page.locator('[data-testid=not-found]'), 'the not-found page');
+      },
+    },
+    {
+      name: 'unknown page shows not-found',
+      run: async t => {
+        await t.page.goto(`${t.server.web}/no/such/page`);
+        await visible(t.page.locator('[data-testid=not-found]'), 'the not-found page');
+      },
+    },
+    {
+      name: 'login through the login page (no session: to login, back to the link)',
+      fresh: true,
+      allow: allowSessionProbe,
+      run: async t => {
+        const target = `/projects/${seeded.project}/experiments`;
+        await t.page.goto(t.server.web + target);
+        await waitPath(t.page, u => u.pathname === '/login' && u.searchParams.get('next') === target, 'the login page, remembering the link');
+        await t.shot('login');
+        await t.page.locator('input[name=user]').fill(t.server.key);
+        await t.page.locator('input[name=secret]').fill(t.server.secret);
+        await t.page.locator('button[type=submit]').click();
+        await waitPath(t.page, u => u.pathname === target, 'back at the link after logging in');
+        await visible(t.page.locator(`tr[data-task-id="${seeded.tasks.resnet.task_id}"]`), 'the table after logging in');
+        const cookies = await t.context.cookies(t.server.web);
+        if (!cookies.some(c => c.name === 'clearml_token_basic' && c.httpOnly)) {
+          throw new Error(`no HttpOnly clearml_token_basic cookie after login: ${JSON.stringify(cookies.map(c => c.name))}`);
+        }
+      },
+    },
+    {
+      name: 'expired or forged session cookie goes to the login page',
+      fresh: true,
+      allow: allowSessionProbe,
+      run: async t => {
+        const token = await sessionToken(t.server, 1);
+        await new Promise(r => setTimeout(r, 2100));
+        for (const value of [token, 'forged.session.token']) {
+          await t.context.addCookies([{name: 'clearml_token_basic', value, url: t.server.web}]);
+          await t.page.goto(`${t.server.web}/projects`);
+          await waitPath(t.page, u => u.pathname === '/login', `the login page (${value === token ? 'expired' : 'forged'} cookie)`);
+          await visible(t.page.locator('input[name=user]'), 'the login form');
+        }
+      },
+    },
+    {
+      name: 'session ending mid-use goes to the login page; logout too',
+      fresh: true,
+      // The page's first call after the session went answers 401.
+      allow: info => info.op !== '' && info.status === 401,
+      run: async t => {
+        await t.page.goto(`${t.server.web}/login`);
+        await t.page.locator('input[name=user]').fill(t.server.key);
+        await t.page.locator('input[name=secret]').fill(t.server.secret);
+        await t.page.locator('button[type=submit]').click();
+        await waitPath(t.page, u => u.pathname === '/projects', 'the projects page after logging in');
+        await visible(t.page.locator(`[data-project-id="${seeded.root}"]`), 'the projects');
+        await t.context.clearCookies();
+        await t.page.locator('a[data-nav=models]').click();
+        await waitPath(t.page, u => u.pathname === '/login', 'the login page once the session is gone');
+        await t.page.locator('input[name=user]').fill(t.server.key);
+        await t.page.locator('input[name=secret]').fill(t.server.secret);
+        await t.page.locator('button[type=submit]').click();
+        await waitPath(t.page, u => u.pathname === '/models', 'back on the models page');
+        await t.page.locator('[data-testid=logout]').click();
+        await waitPath(t.page, u => u.pathname === '/login', 'the login page after logging out');
+        await t.page.goto(`${t.server.web}/projects`);
+        await waitPath(t.page, u => u.pathname === '/login', 'still logged out after reloading');
+      },
+    },
+  ];
+}
+
+export function allCases(seeded) {
+  return [
+    ...badStateCases(seeded).filter(c => c.name.startsWith('login')),
+    ...projectCases(seeded),
+    ...experimentLinkCases(seeded),
+    ...actionCases(seeded),
+    ...badStateCases(seeded).filter(c => !c.name.startsWith('login')),
+  ];
+}

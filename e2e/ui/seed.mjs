@@ -1,0 +1,86 @@
+// Seeds a fresh Trove once per backend: two training runs of
+// e2e/flows/train.py with the real clearml SDK (seed.py), then through the
+// API what the cases act on: a running task to abort and a queue holding
+// three tasks to reorder.
+
+import {execFile} from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import {fileURLToPath} from 'node:url';
+import {apiClient} from './server.mjs';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const repo = path.resolve(here, '..', '..');
+
+function python() {
+  if (process.env.TROVE_E2E_PYTHON) return Promise.resolve(process.env.TROVE_E2E_PYTHON);
+  if (process.env.TROVE_E2E_VENV) return Promise.resolve(path.join(process.env.TROVE_E2E_VENV, 'bin', 'python'));
+  return run(path.join(repo, 'scripts', 'e2e-venv'), [], {}).then(out => path.join(out.trim(), 'bin', 'python'));
+}
+
+function run(cmd, args, opts) {
+  return new Promise((resolve, reject) => {
+    execFile(cmd, args, {maxBuffer: 64 << 20, timeout: 600000, ...opts}, (err, stdout, stderr) => {
+      if (err) reject(new Error(`${path.basename(cmd)} ${args.map(a => path.basename(a)).join(' ')} failed: ${err.message}\n${stderr}${stdout.slice(-4000)}`));
+      else resolve(stdout);
+    });
+  });
+}
+
+// seedSDK runs seed.py against the server and returns its SEED_RESULT.
+async function seedSDK(server) {
+  const home = fs.mkdtempSync(path.join(os.tmpdir(), 'trove-ui-e2e-home-'));
+  try {
+    const out = await run(await python(), [path.join(here, 'seed.py')], {
+      env: {
+        ...process.env, HOME: home, PYTHONDONTWRITEBYTECODE: '1',
+        CLEARML_API_HOST: server.api, CLEARML_FILES_HOST: server.files, CLEARML_WEB_HOST: server.web,
+        CLEARML_API_ACCESS_KEY: server.key, CLEARML_API_SECRET_KEY: server.secret,
+      },
+    });
+    const line = out.split('\n').find(l => l.startsWith('SEED_RESULT '));
+    if (!line) throw new Error(`seed.py printed no SEED_RESULT:\n${out.slice(-4000)}`);
+    return JSON.parse(line.slice('SEED_RESULT '.length));
+  } finally {
+    fs.rmSync(home, {recursive: true, force: true});
+  }
+}
+
+export async function seed(server) {
+  const call = apiClient(server);
+  const sdk = await seedSDK(server);
+  const [resnet, vgg] = sdk.tasks;
+  const project = resnet.project_id;
+  const root = (await call('projects.get_all', {name: '^UI E2E$', only_fields: ['id']})).projects[0]?.id;
+  if (!root) throw new Error('seed: the SDK made no "UI E2E" parent project');
+
+  // A task the API marks started, as an agent would: the abort case stops it.
+  const running = (await call('tasks.create', {name: 'running to abort', project, type: 'training'})).id;
+  await call('tasks.started', {task: running});
+
+  // A queue with three entries, in a known order.
+  const queue = (await call('queues.create', {name: 'ui-e2e-queue'})).id;
+  const queued = [];
+  for (const n of ['first', 'second', 'third']) {
+    const id = (await call('tasks.create', {name: `queued ${n}`, project, type: 'training',
+      script: {repository: 'https://example.com/repo.git', entry_point: 'train.py'}})).id;
+    await call('tasks.enqueue', {task: id, queue});
+    queued.push(id);
+  }
+  return {
+    project, root, running, queue, queued,
+    tasks: {resnet, vgg},
+    expect: sdk.expect,
+  };
+}
+
+// queueOrder reads a queue's entries from the server, front first.
+export async function queueOrder(server, queue) {
+  const q = (await apiClient(server)('queues.get_by_id', {queue})).queue;
+  return q.entries.map(e => e.task);
+}
+
+export async function taskStatus(server, task) {
+  return (await apiClient(server)('tasks.get_by_id', {task})).task.status;
+}

@@ -474,6 +474,14 @@ func TestResetDeleteAndPublish(t *testing.T) {
 		if ready, _ := modelReady(t, e, m); !ready || getTask(t, e, pub)["published"] == nil {
 			t.Fatal("publish did not ready the output model")
 		}
+		// A task completed before is published by completed with publish.
+		done := mkTask(t, e, "publish task done", nil)
+		e.Call(t, "tasks.started", obj{"task": done}).OK(t)
+		e.Call(t, "tasks.completed", obj{"task": done}).OK(t)
+		r = e.Call(t, "tasks.completed", obj{"task": done, "publish": true}).OK(t)
+		if r.Num("updated") != 1 || r.Num("published") != 1 || r.Str("fields.status") != "published" {
+			t.Fatalf("completed+publish of a completed task: %s", r.Raw)
+		}
 		pub2 := mkTask(t, e, "publish task 2", nil)
 		m2 := mkModel(t, e, company, pub2, "http://files/p2", false)
 		e.Call(t, "tasks.add_or_update_model", obj{"task": pub2, "name": "p", "model": m2, "type": "output"}).OK(t)

@@ -156,7 +156,7 @@ async function main() {
     rec.step('login');
     const how = await login(context, page, server);
     console.log('drive: logged in by', how);
-    for (const p of pages(server.web, seeded)) {
+    for (const p of pages(server.web, {...seeded, sessionKey: server.key})) {
       if (only && !only.test(p.name)) continue;
       rec.step(p.name);
       process.stdout.write(`drive: ${p.name} ... `);

@@ -9,15 +9,21 @@ export class Recorder {
     this.page = page;
     this.steps = [];
     this.pending = new Set();
+    this.consoleWork = new Set();
     page.on('request', req => {
       if (apiPath.test(new URL(req.url()).pathname)) this.pending.add(req);
     });
     page.on('requestfinished', req => this.finished(req));
     page.on('requestfailed', req => this.failed(req));
     page.on('console', msg => {
-      if (msg.type() === 'error') this.current()?.console.push(msg.text().slice(0, 500));
+      if (msg.type() !== 'error') return;
+      const step = this.current();
+      if (!step) return;
+      const work = consoleText(msg).then(text => step.console.push(text), () => step.console.push(msg.text()));
+      this.consoleWork.add(work);
+      work.finally(() => this.consoleWork.delete(work));
     });
-    page.on('pageerror', err => this.current()?.console.push('page error: ' + String(err.message).slice(0, 500)));
+    page.on('pageerror', err => this.current()?.console.push('page error: ' + String(err.stack || err.message).slice(0, 2000)));
   }
 
   get stepIndex() { return this.steps.length - 1; }
@@ -84,6 +90,7 @@ export class Recorder {
   }
 
   async collectDialogs() {
+    await Promise.all([...this.consoleWork]);
     const step = this.current();
     for (const el of await this.page.locator('sm-alert-dialog').all()) {
       const text = (await el.innerText().catch(() => '')).replace(/\s+/g, ' ').trim();
@@ -143,6 +150,30 @@ function abortedByBrowser(c) {
 
 function failed(c) {
   return c.status !== 200 && !abortedByBrowser(c);
+}
+
+// consoleText is the whole of a console error: each argument as the page
+// would print it (objects as JSON, errors with their stack) and, for a
+// resource that failed to load, its URL.
+async function consoleText(msg) {
+  const parts = [];
+  for (const arg of msg.args()) {
+    const v = await arg.evaluate(a => {
+      if (a instanceof Error) return a.stack || String(a);
+      if (a && typeof a === 'object') {
+        try {
+          return JSON.stringify(a, (k, x) => (x instanceof Error ? x.stack || String(x) : x)).slice(0, 1500);
+        } catch {
+          return String(a);
+        }
+      }
+      return String(a);
+    }).catch(() => null);
+    if (v != null) parts.push(v);
+  }
+  const text = parts.length ? parts.join(' ') : msg.text();
+  const url = msg.location()?.url;
+  return (url && /Failed to load resource/.test(text) ? `${text} (${url})` : text).slice(0, 2000);
 }
 
 function parseBody(text) {

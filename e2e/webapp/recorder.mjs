@@ -112,7 +112,7 @@ export class Recorder {
   }
 
   failures() {
-    return this.steps.reduce((n, s) => n + s.calls.filter(failed).length + s.dialogs.length, 0);
+    return this.steps.reduce((n, s) => n + s.calls.filter(failed).length + s.dialogs.length + (incomplete(s) ? 1 : 0), 0);
   }
 
   summary(how) {
@@ -123,7 +123,10 @@ export class Recorder {
       bad += s.calls.filter(failed).length;
       aborted += s.calls.filter(abortedByBrowser).length;
     }
-    lines.push(`${this.steps.length} steps, ${total} API calls, ${bad} failed, ${aborted} cut short by the browser leaving the page.`, '');
+    const dialogs = this.steps.reduce((n, s) => n + s.dialogs.length, 0);
+    const unfinished = this.steps.filter(incomplete).map(s => s.name);
+    lines.push(`${this.steps.length} steps, ${total} API calls, ${bad} failed, ${aborted} cut short by the browser leaving the page, ` +
+      `${dialogs} error dialogs, ${unfinished.length} actions not completed${unfinished.length ? ` (${unfinished.join(', ')})` : ''}.`, '');
     for (const s of this.steps) {
       const bad = s.calls.filter(failed);
       lines.push(`## ${s.name}`, '', `${s.calls.length} calls (${[...new Set(s.calls.map(c => c.op))].join(', ') || 'none'})`);
@@ -144,11 +147,16 @@ export class Recorder {
 
 // abortedByBrowser: a call the browser dropped when the drive moved on
 // to the next page; not an answer of the server.
-function abortedByBrowser(c) {
+export function abortedByBrowser(c) {
   return c.status === 0 && /ERR_ABORTED|No resource with given identifier|Target page, context or browser has been closed/.test(c.error?.msg || '');
 }
 
-function failed(c) {
+// incomplete: a step whose action threw before it was done.
+function incomplete(s) {
+  return s.note.startsWith('action did not complete');
+}
+
+export function failed(c) {
   return c.status !== 200 && !abortedByBrowser(c);
 }
 

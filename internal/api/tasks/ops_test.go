@@ -210,10 +210,29 @@ func TestArtifactsAndModels(t *testing.T) {
 		if mustJSON(got) != `["a/input/u2","b/input/u4","b/output/u3"]` {
 			t.Fatalf("artifacts: %v", got)
 		}
+		// display_data is a list even when none was sent (the web app walks it).
+		for _, a := range arts {
+			if dd, ok := a.(map[string]any)["display_data"].([]any); !ok || len(dd) != 0 {
+				t.Fatalf("display_data of an artifact sent without it: %v", a)
+			}
+		}
 		e.Call(t, "tasks.delete_artifacts", obj{"task": id, "artifacts": []obj{{"key": "b"}}}).OK(t)
 		if n := len(getTask(t, e, id)["execution"].(map[string]any)["artifacts"].([]any)); n != 2 {
 			t.Fatalf("delete_artifacts left %d", n)
 		}
+		e.Call(t, "tasks.add_or_update_artifacts", obj{"task": id, "artifacts": []obj{{"key": "d", "type": "custom", "uri": "u5",
+			"display_data": [][]any{{"rows", 3}}}}}).OK(t)
+		r = e.Call(t, "tasks.get_all_ex", obj{"id": []string{id}, "only_fields": []string{"execution.artifacts"}}).OK(t)
+		kept := ""
+		for _, a := range r.List("tasks.0.execution.artifacts") {
+			if m := a.(map[string]any); m["key"] == "d" {
+				kept = mustJSON(m["display_data"])
+			}
+		}
+		if kept != `[["rows",3]]` {
+			t.Fatalf("display_data kept: %s", r.Raw)
+		}
+		e.Call(t, "tasks.delete_artifacts", obj{"task": id, "artifacts": []obj{{"key": "d"}}}).OK(t)
 
 		e.Call(t, "tasks.add_or_update_model", obj{"task": id, "name": "m1", "model": "x1", "type": "output", "iteration": 7}).OK(t)
 		e.Call(t, "tasks.add_or_update_model", obj{"task": id, "name": "m1", "model": "x2", "type": "output"}).OK(t)

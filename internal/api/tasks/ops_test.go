@@ -222,15 +222,16 @@ func TestArtifactsAndModels(t *testing.T) {
 		}
 		e.Call(t, "tasks.add_or_update_artifacts", obj{"task": id, "artifacts": []obj{{"key": "d", "type": "custom", "uri": "u5",
 			"display_data": [][]any{{"rows", 3}}}}}).OK(t)
-		r = e.Call(t, "tasks.get_all_ex", obj{"id": []string{id}, "only_fields": []string{"execution.artifacts"}}).OK(t)
-		kept := ""
-		for _, a := range r.List("tasks.0.execution.artifacts") {
-			if m := a.(map[string]any); m["key"] == "d" {
-				kept = mustJSON(m["display_data"])
+		for _, op := range []string{"tasks.get_all_ex", "tasks.get_all", "tasks.get_by_id_ex"} {
+			r = e.Call(t, op, obj{"id": []string{id}, "only_fields": []string{"execution.artifacts"}}).OK(t)
+			dd := map[string]string{}
+			for _, a := range r.List("tasks.0.execution.artifacts") {
+				m := a.(map[string]any)
+				dd[m["key"].(string)+"/"+m["mode"].(string)] = mustJSON(m["display_data"])
 			}
-		}
-		if kept != `[["rows",3]]` {
-			t.Fatalf("display_data kept: %s", r.Raw)
+			if mustJSON(dd) != `{"a/input":"[]","b/input":"[]","d/output":"[[\"rows\",3]]"}` {
+				t.Fatalf("%s display_data: %v %s", op, dd, r.Raw)
+			}
 		}
 		e.Call(t, "tasks.delete_artifacts", obj{"task": id, "artifacts": []obj{{"key": "d"}}}).OK(t)
 

@@ -108,6 +108,18 @@ func wireArtifact(a store.Artifact) artifact {
 	return w
 }
 
+// withArtifactDisplayData does for a listed task document what
+// wireArtifact does for a single read.
+func withArtifactDisplayData(item map[string]any) {
+	exec, _ := item["execution"].(map[string]any)
+	arts, _ := exec["artifacts"].([]any)
+	for _, a := range arts {
+		if m, ok := a.(map[string]any); ok && m["display_data"] == nil {
+			m["display_data"] = []any{}
+		}
+	}
+}
+
 // paramItem is one hyper parameter.
 type paramItem struct {
 	Section     string  `json:"section"`

@@ -29,7 +29,8 @@
 //   WEBAPP_E2E_REUSE=DIR  drive the Trove a kept run left (DIR/server.json)
 //                         instead of starting and seeding one
 //   WEBAPP_E2E_ONLY       a regular expression: run only the steps it matches
-// Exit status: 0 when no call failed and no error dialog opened, 1 otherwise.
+// Exit status: 0 when no call failed, no error dialog opened and every
+// action completed, 1 otherwise.
 
 import {chromium} from 'playwright-core';
 import {spawn, execFileSync} from 'node:child_process';
@@ -39,7 +40,7 @@ import path from 'node:path';
 import {fileURLToPath} from 'node:url';
 import {pages} from './pages.mjs';
 import {seedAPI} from './seed_api.mjs';
-import {Recorder} from './recorder.mjs';
+import {Recorder, failed, abortedByBrowser} from './recorder.mjs';
 import {writeFixture} from './fixture.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -156,7 +157,7 @@ async function main() {
     rec.step('login');
     const how = await login(context, page, server);
     console.log('drive: logged in by', how);
-    for (const p of pages(server.web, seeded)) {
+    for (const p of pages(server.web, {...seeded, sessionKey: server.key})) {
       if (only && !only.test(p.name)) continue;
       rec.step(p.name);
       process.stdout.write(`drive: ${p.name} ... `);
@@ -179,7 +180,9 @@ async function main() {
       rec.note(note);
       await rec.closeDialogs();
       const s = rec.current();
-      console.log(`${s.calls.length} calls, ${s.calls.filter(c => c.status !== 200).length} failed${note ? ' (' + note + ')' : ''}`);
+      const cut = s.calls.filter(abortedByBrowser).length;
+      console.log(`${s.calls.length} calls, ${s.calls.filter(failed).length} failed${cut ? `, ${cut} cut short by leaving the page` : ''}` +
+        `${s.dialogs.length ? `, ${s.dialogs.length} error dialogs` : ''}${note ? ' (' + note + ')' : ''}`);
     }
     await browser.close();
     fs.writeFileSync(path.join(outDir, 'calls.json'), JSON.stringify(rec.steps, null, 1));

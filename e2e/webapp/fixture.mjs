@@ -49,6 +49,13 @@ export function writeFixture(file, steps, seeded) {
       const call = {page: s.name, op: c.op, version: c.version, method: c.method, query: swap(c.query || ''), body: swap(c.body),
         status: c.status, response_keys: c.response && typeof c.response === 'object' && !Array.isArray(c.response) ? Object.keys(c.response).sort() : []};
       const caught = c.status === 200 && makers.test(c.op) ? captures(c.response, '', []) : [];
+      // A new access key is no hex id: a later revoke sends it back.
+      const accessKey = c.status === 200 && c.op === 'auth.create_credentials' ? c.response?.credentials?.access_key : undefined;
+      if (typeof accessKey === 'string' && accessKey && !names.has(accessKey)) {
+        const ph = `{{new:${++made}}}`;
+        names.set(accessKey, ph);
+        caught.push({path: 'credentials.access_key', as: ph});
+      }
       // Scroll ids are the server's own tokens: a later call sends back
       // the one this answer gave.
       const scroll = c.status === 200 ? c.response?.scroll_id : undefined;

@@ -18,9 +18,16 @@ export function pages(web, s) {
       await page.locator('th').filter({hasText: /NAME/}).locator('[data-id="Sort Icon"]').first().click();
       return 'sorted by the NAME column';
     }},
-    {name: 'tasks table: filter by status', act: async page => {
+    {name: 'tasks table: filter by status', act: async (page, _, rec) => {
       await page.goto(`${web}/projects/${p.vision}/tasks?filter=status:completed`);
-      return 'status filter from the URL';
+      await rec.settle();
+      const rows = await page.locator('.ag-row, tr, .table-row, [role="row"]').filter({hasText: /train (resnet|vgg)/}).count();
+      const hidden = await page.locator('.ag-row, tr, .table-row, [role="row"]').filter({hasText: 'draft to enqueue'}).count();
+      if (!rows || hidden) throw new Error(`completed filter shows ${rows} trained rows and ${hidden} drafts`);
+      // The app keeps a project's filters; an order without a filter in
+      // the URL clears them, so the actions below see every task.
+      await rec.open(`${web}/projects/${p.vision}/tasks?order=-last_update`);
+      return 'status filter from the URL (only completed rows shown), then cleared';
     }},
     {name: 'tasks table: CSV export', act: async page => {
       await page.locator('sm-menu[data-id="downloadCSV"]').click();
@@ -182,10 +189,20 @@ export function pages(web, s) {
       await page.keyboard.press('Escape');
       return 'Create new credentials';
     }},
-    {name: 'revoke credentials', url: `${web}/settings/workspace-configuration`, act: async page => {
-      await page.locator('sm-admin-credential-table button[smtooltip="Revoke"] mat-icon').last().click();
-      await confirm(page, /REVOKE|DELETE|YES|OK/i);
-      return 'trash icon -> revoke';
+    {name: 'revoke credentials', url: `${web}/settings/workspace-configuration`, act: async (page, _, rec) => {
+      // The row's buttons show on hover. Revoke a key the drive made, never
+      // the one its session came from.
+      const rows = page.locator('sm-admin-credential-table tbody tr').filter({hasNotText: s.sessionKey});
+      const row = rows.last();
+      const key = (await row.locator('td').nth(1).innerText()).trim();
+      await row.hover();
+      await row.locator('button[smtooltip="Revoke"] mat-icon').click();
+      await confirm(page, /REVOKE/i);
+      await rec.settle();
+      const call = rec.current().calls.find(c => c.op === 'auth.revoke_credentials');
+      if (!call || call.status !== 200 || call.body?.access_key !== key) throw new Error(`auth.revoke_credentials for ${key}: ${call ? call.status : 'not called'}`);
+      await page.locator('sm-admin-credential-table tbody tr').filter({hasText: key}).waitFor({state: 'detached', timeout: 8000});
+      return `hover the row of ${key} -> Revoke -> REVOKE: auth.revoke_credentials answered 200, the row is gone`;
     }},
     {name: 'delete project', url: `${web}/projects/${p.demo}/projects`, act: async page => {
       await cardMenu(page, /UI (renamed|made) project/, 'Delete');

@@ -9,15 +9,21 @@ export class Recorder {
     this.page = page;
     this.steps = [];
     this.pending = new Set();
+    this.consoleWork = new Set();
     page.on('request', req => {
       if (apiPath.test(new URL(req.url()).pathname)) this.pending.add(req);
     });
     page.on('requestfinished', req => this.finished(req));
     page.on('requestfailed', req => this.failed(req));
     page.on('console', msg => {
-      if (msg.type() === 'error') this.current()?.console.push(msg.text().slice(0, 500));
+      if (msg.type() !== 'error') return;
+      const step = this.current();
+      if (!step) return;
+      const work = consoleText(msg).then(text => step.console.push(text), () => step.console.push(msg.text()));
+      this.consoleWork.add(work);
+      work.finally(() => this.consoleWork.delete(work));
     });
-    page.on('pageerror', err => this.current()?.console.push('page error: ' + String(err.message).slice(0, 500)));
+    page.on('pageerror', err => this.current()?.console.push('page error: ' + String(err.stack || err.message).slice(0, 2000)));
   }
 
   get stepIndex() { return this.steps.length - 1; }
@@ -84,6 +90,7 @@ export class Recorder {
   }
 
   async collectDialogs() {
+    await Promise.all([...this.consoleWork]);
     const step = this.current();
     for (const el of await this.page.locator('sm-alert-dialog').all()) {
       const text = (await el.innerText().catch(() => '')).replace(/\s+/g, ' ').trim();
@@ -105,7 +112,7 @@ export class Recorder {
   }
 
   failures() {
-    return this.steps.reduce((n, s) => n + s.calls.filter(failed).length + s.dialogs.length, 0);
+    return this.steps.reduce((n, s) => n + s.calls.filter(failed).length + s.dialogs.length + (incomplete(s) ? 1 : 0), 0);
   }
 
   summary(how) {
@@ -116,7 +123,10 @@ export class Recorder {
       bad += s.calls.filter(failed).length;
       aborted += s.calls.filter(abortedByBrowser).length;
     }
-    lines.push(`${this.steps.length} steps, ${total} API calls, ${bad} failed, ${aborted} cut short by the browser leaving the page.`, '');
+    const dialogs = this.steps.reduce((n, s) => n + s.dialogs.length, 0);
+    const unfinished = this.steps.filter(incomplete).map(s => s.name);
+    lines.push(`${this.steps.length} steps, ${total} API calls, ${bad} failed, ${aborted} cut short by the browser leaving the page, ` +
+      `${dialogs} error dialogs, ${unfinished.length} actions not completed${unfinished.length ? ` (${unfinished.join(', ')})` : ''}.`, '');
     for (const s of this.steps) {
       const bad = s.calls.filter(failed);
       lines.push(`## ${s.name}`, '', `${s.calls.length} calls (${[...new Set(s.calls.map(c => c.op))].join(', ') || 'none'})`);
@@ -137,12 +147,41 @@ export class Recorder {
 
 // abortedByBrowser: a call the browser dropped when the drive moved on
 // to the next page; not an answer of the server.
-function abortedByBrowser(c) {
+export function abortedByBrowser(c) {
   return c.status === 0 && /ERR_ABORTED|No resource with given identifier|Target page, context or browser has been closed/.test(c.error?.msg || '');
 }
 
-function failed(c) {
+// incomplete: a step whose action threw before it was done.
+function incomplete(s) {
+  return s.note.startsWith('action did not complete');
+}
+
+export function failed(c) {
   return c.status !== 200 && !abortedByBrowser(c);
+}
+
+// consoleText is the whole of a console error: each argument as the page
+// would print it (objects as JSON, errors with their stack) and, for a
+// resource that failed to load, its URL.
+async function consoleText(msg) {
+  const parts = [];
+  for (const arg of msg.args()) {
+    const v = await arg.evaluate(a => {
+      if (a instanceof Error) return a.stack || String(a);
+      if (a && typeof a === 'object') {
+        try {
+          return JSON.stringify(a, (k, x) => (x instanceof Error ? x.stack || String(x) : x)).slice(0, 1500);
+        } catch {
+          return String(a);
+        }
+      }
+      return String(a);
+    }).catch(() => null);
+    if (v != null) parts.push(v);
+  }
+  const text = parts.length ? parts.join(' ') : msg.text();
+  const url = msg.location()?.url;
+  return (url && /Failed to load resource/.test(text) ? `${text} (${url})` : text).slice(0, 2000);
 }
 
 function parseBody(text) {

@@ -36,6 +36,8 @@ export async function seedAPI({api, key, secret, sdk}) {
       machine_stats: {cpu_usage: [20 + i, 30], memory_used: 2048 + i, memory_free: 4096, gpu_usage: [50], gpu_memory_used: [1000]}});
   }
 
+  // As the SDK's PipelineController does: the .pipelines folder is hidden too.
+  await call('projects.create', {name: 'Trove Pipelines/.pipelines', system_tags: ['hidden']});
   const pipeProject = (await call('projects.create', {name: 'Trove Pipelines/.pipelines/demo pipeline', system_tags: ['hidden', 'pipeline'],
     description: 'a pipeline seeded through the API'})).id;
   const controller = (await call('tasks.create', {name: 'demo pipeline', project: pipeProject, type: 'controller', system_tags: ['pipeline'],

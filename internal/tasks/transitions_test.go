@@ -122,3 +122,38 @@ func TestEnqueueDequeue(t *testing.T) {
 		}
 	})
 }
+
+// TestCompletePublish: completed with publish publishes a task that is
+// completing now and one that was completed before (the completion is
+// then a no-op and the publication is the update counted); without
+// publish a completed task is left alone.
+func TestCompletePublish(t *testing.T) {
+	eachStore(t, func(t *testing.T, d *domain.Env, _ *removed) {
+		putTask(t, d, "run", tasks.InProgress)
+		res, err := tasks.Complete(ctx, d, req("run"), false)
+		if err != nil || res.Updated != 1 || res.Published != 0 || res.Fields["status"] != tasks.Completed {
+			t.Fatalf("complete: %+v %v", res, err)
+		}
+		res, err = tasks.Complete(ctx, d, req("run"), false)
+		if err != nil || res.Updated != 0 || res.Published != 0 {
+			t.Fatalf("complete again: %+v %v", res, err)
+		}
+		res, err = tasks.Complete(ctx, d, req("run"), true)
+		if err != nil || res.Updated != 1 || res.Published != 1 || res.Fields["status"] != tasks.Published {
+			t.Fatalf("complete again with publish: %+v %v", res, err)
+		}
+		if got := getTask(t, d, "run"); got.Status != tasks.Published || got.Published == nil {
+			t.Fatalf("task after publish: %s %v", got.Status, got.Published)
+		}
+		// A published task is not completed again, so there is nothing to publish.
+		if _, err := tasks.Complete(ctx, d, req("run"), true); !apierr.Is(err, 400, 110) {
+			t.Fatalf("complete a published task: %v", err)
+		}
+
+		putTask(t, d, "fresh", tasks.InProgress)
+		res, err = tasks.Complete(ctx, d, req("fresh"), true)
+		if err != nil || res.Updated != 1 || res.Published != 1 || res.Fields["status"] != tasks.Published || res.Fields["completed"] == nil {
+			t.Fatalf("complete with publish: %+v %v", res, err)
+		}
+	})
+}

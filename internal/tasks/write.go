@@ -150,7 +150,9 @@ type CompletedResult struct {
 
 // Complete marks a task completed and, with publish, publishes it in the
 // same transaction with the same force (the answer's fields then show the
-// published status and time).
+// published status and time). A task already completed is not completed
+// again, but publish still publishes it: the publication is then the
+// update the answer counts, as the reference counts it.
 func Complete(ctx context.Context, d *domain.Env, r StatusRequest, publish bool) (*CompletedResult, error) {
 	out := &CompletedResult{}
 	err := d.DB.Tx(ctx, func(q store.Querier) error {
@@ -159,15 +161,20 @@ func Complete(ctx context.Context, d *domain.Env, r StatusRequest, publish bool)
 			return err
 		}
 		out.Update = res
-		if publish && res.Updated > 0 {
-			pub, err := Publish(ctx, d, q, r.Company, r.User, r.Task, r.Force, true, r.StatusReason, r.StatusMessage)
-			if err != nil {
-				return err
-			}
-			out.Published = pub.Updated
-			out.Fields["status"] = Published
-			out.Fields["published"] = pub.Fields["published"]
+		if !publish {
+			return nil
 		}
+		pub, err := Publish(ctx, d, q, r.Company, r.User, r.Task, r.Force, true, r.StatusReason, r.StatusMessage)
+		if err != nil {
+			return err
+		}
+		out.Published = pub.Updated
+		if res.Updated == 0 {
+			out.Update = pub
+			return nil
+		}
+		out.Fields["status"] = Published
+		out.Fields["published"] = pub.Fields["published"]
 		return nil
 	})
 	if err != nil {

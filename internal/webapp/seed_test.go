@@ -77,8 +77,11 @@ func seedLikeTheDrive(t *testing.T, e *testenv.Env) seeded {
 	}
 
 	// Pipelines and datasets: a completed task with its system tag in a
-	// hidden project, as the SDK makes them.
+	// hidden project under a hidden .pipelines or .datasets folder, as the
+	// SDK makes them.
 	system := func(projectKey, taskKey, projectName, name, kind, tag string) {
+		folder := projectName[:strings.LastIndex(projectName, "/")]
+		e.Call(t, "projects.create", map[string]any{"name": folder, "description": "seeded", "system_tags": []string{"hidden"}}).OK(t)
 		pid := project(projectKey, projectName, "hidden", tag)
 		id := e.Call(t, "tasks.create", map[string]any{"name": name, "project": pid, "type": kind,
 			"system_tags": []string{tag}}).OK(t).Str("id")

@@ -210,10 +210,30 @@ func TestArtifactsAndModels(t *testing.T) {
 		if mustJSON(got) != `["a/input/u2","b/input/u4","b/output/u3"]` {
 			t.Fatalf("artifacts: %v", got)
 		}
+		// display_data is a list even when none was sent (the web app walks it).
+		for _, a := range arts {
+			if dd, ok := a.(map[string]any)["display_data"].([]any); !ok || len(dd) != 0 {
+				t.Fatalf("display_data of an artifact sent without it: %v", a)
+			}
+		}
 		e.Call(t, "tasks.delete_artifacts", obj{"task": id, "artifacts": []obj{{"key": "b"}}}).OK(t)
 		if n := len(getTask(t, e, id)["execution"].(map[string]any)["artifacts"].([]any)); n != 2 {
 			t.Fatalf("delete_artifacts left %d", n)
 		}
+		e.Call(t, "tasks.add_or_update_artifacts", obj{"task": id, "artifacts": []obj{{"key": "d", "type": "custom", "uri": "u5",
+			"display_data": [][]any{{"rows", 3}}}}}).OK(t)
+		for _, op := range []string{"tasks.get_all_ex", "tasks.get_all", "tasks.get_by_id_ex"} {
+			r = e.Call(t, op, obj{"id": []string{id}, "only_fields": []string{"execution.artifacts"}}).OK(t)
+			dd := map[string]string{}
+			for _, a := range r.List("tasks.0.execution.artifacts") {
+				m := a.(map[string]any)
+				dd[m["key"].(string)+"/"+m["mode"].(string)] = mustJSON(m["display_data"])
+			}
+			if mustJSON(dd) != `{"a/input":"[]","b/input":"[]","d/output":"[[\"rows\",3]]"}` {
+				t.Fatalf("%s display_data: %v %s", op, dd, r.Raw)
+			}
+		}
+		e.Call(t, "tasks.delete_artifacts", obj{"task": id, "artifacts": []obj{{"key": "d"}}}).OK(t)
 
 		e.Call(t, "tasks.add_or_update_model", obj{"task": id, "name": "m1", "model": "x1", "type": "output", "iteration": 7}).OK(t)
 		e.Call(t, "tasks.add_or_update_model", obj{"task": id, "name": "m1", "model": "x2", "type": "output"}).OK(t)
@@ -473,6 +493,14 @@ func TestResetDeleteAndPublish(t *testing.T) {
 		}
 		if ready, _ := modelReady(t, e, m); !ready || getTask(t, e, pub)["published"] == nil {
 			t.Fatal("publish did not ready the output model")
+		}
+		// A task completed before is published by completed with publish.
+		done := mkTask(t, e, "publish task done", nil)
+		e.Call(t, "tasks.started", obj{"task": done}).OK(t)
+		e.Call(t, "tasks.completed", obj{"task": done}).OK(t)
+		r = e.Call(t, "tasks.completed", obj{"task": done, "publish": true}).OK(t)
+		if r.Num("updated") != 1 || r.Num("published") != 1 || r.Str("fields.status") != "published" {
+			t.Fatalf("completed+publish of a completed task: %s", r.Raw)
 		}
 		pub2 := mkTask(t, e, "publish task 2", nil)
 		m2 := mkModel(t, e, company, pub2, "http://files/p2", false)

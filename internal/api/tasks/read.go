@@ -99,8 +99,10 @@ func (s *service) list(ctx context.Context, c *rpc.Call, req *getAllRequest, all
 	if err != nil {
 		return nil, err
 	}
-	if legacyAPI(c) {
-		for _, it := range res.Items {
+	legacy := legacyAPI(c)
+	for _, it := range res.Items {
+		withArtifactDisplayData(it)
+		if legacy {
 			withLegacyExecution(it)
 		}
 	}

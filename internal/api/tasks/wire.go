@@ -94,7 +94,30 @@ type artifact struct {
 	ContentSize *int64         `json:"content_size,omitempty"`
 	Timestamp   *int64         `json:"timestamp,omitempty"`
 	TypeData    map[string]any `json:"type_data,omitempty"`
-	DisplayData [][]any        `json:"display_data,omitempty"`
+	DisplayData [][]any        `json:"display_data"`
+}
+
+// wireArtifact answers display_data as [] when the artifact has none, as
+// the reference does (it stores the list's default): the web app walks
+// it for every artifact it compares.
+func wireArtifact(a store.Artifact) artifact {
+	w := artifact(a)
+	if w.DisplayData == nil {
+		w.DisplayData = [][]any{}
+	}
+	return w
+}
+
+// withArtifactDisplayData does for a listed task document what
+// wireArtifact does for a single read.
+func withArtifactDisplayData(item map[string]any) {
+	exec, _ := item["execution"].(map[string]any)
+	arts, _ := exec["artifacts"].([]any)
+	for _, a := range arts {
+		if m, ok := a.(map[string]any); ok && m["display_data"] == nil {
+			m["display_data"] = []any{}
+		}
+	}
 }
 
 // paramItem is one hyper parameter.
@@ -171,7 +194,7 @@ func toWire(t *store.Task) *task {
 
 func toWireExecution(e *store.Execution) execution {
 	return execution{Queue: e.Queue, Parameters: e.Parameters, ModelDesc: e.ModelDesc, ModelLabels: e.ModelLabels,
-		Framework: e.Framework, Artifacts: convertList(e.Artifacts, convertPtr(func(a store.Artifact) artifact { return artifact(a) })),
+		Framework: e.Framework, Artifacts: convertList(e.Artifacts, convertPtr(wireArtifact)),
 		TestSplit: e.TestSplit, DockerCmd: e.DockerCmd}
 }
 

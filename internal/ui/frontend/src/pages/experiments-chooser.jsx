@@ -10,7 +10,7 @@ import { baseColumns, metricKey, paramKey } from './experiments-columns.jsx';
 async function discover(project, sub) {
   const scope = project && project !== '*';
   const [hp, mv] = await Promise.all([
-    call('projects.get_hyper_parameters', { projects: scope ? [project] : [], include_subprojects: scope ? !!sub : true, page: 0, page_size: 500 }),
+    call('projects.get_hyper_parameters', { project: scope ? project : undefined, include_subprojects: scope ? !!sub : true, page: 0, page_size: 500 }),
     call('projects.get_unique_metric_variants', { project: scope ? project : null, include_subprojects: scope ? !!sub : true }),
   ]);
   return {

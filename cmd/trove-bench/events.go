@@ -217,6 +217,7 @@ func (b *eventsBench) rawInsert(d time.Duration, workers, batch int) (float64, e
 			defer wg.Done()
 			series := int64(1_000_000_000 + w*8)
 			iter := int64(0)
+			base := time.Now().UnixMilli()
 			for ctx.Err() == nil {
 				err := db.Tx(context.Background(), func(q store.Querier) error {
 					ts := time.Now().UnixMilli()
@@ -225,7 +226,7 @@ func (b *eventsBench) rawInsert(d time.Duration, workers, batch int) (float64, e
 					for j := range points {
 						// rows ordered by series, as add_batch writes them
 						it := iter + int64(j%per)
-						points[j] = store.RawScalar{Series: series + int64(j/per), Iter: it, Value: float64(it%1000) / 997, TS: ts, WTS: ts}
+						points[j] = store.RawScalar{Series: series + int64(j/per), Iter: it, Value: float64(it%1000) / 997, TS: ts, WTS: ts, TS0: base}
 					}
 					if err := db.InsertRawScalars(ctx, q, points); err != nil {
 						return err

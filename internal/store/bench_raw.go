@@ -10,21 +10,24 @@ type RawScalar struct {
 	Series, Iter int64
 	Value        float64
 	TS, WTS      int64
+	// TS0 is the series' base time (Series.TS0).
+	TS0 int64
 }
 
-// InsertRawScalars writes points straight into event_scalars in
+// InsertRawScalars writes points straight into event_scalars (in its
+// stored form, events_scalars.go) in
 // statements of 128 rows, with none of the events domain's work (no
 // series, rollups or task upkeep). It exists as the baseline that
 // trove-bench measures ingest against: the limit of the database itself.
 func (db *DB) InsertRawScalars(ctx context.Context, q Querier, points []RawScalar) error {
 	for lo := 0; lo < len(points); lo += 128 {
 		part := points[lo:min(lo+128, len(points))]
-		args := make([]any, 0, len(part)*7)
+		args := make([]any, 0, len(part)*5)
 		for _, p := range part {
-			args = append(args, p.Series, p.Iter, p.Value, p.TS, p.WTS, nil, nil)
+			args = append(args, p.Series, p.Iter, p.Value, p.TS-p.TS0, p.WTS-p.TS)
 		}
-		query := "INSERT INTO event_scalars (series, iter, value, ts, wts, worker, extra) VALUES " +
-			strings.TrimSuffix(strings.Repeat("(?, ?, ?, ?, ?, ?, ?), ", len(part)), ", ")
+		query := db.D.Rebind("INSERT INTO event_scalars (series, iter, value, dts, dwts) VALUES " +
+			strings.TrimSuffix(strings.Repeat("(?, ?, ?, ?, ?), ", len(part)), ", "))
 		if _, err := q.ExecContext(ctx, query, args...); err != nil {
 			return err
 		}

@@ -178,6 +178,17 @@ var chunkSizes = []int{512, 128, 32, 8, 1}
 
 var multiSQL sync.Map // head + size -> statement text
 
+// fixedShapes holds the texts multiRowSQL built: a bounded set of
+// statements that run for every batch, which the statement cache keeps
+// however long they are (see stmtcache.go).
+var fixedShapes sync.Map
+
+// isFixedShape reports a statement text of multiRowSQL.
+func isFixedShape(query string) bool {
+	_, ok := fixedShapes.Load(query)
+	return ok
+}
+
 // multiRowSQL builds "head VALUES (?, ...), ... tail" for size rows of
 // cols, in the dialect's placeholders (rebinding hundreds of placeholders
 // per statement would cost as much as encoding the rows).
@@ -197,6 +208,7 @@ func multiRowSQL(d Dialect, head, row, tail string, size int) string {
 	}
 	b.WriteString(tail)
 	sqlText := d.Rebind(b.String())
+	fixedShapes.Store(sqlText, true)
 	multiSQL.Store(key, sqlText)
 	return sqlText
 }

@@ -88,6 +88,9 @@ func benchScale(args []string) error {
 	}
 	fmt.Printf("stored: %.1f MB more for %d points = %.1f bytes per point (points, series, rollups and indexes)\n",
 		float64(after-before)/1e6, total, float64(after-before)/float64(total))
+	if err := printTableBytes(ctx, f, total); err != nil {
+		return err
+	}
 	hs := *s
 	hs.series = *histSeries
 	if err := hs.histogram(*histPoints, *samples, *queries); err != nil {
@@ -350,4 +353,26 @@ func percentiles(lat []time.Duration) string {
 	l := append([]time.Duration(nil), lat...)
 	sort.Slice(l, func(i, j int) bool { return l[i] < l[j] })
 	return fmt.Sprintf("%d calls, p50 %.1f ms, p99 %.1f ms, max %.1f ms", len(l), ms(l[len(l)/2]), ms(l[len(l)*99/100]), ms(l[len(l)-1]))
+}
+
+// printTableBytes prints the bytes per point of each event table and
+// index (the points of the other tasks are not yet stored).
+func printTableBytes(ctx context.Context, f *fleetServer, points int) error {
+	sizes, err := f.a.DB.Events().TableBytes(ctx)
+	if err != nil {
+		return err
+	}
+	names := make([]string, 0, len(sizes))
+	for n := range sizes {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	fmt.Print("by table (bytes per point):")
+	for _, n := range names {
+		if sizes[n] > 0 {
+			fmt.Printf(" %s %.2f;", n, float64(sizes[n])/float64(points))
+		}
+	}
+	fmt.Println()
+	return nil
 }

@@ -32,9 +32,11 @@ func BenchmarkIngestScalars(b *testing.B) {
 	}
 	lines := func(iter int64) [][]byte {
 		out := make([][]byte, 1000)
+		// reported as it happens, as the SDK does
+		ts := strconv.FormatInt(time.Now().UnixMilli(), 10)
 		for i := range out {
 			it := iter + int64(i%250)
-			out[i] = []byte(`{"timestamp":1700000000000,"type":"training_stats_scalar","task":"benchtask","iter":` + strconv.FormatInt(it, 10) +
+			out[i] = []byte(`{"timestamp":` + ts + `,"type":"training_stats_scalar","task":"benchtask","iter":` + strconv.FormatInt(it, 10) +
 				`,"metric":"loss","variant":"s` + strconv.Itoa(i/250) + `","value":` + strconv.FormatFloat(float64(it%997)/991, 'g', -1, 64) + `}`)
 		}
 		return out
@@ -52,10 +54,12 @@ func BenchmarkIngestScalars(b *testing.B) {
 		b.ReportMetric(float64(b.N*1000)/b.Elapsed().Seconds(), "events/s")
 	})
 	b.Run("raw", func(b *testing.B) {
+		ts0 := time.Now().UnixMilli()
 		for i := 0; i < b.N; i++ {
+			ts := time.Now().UnixMilli()
 			rows := make([]store.ScalarRow, 1000)
 			for j := range rows {
-				rows[j] = store.ScalarRow{Series: 1000 + int64(j/250), Iter: rawIter + int64(j%250), Value: float64(j), TS: 1, WTS: 1}
+				rows[j] = store.ScalarRow{Series: 1000 + int64(j/250), Iter: rawIter + int64(j%250), Value: float64(j), TS: ts, WTS: ts, TS0: ts0}
 			}
 			rawIter += 250
 			err := db.Tx(ctx, func(q store.Querier) error { return db.Events().InsertScalars(ctx, q, rows) })

@@ -155,15 +155,16 @@ func (w *batchWriter) writeScalars(ctx context.Context, batches []*seriesBatch, 
 		return err
 	}
 	for _, sb := range batches {
+		points := sortedPoints(sb.points)
 		sr := known[sb.key]
 		if sr == nil {
 			sr = &store.Series{Task: sb.key.task, Metric: sb.key.metric, Variant: sb.key.variant,
-				ModelEvent: sb.modelEvent, Worker: sb.worker, MaxIter: NoIter, LastWTS: wts, RolledThrough: SingleValueIter}
+				ModelEvent: sb.modelEvent, Worker: sb.worker, MaxIter: NoIter, LastWTS: wts, RolledThrough: SingleValueIter,
+				TS0: earliest(points)}
 			if err := es.CreateSeries(ctx, w.q, sr); err != nil {
 				return err
 			}
 		}
-		points := sortedPoints(sb.points)
 		lo, hi := points[0].Iter, points[len(points)-1].Iter
 		var old map[int64]float64
 		// Points above the series' highest iteration cannot replace
@@ -180,7 +181,7 @@ func (w *batchWriter) writeScalars(ctx context.Context, batches []*seriesBatch, 
 		inStep := sr.RolledThrough >= sr.MaxIter && len(points) >= rollInlinePoints
 		for _, e := range points {
 			it := e.Iter
-			row := store.ScalarRow{Series: sr.ID, Iter: it, Value: e.Value, TS: e.Timestamp, WTS: wts, Extra: membersObject(e.Extra)}
+			row := store.ScalarRow{Series: sr.ID, Iter: it, Value: e.Value, TS: e.Timestamp, WTS: wts, TS0: sr.TS0, Extra: membersObject(e.Extra)}
 			if e.Worker != sr.Worker {
 				wk := e.Worker
 				row.Worker = &wk
@@ -227,6 +228,16 @@ func (w *batchWriter) writeScalars(ctx context.Context, batches []*seriesBatch, 
 		return err
 	}
 	return es.AddRollups(ctx, w.q, rollups)
+}
+
+// earliest is the first event time of a new series' points: the base
+// its points' times are stored from.
+func earliest(evs []*Event) int64 {
+	ts := evs[0].Timestamp
+	for _, e := range evs[1:] {
+		ts = min(ts, e.Timestamp)
+	}
+	return ts
 }
 
 // sortedPoints orders a series' points by iteration, keeping the last

@@ -100,6 +100,9 @@ type Dialect interface {
 	// UsedBytes is the space the database's data takes (SQLite: its
 	// pages in use; PostgreSQL: the database's size).
 	UsedBytes(ctx context.Context, q Querier) (int64, error)
+	// TableBytes is the space each table and index of the event tables
+	// takes, by name (SQLite: dbstat pages; PostgreSQL: relation sizes).
+	TableBytes(ctx context.Context, q Querier) (map[string]int64, error)
 }
 
 type sqliteDialect struct{}

@@ -2,6 +2,7 @@ package store
 
 import (
 	"context"
+	"database/sql"
 	"fmt"
 )
 
@@ -76,4 +77,35 @@ func (postgresDialect) UsedBytes(ctx context.Context, q Querier) (int64, error) 
 	var n int64
 	err := q.QueryRowContext(ctx, "SELECT pg_database_size(current_database())").Scan(&n)
 	return n, err
+}
+
+// TableBytes sums the pages of each event table and index (the dbstat
+// virtual table).
+func (sqliteDialect) TableBytes(ctx context.Context, q Querier) (map[string]int64, error) {
+	return nameSizes(q.QueryContext(ctx, "SELECT name, SUM(pgsize) FROM dbstat WHERE name LIKE 'event%' GROUP BY name"))
+}
+
+// TableBytes is the size of each event table's heap and of its indexes
+// (TOAST included in the heap's figure).
+func (postgresDialect) TableBytes(ctx context.Context, q Querier) (map[string]int64, error) {
+	return nameSizes(q.QueryContext(ctx, `SELECT c.relname, pg_table_size(c.oid) FROM pg_class c
+		WHERE c.relkind = 'r' AND c.relname LIKE 'event%' AND c.relnamespace = 'public'::regnamespace
+		UNION ALL SELECT i.indexrelname, pg_relation_size(i.indexrelid) FROM pg_stat_user_indexes i WHERE i.relname LIKE 'event%'`))
+}
+
+func nameSizes(rows *sql.Rows, err error) (map[string]int64, error) {
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	out := map[string]int64{}
+	for rows.Next() {
+		var name string
+		var n int64
+		if err := rows.Scan(&name, &n); err != nil {
+			return nil, err
+		}
+		out[name] = n
+	}
+	return out, rows.Err()
 }

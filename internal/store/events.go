@@ -33,14 +33,17 @@ type Series struct {
 	// RolledThrough: the points up to it are in the rollups (see
 	// events.Roller).
 	RolledThrough int64
+	// TS0 is the base time (epoch ms) the series' points keep their event
+	// time as an offset from (migration 0095); set at creation.
+	TS0 int64
 }
 
-const seriesCols = "id, task, metric, variant, model_event, worker, max_iter, last_wts, rolled_through"
+const seriesCols = "id, task, metric, variant, model_event, worker, max_iter, last_wts, rolled_through, ts0"
 
 func scanSeries(sc interface{ Scan(...any) error }) (Series, error) {
 	var s Series
 	var me int64
-	err := sc.Scan(&s.ID, &s.Task, &s.Metric, &s.Variant, &me, &s.Worker, &s.MaxIter, &s.LastWTS, &s.RolledThrough)
+	err := sc.Scan(&s.ID, &s.Task, &s.Metric, &s.Variant, &me, &s.Worker, &s.MaxIter, &s.LastWTS, &s.RolledThrough, &s.TS0)
 	s.ModelEvent = me != 0
 	return s, err
 }
@@ -75,8 +78,8 @@ func (s *EventStore) CreateSeries(ctx context.Context, q Querier, sr *Series) er
 	if sr.ModelEvent {
 		me = 1
 	}
-	return q.QueryRowContext(ctx, "INSERT INTO event_series (task, metric, variant, model_event, worker, max_iter, last_wts, rolled_through) VALUES (?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
-		sr.Task, sr.Metric, sr.Variant, me, sr.Worker, sr.MaxIter, sr.LastWTS, sr.RolledThrough).Scan(&sr.ID)
+	return q.QueryRowContext(ctx, "INSERT INTO event_series (task, metric, variant, model_event, worker, max_iter, last_wts, rolled_through, ts0) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
+		sr.Task, sr.Metric, sr.Variant, me, sr.Worker, sr.MaxIter, sr.LastWTS, sr.RolledThrough, sr.TS0).Scan(&sr.ID)
 }
 
 // LockSeries loads a series by id, locked on PostgreSQL.
@@ -175,6 +178,17 @@ var chunkSizes = []int{512, 128, 32, 8, 1}
 
 var multiSQL sync.Map // head + size -> statement text
 
+// fixedShapes holds the texts multiRowSQL built: a bounded set of
+// statements that run for every batch, which the statement cache keeps
+// however long they are (see stmtcache.go).
+var fixedShapes sync.Map
+
+// isFixedShape reports a statement text of multiRowSQL.
+func isFixedShape(query string) bool {
+	_, ok := fixedShapes.Load(query)
+	return ok
+}
+
 // multiRowSQL builds "head VALUES (?, ...), ... tail" for size rows of
 // cols, in the dialect's placeholders (rebinding hundreds of placeholders
 // per statement would cost as much as encoding the rows).
@@ -194,6 +208,7 @@ func multiRowSQL(d Dialect, head, row, tail string, size int) string {
 	}
 	b.WriteString(tail)
 	sqlText := d.Rebind(b.String())
+	fixedShapes.Store(sqlText, true)
 	multiSQL.Store(key, sqlText)
 	return sqlText
 }

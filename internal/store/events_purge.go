@@ -18,7 +18,8 @@ func (s *EventStore) SeriesToPurge(ctx context.Context, q Querier, limit int) ([
 
 // PurgeSeries deletes up to chunk points of a deleted series; once none
 // remain it deletes the series (and any rollups written meanwhile) and
-// reports done.
+// reports done. Extras go with the series: a series id can be taken again
+// once its row is gone (SQLite reuses the highest row id).
 func (s *EventStore) PurgeSeries(ctx context.Context, q Querier, id int64, chunk int) (done bool, err error) {
 	res, err := q.ExecContext(ctx, "DELETE FROM event_scalars WHERE series = ? AND iter IN (SELECT iter FROM event_scalars WHERE series = ? ORDER BY iter LIMIT ?)", id, id, chunk)
 	if err != nil {
@@ -28,6 +29,7 @@ func (s *EventStore) PurgeSeries(ctx context.Context, q Querier, id int64, chunk
 		return false, nil
 	}
 	for _, stmt := range []string{
+		"DELETE FROM event_scalar_extras WHERE series = ?",
 		"DELETE FROM event_scalar_rollups WHERE series = ?",
 		"DELETE FROM event_series WHERE id = ?",
 		"DELETE FROM event_series_purge WHERE id = ?",

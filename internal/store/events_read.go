@@ -50,24 +50,6 @@ type ScalarPoint struct {
 	Worker, Extra *string
 }
 
-const pointCols = "series, iter, value, ts, wts, worker, extra"
-
-func scanPoints(rows *sql.Rows, err error) ([]ScalarPoint, error) {
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	var out []ScalarPoint
-	for rows.Next() {
-		var p ScalarPoint
-		if err := rows.Scan(&p.Series, &p.Iter, &p.Value, &p.TS, &p.WTS, &p.Worker, &p.Extra); err != nil {
-			return nil, err
-		}
-		out = append(out, p)
-	}
-	return out, rows.Err()
-}
-
 // PointsByIter reads up to limit points of a series with an iteration, in
 // iteration order from `from` (desc: downwards), from itself included when
 // inclusive.
@@ -79,7 +61,7 @@ func (s *EventStore) PointsByIter(ctx context.Context, q Querier, series, from i
 	if inclusive {
 		op += "="
 	}
-	return scanPoints(q.QueryContext(ctx, "SELECT "+pointCols+" FROM event_scalars WHERE series = ? AND iter > ? AND iter "+op+" ? ORDER BY iter "+order+" LIMIT ?",
+	return scanPoints(q.QueryContext(ctx, "SELECT "+pointCols+" FROM "+pointFrom+" WHERE p.series = ? AND p.iter > ? AND p.iter "+op+" ? ORDER BY p.iter "+order+" LIMIT ?",
 		series, int64(noIter), from, limit))
 }
 
@@ -88,10 +70,10 @@ func (s *EventStore) PointsByIter(ctx context.Context, q Querier, series, from i
 // time; sameTS false: only later times).
 func (s *EventStore) PointsByTime(ctx context.Context, q Querier, series, ts, iter int64, sameTS bool, limit int) ([]ScalarPoint, error) {
 	if !sameTS {
-		return scanPoints(q.QueryContext(ctx, "SELECT "+pointCols+" FROM event_scalars WHERE series = ? AND iter > ? AND ts > ? ORDER BY ts, iter LIMIT ?",
+		return scanPoints(q.QueryContext(ctx, "SELECT "+pointCols+" FROM "+pointFrom+" WHERE p.series = ? AND p.iter > ? AND p.dts + s.ts0 > ? ORDER BY p.dts, p.iter LIMIT ?",
 			series, int64(noIter), ts, limit))
 	}
-	return scanPoints(q.QueryContext(ctx, "SELECT "+pointCols+" FROM event_scalars WHERE series = ? AND iter > ? AND (ts > ? OR (ts = ? AND iter >= ?)) ORDER BY ts, iter LIMIT ?",
+	return scanPoints(q.QueryContext(ctx, "SELECT "+pointCols+" FROM "+pointFrom+" WHERE p.series = ? AND p.iter > ? AND (p.dts + s.ts0 > ? OR (p.dts + s.ts0 = ? AND p.iter >= ?)) ORDER BY p.dts, p.iter LIMIT ?",
 		series, int64(noIter), ts, ts, iter, limit))
 }
 
@@ -100,7 +82,7 @@ func (s *EventStore) PointsWithoutIter(ctx context.Context, q Querier, series []
 	if len(series) == 0 {
 		return nil, nil
 	}
-	return scanPoints(q.QueryContext(ctx, "SELECT "+pointCols+" FROM event_scalars WHERE iter = ? AND series IN ("+Placeholders(len(series))+") ORDER BY series",
+	return scanPoints(q.QueryContext(ctx, "SELECT "+pointCols+" FROM "+pointFrom+" WHERE p.iter = ? AND p.series IN ("+Placeholders(len(series))+") ORDER BY p.series",
 		append([]any{int64(noIter)}, Args(series)...)...))
 }
 
@@ -109,7 +91,7 @@ func (s *EventStore) PointsAt(ctx context.Context, q Querier, series []int64, it
 	if len(series) == 0 {
 		return nil, nil
 	}
-	return scanPoints(q.QueryContext(ctx, "SELECT "+pointCols+" FROM event_scalars WHERE iter = ? AND series IN ("+Placeholders(len(series))+") ORDER BY series",
+	return scanPoints(q.QueryContext(ctx, "SELECT "+pointCols+" FROM "+pointFrom+" WHERE p.iter = ? AND p.series IN ("+Placeholders(len(series))+") ORDER BY p.series",
 		append([]any{iter}, Args(series)...)...))
 }
 
@@ -169,7 +151,7 @@ func (s *EventStore) IterRange(ctx context.Context, q Querier, series int64, coa
 func (s *EventStore) TimeRange(ctx context.Context, q Querier, series, minIter int64) (SeriesRange, error) {
 	var r SeriesRange
 	var lo, hi sql.NullInt64
-	err := q.QueryRowContext(ctx, "SELECT COUNT(*), MIN(ts), MAX(ts) FROM event_scalars WHERE series = ? AND iter > ?", series, minIter).Scan(&r.Count, &lo, &hi)
+	err := q.QueryRowContext(ctx, "SELECT COUNT(*), MIN(p.dts + s.ts0), MAX(p.dts + s.ts0) FROM event_scalars p JOIN event_series s ON s.id = p.series WHERE p.series = ? AND p.iter > ?", series, minIter).Scan(&r.Count, &lo, &hi)
 	r.Min, r.Max = lo.Int64, hi.Int64
 	return r, err
 }
@@ -257,12 +239,12 @@ func (s *EventStore) HistogramFromPoints(ctx context.Context, q Querier, series 
 	if interval <= 1 && !byTime {
 		return scanHist(q.QueryContext(ctx, "SELECT iter, value FROM event_scalars WHERE series = ? AND iter > ? ORDER BY iter", series, minIter))
 	}
-	key := "iter"
+	key := "p.iter"
 	if byTime {
-		key = "ts"
+		key = "(p.dts + s.ts0)"
 	}
 	b, args := floorExpr(key, interval, false)
-	return scanHist(q.QueryContext(ctx, "SELECT "+b+" AS x, AVG(value) FROM event_scalars WHERE series = ? AND iter > ? GROUP BY x ORDER BY x",
+	return scanHist(q.QueryContext(ctx, "SELECT "+b+" AS x, AVG(p.value) FROM event_scalars p JOIN event_series s ON s.id = p.series WHERE p.series = ? AND p.iter > ? GROUP BY x ORDER BY x",
 		append(args, series, minIter)...))
 }
 

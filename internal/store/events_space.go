@@ -24,3 +24,8 @@ func (s *EventStore) ReclaimSpace(ctx context.Context, maxPages int) (int64, err
 func (s *EventStore) UsedBytes(ctx context.Context) (int64, error) {
 	return s.db.D.UsedBytes(ctx, s.db.Read())
 }
+
+// TableBytes is the space of each event table and index, by name.
+func (s *EventStore) TableBytes(ctx context.Context) (map[string]int64, error) {
+	return s.db.D.TableBytes(ctx, s.db.Read())
+}

@@ -4,13 +4,16 @@ import (
 	"context"
 )
 
-// ScalarRow is one stored scalar point.
+// ScalarRow is one scalar point to store (events_scalars.go has its
+// stored form).
 type ScalarRow struct {
 	Series int64
 	Iter   int64
 	Value  float64
 	// TS is the event time and WTS the write time, epoch ms.
 	TS, WTS int64
+	// TS0 is the series' base time (Series.TS0).
+	TS0 int64
 	// Worker is nil when it is the series' worker.
 	Worker *string
 	// Extra holds the members Trove does not interpret, as a JSON object.
@@ -38,23 +41,47 @@ func (s *EventStore) ScalarValues(ctx context.Context, q Querier, series, lo, hi
 }
 
 // UpsertScalars writes points; a point with the same (series, iter)
-// replaces the stored one. rows must not repeat a (series, iter).
+// replaces the stored one, extras included. rows must not repeat a
+// (series, iter).
 func (s *EventStore) UpsertScalars(ctx context.Context, q Querier, rows []ScalarRow) error {
-	return s.insertRows(ctx, q, "INSERT INTO event_scalars (series, iter, value, ts, wts, worker, extra)", 7,
-		" ON CONFLICT (series, iter) DO UPDATE SET value = excluded.value, ts = excluded.ts, wts = excluded.wts, worker = excluded.worker, extra = excluded.extra",
-		len(rows), func(args []any, i int) []any {
-			r := &rows[i]
-			return append(args, r.Series, r.Iter, r.Value, r.TS, r.WTS, strArg(r.Worker), strArg(r.Extra))
-		})
+	if err := s.insertRows(ctx, q, "INSERT INTO event_scalars (series, iter, value, dts, dwts)", 5,
+		" ON CONFLICT (series, iter) DO UPDATE SET value = excluded.value, dts = excluded.dts, dwts = excluded.dwts",
+		len(rows), func(args []any, i int) []any { return appendPointArgs(args, &rows[i]) }); err != nil {
+		return err
+	}
+	if err := s.multiRows(ctx, q, "DELETE FROM event_scalar_extras WHERE (series, iter) IN (", "(CAST(? AS BIGINT), CAST(? AS BIGINT))", 2, ")",
+		len(rows), func(args []any, i int) []any { return append(args, rows[i].Series, rows[i].Iter) }); err != nil {
+		return err
+	}
+	return s.insertExtras(ctx, q, rows)
 }
 
 // InsertScalars writes points that cannot exist yet (above their series'
 // highest iteration).
 func (s *EventStore) InsertScalars(ctx context.Context, q Querier, rows []ScalarRow) error {
-	return s.insertRows(ctx, q, "INSERT INTO event_scalars (series, iter, value, ts, wts, worker, extra)", 7, "",
-		len(rows), func(args []any, i int) []any {
-			r := &rows[i]
-			return append(args, r.Series, r.Iter, r.Value, r.TS, r.WTS, strArg(r.Worker), strArg(r.Extra))
+	if err := s.insertRows(ctx, q, "INSERT INTO event_scalars (series, iter, value, dts, dwts)", 5, "",
+		len(rows), func(args []any, i int) []any { return appendPointArgs(args, &rows[i]) }); err != nil {
+		return err
+	}
+	return s.insertExtras(ctx, q, rows)
+}
+
+// insertExtras writes the extras of the rows that have any.
+func (s *EventStore) insertExtras(ctx context.Context, q Querier, rows []ScalarRow) error {
+	var extras []ScalarRow
+	for i := range rows {
+		if hasExtras(&rows[i]) {
+			extras = append(extras, rows[i])
+		}
+	}
+	return s.insertRows(ctx, q, "INSERT INTO event_scalar_extras (series, iter, worker, extra, wts)", 5, "",
+		len(extras), func(args []any, i int) []any {
+			r := &extras[i]
+			var wts any
+			if _, fits := writeOffset(r); !fits {
+				wts = r.WTS
+			}
+			return append(args, r.Series, r.Iter, strArg(r.Worker), strArg(r.Extra), wts)
 		})
 }
 

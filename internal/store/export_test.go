@@ -9,6 +9,13 @@ func SetRebuildIndexesFrom(n int64) (restore func()) {
 	return func() { rebuildIndexesFrom = old }
 }
 
+// SetMigrationsThrough makes Open apply the migrations up to version only.
+func SetMigrationsThrough(version int) (restore func()) {
+	old := migrationsThrough
+	migrationsThrough = version
+	return func() { migrationsThrough = old }
+}
+
 // SecondaryIndexes lists every table's secondary index statements.
 func (db *DB) SecondaryIndexes(ctx context.Context) (map[string]string, error) {
 	cd := db.D.(catalogDialect)

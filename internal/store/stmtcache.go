@@ -21,7 +21,15 @@ const maxCachedStmts = 512
 // with thousands of placeholders (a list of ids) compiles to a program as
 // large, kept on every connection it ran on, and such queries rarely
 // repeat. Caching them held hundreds of MiB under trove-bench hostile.
+// The multi-row statements of event ingest (a few fixed shapes, run for
+// every batch) are kept whatever their length: compiling a 512-row
+// INSERT for each batch cost a fifth of ingest's CPU.
 const maxCachedQuery = 4096
+
+// cacheable reports a query text the cache may keep.
+func cacheable(query string) bool {
+	return len(query) <= maxCachedQuery || isFixedShape(query)
+}
 
 func newStmtCache(db *sql.DB) *stmtCache {
 	return &stmtCache{db: db, stmts: map[string]*sql.Stmt{}}
@@ -42,7 +50,7 @@ func (c *stmtCache) get(ctx context.Context, query string) *sql.Stmt {
 	st := c.stmts[query]
 	n := len(c.stmts)
 	c.mu.RUnlock()
-	if st != nil || n >= maxCachedStmts || len(query) > maxCachedQuery {
+	if st != nil || n >= maxCachedStmts || !cacheable(query) {
 		return st
 	}
 	// Prepare without holding c.mu: preparing waits for a free connection,
@@ -89,7 +97,7 @@ func (c *cachedQuerier) stmt(ctx context.Context, query string) *sql.Stmt {
 		return c.cache.get(ctx, query)
 	}
 	st := c.cache.lookup(query)
-	if st == nil && len(query) <= maxCachedQuery {
+	if st == nil && cacheable(query) {
 		if c.missed == nil {
 			c.missed = map[string]bool{}
 		}

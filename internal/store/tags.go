@@ -2,6 +2,7 @@ package store
 
 import (
 	"context"
+	"slices"
 	"sort"
 )
 
@@ -20,8 +21,13 @@ type TagScope struct {
 }
 
 // DistinctTags lists, sorted, the distinct elements of the JSON array
-// column col ("tags" or "system_tags") of the rows in scope.
+// column col ("tags" or "system_tags") of the rows in scope. Without ids
+// or a condition, the tags of tasks and models come from their facets
+// (facets.go); otherwise the rows are read.
 func (db *DB) DistinctTags(ctx context.Context, s TagScope, col string) ([]string, error) {
+	if s.Cond == "" && len(s.IDs) == 0 && !slices.Contains(s.Tables, "projects") {
+		return db.facetTags(ctx, s, col)
+	}
 	where := "company = ?"
 	args := []any{s.Company}
 	if len(s.Projects) > 0 {
@@ -47,6 +53,26 @@ func (db *DB) DistinctTags(ctx context.Context, s TagScope, col string) ([]strin
 		}
 		from, val := db.D.ArrayElements(t+"."+col, "tg")
 		vals, err := IDs(ctx, db.Read(), "SELECT DISTINCT "+val+" FROM "+t+", "+from+" WHERE "+w, wargs...)
+		if err != nil {
+			return nil, err
+		}
+		for _, v := range vals {
+			if !seen[v] {
+				seen[v] = true
+				out = append(out, v)
+			}
+		}
+	}
+	sort.Strings(out)
+	return out, nil
+}
+
+// facetTags is DistinctTags of tasks and models from their facets.
+func (db *DB) facetTags(ctx context.Context, s TagScope, col string) ([]string, error) {
+	seen := map[string]bool{}
+	out := []string{}
+	for _, t := range s.Tables {
+		vals, err := db.FacetValues(ctx, db.Read(), FacetScope{Entity: t, Companies: []string{s.Company}, Projects: s.Projects}, col)
 		if err != nil {
 			return nil, err
 		}

@@ -31,9 +31,11 @@ func SetListQueryTime(d time.Duration) (restore func()) {
 // errOverBudget is the cause of a statement's context that ran out.
 var errOverBudget = errors.New("list query over its time budget")
 
-// budgeted runs fn under the budget and turns its end into the 400; an
-// end of the call's own context stays what it was.
-func budgeted(ctx context.Context, fn func(ctx context.Context) error) error {
+// Budgeted runs fn under the budget and turns its end into the 400; an
+// end of the call's own context stays what it was. Other reads that scan
+// the records a client's filter selects (the tags of get_*_tags with a
+// filter) run under it too.
+func Budgeted(ctx context.Context, fn func(ctx context.Context) error) error {
 	qctx, cancel := context.WithTimeoutCause(ctx, time.Duration(listQueryTime.Load()), errOverBudget)
 	defer cancel()
 	err := fn(qctx)

@@ -45,7 +45,7 @@ func (p *Plan) Run(ctx context.Context, db *store.DB, table, company string, ref
 		}
 	}
 	where, args := p.whereSQL()
-	err := budgeted(ctx, func(ctx context.Context) error {
+	err := Budgeted(ctx, func(ctx context.Context) error {
 		return db.ListDocs(ctx, table, where, args, p.order.sql, p.order.args, limit, offset, func(doc []byte) error {
 			m, err := p.item(doc)
 			if err != nil {
@@ -88,7 +88,7 @@ func (p *Plan) Run(ctx context.Context, db *store.DB, table, company string, ref
 func (p *Plan) Count(ctx context.Context, db *store.DB, table string) (int, error) {
 	where, args := p.whereSQL()
 	var n int
-	err := budgeted(ctx, func(ctx context.Context) (err error) {
+	err := Budgeted(ctx, func(ctx context.Context) (err error) {
 		n, err = db.CountWhere(ctx, table, where, args)
 		return err
 	})

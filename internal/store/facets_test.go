@@ -229,7 +229,7 @@ func TestRecordFacetsFollowWrites(t *testing.T) {
 	})
 }
 
-// The reads select by entity, company, project (” = no project) and
+// The reads select by entity, company, project (an empty one: no project) and
 // archived state, and give each value once, sorted.
 func TestRecordFacetReads(t *testing.T) {
 	storetest.Each(t, func(t *testing.T, db *store.DB) {

@@ -51,8 +51,11 @@ INSERT INTO record_facets (entity, company, project, facet, value, archived, rec
 -- Upkeep, once per statement over its transition tables (a statement
 -- writing many rows, a bulk load or projects.merge, pays one call): an
 -- insert adds the facets of its rows, a delete takes them away, an update
--- moves those of the rows where one changed. Rows are upserted in key
--- order, so concurrent writers lock them in the same order.
+-- takes away the old rows' and adds the new rows', by the net count per
+-- facet (the rows it left as they were cancel out: no join of the two
+-- transition tables, which had no index and made a merge quadratic). Rows
+-- are upserted in key order, so concurrent writers lock them in the same
+-- order.
 
 CREATE FUNCTION trove_task_facets_upkeep() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
@@ -71,15 +74,18 @@ BEGIN
             GROUP BY 2, 3, 4, 5, 6 HAVING sum(d.delta) <> 0 ORDER BY 2, 4, 3, 5, 6
             ON CONFLICT (entity, company, facet, project, md5(value), archived) DO UPDATE SET records = r.records + excluded.records;
     ELSE
+        -- A one-row update that changes none of them (most do) is done.
+        IF (SELECT count(*) FROM new_rows) = 1 AND NOT EXISTS (
+            SELECT 1 FROM old_rows o, new_rows n WHERE (o.company, o.project, o.tags, o.system_tags, o.type, o.parent) IS DISTINCT FROM (n.company, n.project, n.tags, n.system_tags, n.type, n.parent)) THEN
+            RETURN NULL;
+        END IF;
         INSERT INTO record_facets AS r (entity, company, project, facet, value, archived, records)
             SELECT 'tasks', d.company, d.project, d.facet, d.value, d.archived, sum(d.delta)
             FROM (SELECT o.company, coalesce(o.project, '') AS project, f.facet, f.value, trove_archived(o.system_tags) AS archived, -1 AS delta
-                    FROM old_rows o JOIN new_rows n ON n.id = o.id, trove_record_facets(o.tags, o.system_tags, o.type, o.parent) f
-                    WHERE (o.company, o.project, o.tags, o.system_tags, o.type, o.parent) IS DISTINCT FROM (n.company, n.project, n.tags, n.system_tags, n.type, n.parent)
+                    FROM old_rows o, trove_record_facets(o.tags, o.system_tags, o.type, o.parent) f
                 UNION ALL
                 SELECT n.company, coalesce(n.project, '') AS project, f.facet, f.value, trove_archived(n.system_tags) AS archived, 1 AS delta
-                    FROM old_rows o JOIN new_rows n ON n.id = o.id, trove_record_facets(n.tags, n.system_tags, n.type, n.parent) f
-                    WHERE (o.company, o.project, o.tags, o.system_tags, o.type, o.parent) IS DISTINCT FROM (n.company, n.project, n.tags, n.system_tags, n.type, n.parent)) d
+                    FROM new_rows n, trove_record_facets(n.tags, n.system_tags, n.type, n.parent) f) d
             GROUP BY 2, 3, 4, 5, 6 HAVING sum(d.delta) <> 0 ORDER BY 2, 4, 3, 5, 6
             ON CONFLICT (entity, company, facet, project, md5(value), archived) DO UPDATE SET records = r.records + excluded.records;
     END IF;
@@ -111,15 +117,18 @@ BEGIN
             GROUP BY 2, 3, 4, 5, 6 HAVING sum(d.delta) <> 0 ORDER BY 2, 4, 3, 5, 6
             ON CONFLICT (entity, company, facet, project, md5(value), archived) DO UPDATE SET records = r.records + excluded.records;
     ELSE
+        -- A one-row update that changes none of them (most do) is done.
+        IF (SELECT count(*) FROM new_rows) = 1 AND NOT EXISTS (
+            SELECT 1 FROM old_rows o, new_rows n WHERE (o.company, o.project, o.tags, o.system_tags) IS DISTINCT FROM (n.company, n.project, n.tags, n.system_tags)) THEN
+            RETURN NULL;
+        END IF;
         INSERT INTO record_facets AS r (entity, company, project, facet, value, archived, records)
             SELECT 'models', d.company, d.project, d.facet, d.value, d.archived, sum(d.delta)
             FROM (SELECT o.company, coalesce(o.project, '') AS project, f.facet, f.value, trove_archived(o.system_tags) AS archived, -1 AS delta
-                    FROM old_rows o JOIN new_rows n ON n.id = o.id, trove_record_facets(o.tags, o.system_tags, NULL, NULL) f
-                    WHERE (o.company, o.project, o.tags, o.system_tags) IS DISTINCT FROM (n.company, n.project, n.tags, n.system_tags)
+                    FROM old_rows o, trove_record_facets(o.tags, o.system_tags, NULL, NULL) f
                 UNION ALL
                 SELECT n.company, coalesce(n.project, '') AS project, f.facet, f.value, trove_archived(n.system_tags) AS archived, 1 AS delta
-                    FROM old_rows o JOIN new_rows n ON n.id = o.id, trove_record_facets(n.tags, n.system_tags, NULL, NULL) f
-                    WHERE (o.company, o.project, o.tags, o.system_tags) IS DISTINCT FROM (n.company, n.project, n.tags, n.system_tags)) d
+                    FROM new_rows n, trove_record_facets(n.tags, n.system_tags, NULL, NULL) f) d
             GROUP BY 2, 3, 4, 5, 6 HAVING sum(d.delta) <> 0 ORDER BY 2, 4, 3, 5, 6
             ON CONFLICT (entity, company, facet, project, md5(value), archived) DO UPDATE SET records = r.records + excluded.records;
     END IF;

@@ -29,8 +29,9 @@ const (
 	// ListQueryTime bounds the database work of one list query (a page of
 	// get_all / get_all_ex, or its count): filters and orderings no index
 	// serves read every record of the scope, seconds on a large store.
-	// Past it the query is stopped and answered with a 400.
-	ListQueryTime = time.Second
+	// Past it the query is stopped and answered with a 400. It is above
+	// PatternTime, so a costly pattern gets the answer that names it.
+	ListQueryTime = 1500 * time.Millisecond
 	// SearchText bounds free-text search in bytes, SearchWords in words
 	// (each word is one condition per searched field).
 	SearchText  = 1024

@@ -61,13 +61,7 @@ func preload(dir, db string, n int) ([]string, error) {
 	if err != nil {
 		return nil, err
 	}
-	call := func(op, body string) (map[string]any, error) {
-		var env struct {
-			Data map[string]any `json:"data"`
-		}
-		err := doJSON(postJSON(srv.URL+"/"+op, tok, []byte(body)), &env)
-		return env.Data, err
-	}
+	call := apiCaller(srv.URL, tok)
 	projects, err := benchProjects(call)
 	if err != nil {
 		return nil, err

@@ -61,13 +61,7 @@ func benchSlowOps(args []string) error {
 	if err != nil {
 		return err
 	}
-	call := func(op, body string) (map[string]any, error) {
-		var env struct {
-			Data map[string]any `json:"data"`
-		}
-		err := doJSON(postJSON(srv.URL+"/"+op, tok, []byte(body)), &env)
-		return env.Data, err
-	}
+	call := apiCaller(srv.URL, tok)
 	projects, err := benchProjects(call)
 	if err != nil {
 		return err
@@ -128,6 +122,17 @@ func benchSlowOps(args []string) error {
 	}
 	fmt.Println(loadAverage())
 	return nil
+}
+
+// apiCaller calls operations at url with tok and returns their data.
+func apiCaller(url, tok string) func(op, body string) (map[string]any, error) {
+	return func(op, body string) (map[string]any, error) {
+		var env struct {
+			Data map[string]any `json:"data"`
+		}
+		err := doJSON(postJSON(url+"/"+op, tok, []byte(body)), &env)
+		return env.Data, err
+	}
 }
 
 // benchProjects returns the 20 projects of the store, creating them when

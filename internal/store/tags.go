@@ -38,9 +38,7 @@ func (db *DB) DistinctTags(ctx context.Context, s TagScope, col string) ([]strin
 		where += " AND " + s.Cond
 		args = append(args, s.CondArgs...)
 	}
-	seen := map[string]bool{}
-	out := []string{}
-	for _, t := range s.Tables {
+	return unionOfTables(s.Tables, func(t string) ([]string, error) {
 		if t != "projects" {
 			if err := contentTable(t); err != nil {
 				return nil, err
@@ -52,27 +50,23 @@ func (db *DB) DistinctTags(ctx context.Context, s TagScope, col string) ([]strin
 			wargs = append(append([]any{}, args...), Args(s.IDs)...)
 		}
 		from, val := db.D.ArrayElements(t+"."+col, "tg")
-		vals, err := IDs(ctx, db.Read(), "SELECT DISTINCT "+val+" FROM "+t+", "+from+" WHERE "+w, wargs...)
-		if err != nil {
-			return nil, err
-		}
-		for _, v := range vals {
-			if !seen[v] {
-				seen[v] = true
-				out = append(out, v)
-			}
-		}
-	}
-	sort.Strings(out)
-	return out, nil
+		return IDs(ctx, db.Read(), "SELECT DISTINCT "+val+" FROM "+t+", "+from+" WHERE "+w, wargs...)
+	})
 }
 
 // facetTags is DistinctTags of tasks and models from their facets.
 func (db *DB) facetTags(ctx context.Context, s TagScope, col string) ([]string, error) {
+	return unionOfTables(s.Tables, func(t string) ([]string, error) {
+		return db.FacetValues(ctx, db.Read(), FacetScope{Entity: t, Companies: []string{s.Company}, Projects: s.Projects}, col)
+	})
+}
+
+// unionOfTables is the sorted union of the values read from each table.
+func unionOfTables(tables []string, read func(table string) ([]string, error)) ([]string, error) {
 	seen := map[string]bool{}
 	out := []string{}
-	for _, t := range s.Tables {
-		vals, err := db.FacetValues(ctx, db.Read(), FacetScope{Entity: t, Companies: []string{s.Company}, Projects: s.Projects}, col)
+	for _, t := range tables {
+		vals, err := read(t)
 		if err != nil {
 			return nil, err
 		}

@@ -35,14 +35,19 @@ func benchHostile(args []string) error {
 	logPath := fs.String("log", "/tmp/trove-hostile.log", "the server's log (kept after the run)")
 	samples := fs.Int("samples", 5, "samples printed per finding")
 	budget := fs.Duration("for", 0, "stop sending after this long, if the requests are not all sent by then (0 = no bound)")
+	keep := fs.String("dir", "", "data dir to run on, kept (a copy of a loaded one skips the bulk load; default: a temp dir, removed)")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
-	dir, err := os.MkdirTemp("", "trove-hostile-")
-	if err != nil {
-		return err
+	dir := *keep
+	if dir == "" {
+		tmp, err := os.MkdirTemp("", "trove-hostile-")
+		if err != nil {
+			return err
+		}
+		defer os.RemoveAll(tmp)
+		dir = tmp
 	}
-	defer os.RemoveAll(dir)
 
 	start := time.Now()
 	ops, err := preload(dir, *db, *nTasks)

@@ -123,21 +123,36 @@ func taskBody(i int, project string) map[string]any {
 	}
 }
 
-// bulkTasks inserts tasks from..to-1 in large transactions.
+// bulkTypes are the task types bulk-loaded tasks take in turn.
+var bulkTypes = []string{"training", "testing", "inference", "data_processing"}
+
+// bulkTasks inserts tasks from..to-1 in large transactions. The first 100
+// are "controllers": every fourth task after them is a child of one (a
+// few parents for many tasks, as pipelines make); one task in ten is
+// archived; types rotate over bulkTypes.
 func bulkTasks(ctx context.Context, db *store.DB, company string, projects []string, from, to int) error {
 	const batch = 5000
 	base := time.Now().Add(-time.Duration(to) * time.Second)
+	var controllers []string
 	for lo := from; lo < to; lo += batch {
 		err := db.Tx(ctx, func(q store.Querier) error {
 			for i := lo; i < min(lo+batch, to); i++ {
 				at := jsonx.Time{Time: base.Add(time.Duration(i) * time.Second).UTC().Truncate(time.Millisecond)}
 				t := &store.Task{ID: ids.New(), Company: company, User: "__admin__", Name: fmt.Sprintf("bench task %d", i),
-					Type: "training", Status: "created", Project: projects[i%len(projects)], Created: at, LastUpdate: at, LastChange: at,
+					Type: bulkTypes[i%len(bulkTypes)], Status: "created", Project: projects[i%len(projects)], Created: at, LastUpdate: at, LastChange: at,
 					Tags: []string{"common", fmt.Sprintf("tag%d", i%10)}, SystemTags: []string{},
 					Hyperparams: map[string]map[string]*store.ParamItem{"Args": {
 						"lr":     {Section: "Args", Name: "lr", Value: fmt.Sprint(float64(i%100) / 1000)},
 						"epochs": {Section: "Args", Name: "epochs", Value: fmt.Sprint(i % 50)},
 					}}}
+				if len(controllers) < 100 {
+					controllers = append(controllers, t.ID)
+				} else if i%4 == 1 {
+					t.Parent = controllers[i%len(controllers)]
+				}
+				if i%10 == 3 {
+					t.SystemTags = []string{store.ArchivedTag}
+				}
 				t.Normalize()
 				if err := db.Tasks().Insert(ctx, q, t); err != nil {
 					return err

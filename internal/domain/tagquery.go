@@ -52,13 +52,19 @@ func CollectTags(ctx context.Context, env *Env, in TagQuery) (tags, systemTags [
 		}
 	}
 	scope.Cond = strings.Join(conds, " AND ")
-	if tags, err = env.DB.DistinctTags(ctx, scope, "tags"); err != nil {
-		return nil, nil, err
-	}
-	if in.IncludeSystem {
-		if systemTags, err = env.DB.DistinctTags(ctx, scope, "system_tags"); err != nil {
-			return nil, nil, err
+	// Without a filter the tags come from an index; with one, the records
+	// are read, within the list queries' time budget.
+	err = query.Budgeted(ctx, func(ctx context.Context) error {
+		if tags, err = env.DB.DistinctTags(ctx, scope, "tags"); err != nil {
+			return err
 		}
+		if in.IncludeSystem {
+			systemTags, err = env.DB.DistinctTags(ctx, scope, "system_tags")
+		}
+		return err
+	})
+	if err != nil {
+		return nil, nil, err
 	}
 	return tags, systemTags, nil
 }

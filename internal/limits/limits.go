@@ -26,6 +26,12 @@ const (
 	// PatternTime bounds the time SQLite spends matching one pattern of a
 	// query (PostgreSQL: the call's deadline).
 	PatternTime = time.Second
+	// ListQueryTime bounds the database work of one list query (a page of
+	// get_all / get_all_ex, or its count): filters and orderings no index
+	// serves read every record of the scope, seconds on a large store.
+	// Past it the query is stopped and answered with a 400. It is above
+	// PatternTime, so a costly pattern gets the answer that names it.
+	ListQueryTime = 1500 * time.Millisecond
 	// SearchText bounds free-text search in bytes, SearchWords in words
 	// (each word is one condition per searched field).
 	SearchText  = 1024
@@ -81,4 +87,10 @@ func PatternTooCostly(err error) *apierr.Error {
 		field = strings.TrimRight(field, ")\"'")
 	}
 	return apierr.Validation(field, "pattern too costly: matching it took over %s; use a simpler or more selective pattern", PatternTime)
+}
+
+// ListQueryTooCostly is the 400 of a list query stopped at ListQueryTime.
+func ListQueryTooCostly() *apierr.Error {
+	return apierr.ValidationMsg("query too costly: it ran over %s, reading records no index selects; "+
+		"narrow it by project, status, id or parent, or ask for fewer records", ListQueryTime)
 }

@@ -75,27 +75,13 @@ func TaskParents(ctx context.Context, env *domain.Env, s Scope, states []string,
 		return nil, err
 	}
 	ds.Archived, ds.WithParent = archivedFilter(states), true
-	parentIDs := map[string]bool{}
-	err = env.DB.ScanDocs(ctx, ds, func(doc []byte) error {
-		var t struct {
-			Parent string `json:"parent"`
-		}
-		if err := json.Unmarshal(doc, &t); err != nil {
-			return err
-		}
-		parentIDs[t.Parent] = true
-		return nil
-	})
+	ids, err := env.DB.TaskParentIDs(ctx, ds)
 	if err != nil {
 		return nil, err
 	}
 	out := []TaskParent{}
-	if len(parentIDs) == 0 {
+	if len(ids) == 0 {
 		return out, nil
-	}
-	ids := make([]string, 0, len(parentIDs))
-	for id := range parentIDs {
-		ids = append(ids, id)
 	}
 	parents, err := env.DB.Tasks().GetMany(ctx, env.DB.Read(), ids, domain.Visible(s.Company)...)
 	if err != nil {

@@ -45,13 +45,15 @@ func (p *Plan) Run(ctx context.Context, db *store.DB, table, company string, ref
 		}
 	}
 	where, args := p.whereSQL()
-	err := db.ListDocs(ctx, table, where, args, p.order.sql, p.order.args, limit, offset, func(doc []byte) error {
-		m, err := p.item(doc)
-		if err != nil {
-			return fmt.Errorf("decode %s: %w", table, err)
-		}
-		res.Items = append(res.Items, m)
-		return nil
+	err := Budgeted(ctx, func(ctx context.Context) error {
+		return db.ListDocs(ctx, table, where, args, p.order.sql, p.order.args, limit, offset, func(doc []byte) error {
+			m, err := p.item(doc)
+			if err != nil {
+				return fmt.Errorf("decode %s: %w", table, err)
+			}
+			res.Items = append(res.Items, m)
+			return nil
+		})
 	})
 	if err != nil {
 		return nil, p.queryError(db, err)
@@ -85,7 +87,11 @@ func (p *Plan) Run(ctx context.Context, db *store.DB, table, company string, ref
 // Count returns the number of records matching the plan's conditions.
 func (p *Plan) Count(ctx context.Context, db *store.DB, table string) (int, error) {
 	where, args := p.whereSQL()
-	n, err := db.CountWhere(ctx, table, where, args)
+	var n int
+	err := Budgeted(ctx, func(ctx context.Context) (err error) {
+		n, err = db.CountWhere(ctx, table, where, args)
+		return err
+	})
 	return n, p.queryError(db, err)
 }
 

@@ -220,6 +220,7 @@ var derivedTables = map[string]string{
 	"task_param_names":     "kept by triggers on tasks",
 	"task_param_values":    "kept by triggers on tasks",
 	"task_metric_variants": "kept by triggers on tasks",
+	"record_facets":        "kept by triggers on tasks and models",
 }
 
 // orderByRefs sorts tables so that every table comes after the tables its

@@ -20,10 +20,12 @@ var dialectOnly = map[string][]string{
 		"index:tasks_input_models",
 		// Keys of free text are md5 on PostgreSQL (a B-tree entry cannot hold
 		// long text), the text itself on SQLite (migration 0075).
-		"index:task_param_names_key_md5", "index:task_param_values_key_md5", "index:task_metric_variants_key_md5"},
+		"index:task_param_names_key_md5", "index:task_param_values_key_md5", "index:task_metric_variants_key_md5",
+		"index:record_facets_key_md5"},
 	// ... which SQLite cannot build: triggers keep a side table instead.
 	"sqlite": {"table:task_input_models",
-		"index:task_param_names_key", "index:task_param_values_key", "index:task_metric_variants_key"},
+		"index:task_param_names_key", "index:task_param_values_key", "index:task_metric_variants_key",
+		"index:record_facets_key"},
 }
 
 // fact is one statement about a schema; subjects name what it is about

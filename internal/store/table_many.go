@@ -14,7 +14,10 @@ func (t *Table[S, P]) GetMany(ctx context.Context, q Querier, ids []string, comp
 	}
 	where, args := "id IN ("+Placeholders(len(ids))+")", Args(ids)
 	if len(companies) > 0 {
-		where += " AND company IN (" + Placeholders(len(companies)) + ")"
+		// company || '' keeps the planner on the id index: without
+		// statistics, SQLite chose an index on company for a list of 25
+		// ids (a scan of the company's rows, 0.4 s on 100,000 tasks).
+		where += " AND company || '' IN (" + Placeholders(len(companies)) + ")"
 		args = append(args, Args(companies)...)
 	}
 	return t.Select(ctx, q, where, args...)

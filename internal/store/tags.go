@@ -2,6 +2,7 @@ package store
 
 import (
 	"context"
+	"slices"
 	"sort"
 )
 
@@ -20,8 +21,13 @@ type TagScope struct {
 }
 
 // DistinctTags lists, sorted, the distinct elements of the JSON array
-// column col ("tags" or "system_tags") of the rows in scope.
+// column col ("tags" or "system_tags") of the rows in scope. Without ids
+// or a condition, the tags of tasks and models come from their facets
+// (facets.go); otherwise the rows are read.
 func (db *DB) DistinctTags(ctx context.Context, s TagScope, col string) ([]string, error) {
+	if s.Cond == "" && len(s.IDs) == 0 && !slices.Contains(s.Tables, "projects") {
+		return db.facetTags(ctx, s, col)
+	}
 	where := "company = ?"
 	args := []any{s.Company}
 	if len(s.Projects) > 0 {
@@ -32,9 +38,7 @@ func (db *DB) DistinctTags(ctx context.Context, s TagScope, col string) ([]strin
 		where += " AND " + s.Cond
 		args = append(args, s.CondArgs...)
 	}
-	seen := map[string]bool{}
-	out := []string{}
-	for _, t := range s.Tables {
+	return unionOfTables(s.Tables, func(t string) ([]string, error) {
 		if t != "projects" {
 			if err := contentTable(t); err != nil {
 				return nil, err
@@ -46,7 +50,23 @@ func (db *DB) DistinctTags(ctx context.Context, s TagScope, col string) ([]strin
 			wargs = append(append([]any{}, args...), Args(s.IDs)...)
 		}
 		from, val := db.D.ArrayElements(t+"."+col, "tg")
-		vals, err := IDs(ctx, db.Read(), "SELECT DISTINCT "+val+" FROM "+t+", "+from+" WHERE "+w, wargs...)
+		return IDs(ctx, db.Read(), "SELECT DISTINCT "+val+" FROM "+t+", "+from+" WHERE "+w, wargs...)
+	})
+}
+
+// facetTags is DistinctTags of tasks and models from their facets.
+func (db *DB) facetTags(ctx context.Context, s TagScope, col string) ([]string, error) {
+	return unionOfTables(s.Tables, func(t string) ([]string, error) {
+		return db.FacetValues(ctx, db.Read(), FacetScope{Entity: t, Companies: []string{s.Company}, Projects: s.Projects}, col)
+	})
+}
+
+// unionOfTables is the sorted union of the values read from each table.
+func unionOfTables(tables []string, read func(table string) ([]string, error)) ([]string, error) {
+	seen := map[string]bool{}
+	out := []string{}
+	for _, t := range tables {
+		vals, err := read(t)
 		if err != nil {
 			return nil, err
 		}

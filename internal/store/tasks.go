@@ -2,7 +2,6 @@ package store
 
 import (
 	"context"
-	"sort"
 
 	"github.com/trove-ml/trove/internal/jsonx"
 )
@@ -253,23 +252,10 @@ func (db *DB) TaskIDsWithStatusBefore(ctx context.Context, q Querier, status str
 }
 
 // TaskTypes lists the distinct types of the tasks visible to companies,
-// in the given projects when any are given, sorted bytewise (never nil).
+// in the given projects when any are given, sorted bytewise (never nil),
+// from their facets (facets.go).
 func (db *DB) TaskTypes(ctx context.Context, q Querier, companies, projects []string) ([]string, error) {
-	where := "company IN (" + Placeholders(len(companies)) + ")"
-	args := Args(companies)
-	if len(projects) > 0 {
-		where += " AND project IN (" + Placeholders(len(projects)) + ")"
-		args = append(args, Args(projects)...)
-	}
-	types, err := IDs(ctx, q, "SELECT DISTINCT type FROM tasks WHERE "+where, args...)
-	if err != nil {
-		return nil, err
-	}
-	if types == nil {
-		types = []string{}
-	}
-	sort.Strings(types)
-	return types, nil
+	return db.FacetValues(ctx, q, FacetScope{Entity: "tasks", Companies: companies, Projects: projects}, "type")
 }
 
 // TaskIDsInProjects lists the ids of the tasks in the projects.

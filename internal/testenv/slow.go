@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/trove-ml/trove/internal/limits"
+	"github.com/trove-ml/trove/internal/query"
 	"github.com/trove-ml/trove/internal/store"
 )
 
@@ -50,10 +51,12 @@ func SlowListBody(backend string) map[string]any {
 
 // SeedSlowTasks stores, straight into db, tasks of company with long
 // random lower-case names and comments, and raises the SQLite pattern
-// budget (limits.PatternTime) for the test so that SlowListBody runs long.
+// budget (limits.PatternTime) and the list query budget
+// (limits.ListQueryTime) for the test so that SlowListBody runs long.
 func SeedSlowTasks(t testing.TB, db *store.DB, company string) {
 	t.Helper()
 	t.Cleanup(store.SetPatternTime(time.Minute))
+	t.Cleanup(query.SetListQueryTime(time.Minute))
 	rnd := rand.New(rand.NewSource(1))
 	text := make([]byte, slowTextLen[db.D.Name()])
 	random := func() string {

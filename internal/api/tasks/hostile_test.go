@@ -3,7 +3,9 @@ package tasks_test
 import (
 	"strings"
 	"testing"
+	"time"
 
+	"github.com/trove-ml/trove/internal/query"
 	"github.com/trove-ml/trove/internal/testenv"
 )
 
@@ -44,5 +46,40 @@ func TestHostileNULInStrings(t *testing.T) {
 		}
 		// An escaped backslash followed by u0000 is ordinary text.
 		e.Call(t, "tasks.edit", obj{"task": id, "comment": `a\u0000b`}).OK(t)
+	})
+}
+
+// Found by trove-bench hostile: list filters and orderings no index serves
+// (a comment pattern, search_text, hyper parameters, an order by comment)
+// read every task of the company, over 2 s on a 100,000-task store, and
+// get_*_tags with a filter did the same. Each list statement and each
+// filtered tag read runs under limits.ListQueryTime now: past it the call
+// answers a 400 saying the query was too costly (the budget is lowered
+// here so a small store reaches it), and within it the same call answers.
+func TestHostileListQueryBudget(t *testing.T) {
+	testenv.Each(t, func(t *testing.T, e *testenv.Env) {
+		mkTask(t, e, "budget", obj{"comment": "some comment", "tags": []string{"x"}})
+		calls := []struct {
+			op   string
+			body obj
+		}{
+			{"tasks.get_all", obj{"search_text": "no such text"}},
+			{"tasks.get_all", obj{"comment": "no such comment"}},
+			{"tasks.get_all_ex", obj{"order_by": []string{"comment"}, "page_size": 500}},
+			{"tasks.get_all_ex", obj{"hyperparams.Args.lr.value": []string{"nope"}}},
+			{"organization.get_tags", obj{"filter": obj{"system_tags": []string{"-archived"}}}},
+			{"projects.get_task_tags", obj{"filter": obj{"tags": []string{"x"}}}},
+		}
+		restore := query.SetListQueryTime(time.Nanosecond)
+		for _, c := range calls {
+			r := e.Call(t, c.op, c.body).Err(t, 400, 12)
+			if !strings.Contains(r.Msg(), "too costly") {
+				t.Fatalf("%s %v: %s", c.op, c.body, r.Raw)
+			}
+		}
+		restore()
+		for _, c := range calls {
+			e.Call(t, c.op, c.body).OK(t)
+		}
 	})
 }

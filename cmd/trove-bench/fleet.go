@@ -39,6 +39,7 @@ func benchFleet(args []string) error {
 	scalars := fs.Int("scalars", 50, "scalar events per batch")
 	timeout := fs.Duration("timeout", 30*time.Second, "client timeout of one call")
 	profile := fs.String("cpuprofile", "", "write a CPU profile of the reporting phase to this file")
+	waits := fs.String("waitprofile", "", "write where every goroutine is, halfway through the reporting phase, to this file (text)")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -62,6 +63,11 @@ func benchFleet(args []string) error {
 		if pprof.StartCPUProfile(pf) == nil {
 			defer pprof.StopCPUProfile()
 		}
+	}
+	if *waits != "" {
+		// CPU profiles do not show waiting; halfway through, the stacks of
+		// the parked callers show what they queue for.
+		time.AfterFunc(*dur/2, func() { writeGoroutines(*waits) })
 	}
 	load0 := loadAverage()
 	cpu0 := cpuTime()
@@ -264,4 +270,15 @@ func cpuTime() time.Duration {
 		return 0
 	}
 	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
+
+// writeGoroutines writes the stacks of all goroutines, grouped, to path.
+func writeGoroutines(path string) {
+	f, err := os.Create(path)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "waitprofile:", err)
+		return
+	}
+	defer f.Close()
+	_ = pprof.Lookup("goroutine").WriteTo(f, 1)
 }

@@ -12,6 +12,7 @@ import (
 	"os"
 	"runtime"
 	"runtime/pprof"
+	"runtime/trace"
 	"sort"
 	"strconv"
 	"sync"
@@ -39,6 +40,7 @@ func benchFleet(args []string) error {
 	scalars := fs.Int("scalars", 50, "scalar events per batch")
 	timeout := fs.Duration("timeout", 30*time.Second, "client timeout of one call")
 	profile := fs.String("cpuprofile", "", "write a CPU profile of the reporting phase to this file")
+	traceOut := fs.String("trace", "", "write an execution trace of 3 s, halfway through the reporting phase, to this file (go tool trace)")
 	waits := fs.String("waitprofile", "", "write where every goroutine is, halfway through the reporting phase, to this file (text)")
 	if err := fs.Parse(args); err != nil {
 		return err
@@ -68,6 +70,9 @@ func benchFleet(args []string) error {
 		// CPU profiles do not show waiting; halfway through, the stacks of
 		// the parked callers show what they queue for.
 		time.AfterFunc(*dur/2, func() { writeGoroutines(*waits) })
+	}
+	if *traceOut != "" {
+		time.AfterFunc(*dur/2, func() { writeTrace(*traceOut, 3*time.Second) })
 	}
 	load0 := loadAverage()
 	cpu0 := cpuTime()
@@ -281,4 +286,21 @@ func writeGoroutines(path string) {
 	}
 	defer f.Close()
 	_ = pprof.Lookup("goroutine").WriteTo(f, 1)
+}
+
+// writeTrace records an execution trace of d to path: where goroutines
+// wait (scheduler, syscalls, channels), which a CPU profile cannot show.
+func writeTrace(path string, d time.Duration) {
+	f, err := os.Create(path)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "trace:", err)
+		return
+	}
+	defer f.Close()
+	if err := trace.Start(f); err != nil {
+		fmt.Fprintln(os.Stderr, "trace:", err)
+		return
+	}
+	time.Sleep(d)
+	trace.Stop()
 }

@@ -88,11 +88,16 @@ func sqliteDSN(path string, readOnly bool) string {
 	// The page cache is per connection (nine of them): at 64 MiB each, scans
 	// of a large store filled every reader's and held ~600 MiB. 8 MiB
 	// keeps the hot B-tree pages; the rest is the OS's file cache.
-	q.Add("_pragma", "cache_size(-8192)")
 	q.Add("_time_format", "sqlite")
 	if readOnly {
+		q.Add("_pragma", "cache_size(-8192)")
 		q.Add("_pragma", "query_only(1)")
 	} else {
+		// The one writer keeps the last leaf of every live series and the
+		// task rows it rewrites: with 8 MiB they fell out of its cache
+		// once a store held a few thousand series, and every insert read
+		// them back from the OS.
+		q.Add("_pragma", "cache_size(-65536)")
 		q.Add("_txlock", "immediate")
 	}
 	return "file:" + path + "?" + q.Encode()

@@ -42,8 +42,12 @@ func benchFleet(args []string) error {
 	profile := fs.String("cpuprofile", "", "write a CPU profile of the reporting phase to this file")
 	traceOut := fs.String("trace", "", "write an execution trace of 3 s, halfway through the reporting phase, to this file (go tool trace)")
 	waits := fs.String("waitprofile", "", "write where every goroutine is, halfway through the reporting phase, to this file (text)")
+	spawn := fs.String("server", "", "run this trove binary as `trove serve` in a child process and report to it (default: a server inside this process)")
 	if err := fs.Parse(args); err != nil {
 		return err
+	}
+	if *spawn != "" {
+		return fleetOnChild(*spawn, *db, *n, *dur, *interval, *scalars, *timeout)
 	}
 	f, err := startFleetServer(*db)
 	if err != nil {

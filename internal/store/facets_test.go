@@ -25,7 +25,7 @@ func expectedFacets(t *testing.T, db *store.DB) map[string]int {
 			archived = 1
 		}
 		for _, v := range values {
-			if v != "" || facet == "tags" || facet == "system_tags" {
+			if v != "" || facet == "tags" || facet == "system_tags" || facet == "user" {
 				out[fmt.Sprint([]any{entity, company, project, facet, v, archived})]++
 			}
 		}
@@ -39,6 +39,7 @@ func expectedFacets(t *testing.T, db *store.DB) map[string]int {
 		add("tasks", tk.Company, tk.Project, tk.SystemTags, "system_tags", tk.SystemTags...)
 		add("tasks", tk.Company, tk.Project, tk.SystemTags, "type", tk.Type)
 		add("tasks", tk.Company, tk.Project, tk.SystemTags, "parent", tk.Parent)
+		add("tasks", tk.Company, tk.Project, tk.SystemTags, "user", tk.User)
 	}
 	models, err := db.Models().Select(ctx, db.Read(), "1 = 1")
 	if err != nil {
@@ -47,6 +48,7 @@ func expectedFacets(t *testing.T, db *store.DB) map[string]int {
 	for _, m := range models {
 		add("models", m.Company, m.Project, m.SystemTags, "tags", m.Tags...)
 		add("models", m.Company, m.Project, m.SystemTags, "system_tags", m.SystemTags...)
+		add("models", m.Company, m.Project, m.SystemTags, "user", m.User)
 	}
 	return out
 }

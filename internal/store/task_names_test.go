@@ -240,12 +240,14 @@ func TestNameTableReads(t *testing.T) {
 	})
 }
 
-// undoMigration0075 removes what migration 0075 made, as if the store
-// came from the version before it.
+// undoMigration0075 removes what migration 0075 made (and the views of
+// migration 0097 over it), as if the store came from the version before it.
 var undoMigration0075 = map[string][]string{
-	"sqlite": {"DROP TRIGGER tasks_params_insert", "DROP TRIGGER tasks_params_update", "DROP TRIGGER tasks_params_delete",
+	"sqlite": {"DROP VIEW task_param_name_rows", "DROP VIEW task_param_value_rows", "DROP VIEW task_metric_variant_rows",
+		"DROP TRIGGER tasks_params_insert", "DROP TRIGGER tasks_params_update", "DROP TRIGGER tasks_params_delete",
 		"DROP TRIGGER tasks_metrics_insert", "DROP TRIGGER tasks_metrics_update", "DROP TRIGGER tasks_metrics_delete"},
-	"postgres": {"DROP TRIGGER tasks_params_insert ON tasks", "DROP TRIGGER tasks_params_delete ON tasks",
+	"postgres": {"DROP VIEW task_param_name_rows", "DROP VIEW task_param_value_rows", "DROP VIEW task_metric_variant_rows",
+		"DROP TRIGGER tasks_params_insert ON tasks", "DROP TRIGGER tasks_params_delete ON tasks",
 		"DROP TRIGGER tasks_params_update ON tasks", "DROP TRIGGER tasks_metrics_insert ON tasks",
 		"DROP TRIGGER tasks_metrics_delete ON tasks", "DROP TRIGGER tasks_metrics_update ON tasks",
 		"DROP FUNCTION trove_task_params_upkeep", "DROP FUNCTION trove_task_metrics_upkeep",

@@ -1,6 +1,9 @@
 package store
 
-import "context"
+import (
+	"context"
+	"strings"
+)
 
 // projects.merge moves the active (not archived) tasks and models of a
 // project into another. One UPDATE moved them, but the count tables'
@@ -98,20 +101,26 @@ func (db *DB) shiftCounts(ctx context.Context, q Querier, table, keys, count, wh
 }
 
 // settleLeftTasks moves the names of the tasks still in src (the archived
-// ones, whose names moved with the others) back from dst to src.
+// ones, whose names moved with the others) back from dst to src, reading
+// each of their documents once.
 func (db *DB) settleLeftTasks(ctx context.Context, q Querier, companies []string, src, dst string) error {
 	for _, t := range taskNameTables {
-		for _, to := range []struct{ project, count string }{{dst, "-count(*)"}, {src, "count(*)"}} {
-			_, err := q.ExecContext(ctx, "INSERT INTO "+t.table+" AS c (company, project, "+t.cols+", tasks) SELECT company, ?, "+t.cols+", "+to.count+
-				" FROM "+t.view+" WHERE company IN ("+Placeholders(len(companies))+") AND project = ? GROUP BY company, "+t.cols+
-				" ON CONFLICT "+db.D.CountKey(t.table)+" DO UPDATE SET tasks = c.tasks + excluded.tasks",
-				append(append([]any{to.project}, Args(companies)...), src)...)
-			if err != nil {
-				return err
-			}
+		_, err := q.ExecContext(ctx, "WITH left_names AS MATERIALIZED (SELECT company, "+t.cols+", count(*) AS n FROM "+t.view+
+			" WHERE company IN ("+Placeholders(len(companies))+") AND project = ? GROUP BY company, "+t.cols+")"+
+			" INSERT INTO "+t.table+" AS c (company, project, "+t.cols+", tasks) SELECT l.company, p.project, "+prefixCols("l.", t.cols)+", p.sign * l.n"+
+			" FROM left_names l, (SELECT ? AS project, -1 AS sign UNION ALL SELECT ?, 1) p WHERE true"+
+			" ON CONFLICT "+db.D.CountKey(t.table)+" DO UPDATE SET tasks = c.tasks + excluded.tasks",
+			append(append(Args(companies), src), dst, src)...)
+		if err != nil {
+			return err
 		}
 	}
 	return nil
+}
+
+// prefixCols qualifies each of a list of columns ("a, b") with prefix.
+func prefixCols(prefix, cols string) string {
+	return prefix + strings.ReplaceAll(cols, ", ", ", "+prefix)
 }
 
 // projectSet is the SET clause that puts a row in project ("" = none), in

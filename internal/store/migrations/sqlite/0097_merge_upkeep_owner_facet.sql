@@ -6,7 +6,8 @@
 -- count rows of the project in a few statements (store/project_merge.go)
 -- and pauses the update triggers meanwhile: a row in upkeep_pauses, only
 -- ever present inside the moving transaction, turns them off for its
--- entity. The views below give the names of stored tasks, for the tasks
+-- entity (tested first, in a CASE: SQLite evaluates the cheaper side of an
+-- AND first, and the document comparisons cost more than the lookup). The views below give the names of stored tasks, for the tasks
 -- a merge leaves behind (archived ones), whose share moves back.
 --
 -- 2. projects.get_user_names read the owner of every task: record_facets
@@ -54,7 +55,7 @@ CREATE TRIGGER tasks_facets_delete AFTER DELETE ON tasks BEGIN
 END;
 
 CREATE TRIGGER tasks_facets_update AFTER UPDATE ON tasks
-    WHEN NOT EXISTS (SELECT 1 FROM upkeep_pauses WHERE entity = 'tasks') AND (OLD.company IS NOT NEW.company OR OLD.project IS NOT NEW.project OR OLD.tags IS NOT NEW.tags OR OLD.system_tags IS NOT NEW.system_tags OR OLD.type IS NOT NEW.type OR OLD.parent IS NOT NEW.parent OR OLD.user_id IS NOT NEW.user_id) BEGIN
+    WHEN CASE WHEN EXISTS (SELECT 1 FROM upkeep_pauses WHERE entity = 'tasks') THEN 0 ELSE (OLD.company IS NOT NEW.company OR OLD.project IS NOT NEW.project OR OLD.tags IS NOT NEW.tags OR OLD.system_tags IS NOT NEW.system_tags OR OLD.type IS NOT NEW.type OR OLD.parent IS NOT NEW.parent OR OLD.user_id IS NOT NEW.user_id) END BEGIN
     INSERT INTO record_facets (entity, company, project, facet, value, archived, records)
         SELECT 'tasks', OLD.company, coalesce(OLD.project, ''), f.facet, f.value, EXISTS (SELECT 1 FROM json_each(OLD.system_tags) WHERE value = 'archived'), -1
         FROM (
@@ -104,7 +105,7 @@ CREATE TRIGGER models_facets_delete AFTER DELETE ON models BEGIN
 END;
 
 CREATE TRIGGER models_facets_update AFTER UPDATE ON models
-    WHEN NOT EXISTS (SELECT 1 FROM upkeep_pauses WHERE entity = 'models') AND (OLD.company IS NOT NEW.company OR OLD.project IS NOT NEW.project OR OLD.tags IS NOT NEW.tags OR OLD.system_tags IS NOT NEW.system_tags OR OLD.user_id IS NOT NEW.user_id) BEGIN
+    WHEN CASE WHEN EXISTS (SELECT 1 FROM upkeep_pauses WHERE entity = 'models') THEN 0 ELSE (OLD.company IS NOT NEW.company OR OLD.project IS NOT NEW.project OR OLD.tags IS NOT NEW.tags OR OLD.system_tags IS NOT NEW.system_tags OR OLD.user_id IS NOT NEW.user_id) END BEGIN
     INSERT INTO record_facets (entity, company, project, facet, value, archived, records)
         SELECT 'models', OLD.company, coalesce(OLD.project, ''), f.facet, f.value, EXISTS (SELECT 1 FROM json_each(OLD.system_tags) WHERE value = 'archived'), -1
         FROM (
@@ -123,12 +124,23 @@ CREATE TRIGGER models_facets_update AFTER UPDATE ON models
         ON CONFLICT (entity, company, facet, project, value, archived) DO UPDATE SET records = records + excluded.records;
 END;
 
+-- A move changes no input model (migration 0022): its side table stays.
+DROP TRIGGER tasks_input_models_update;
+CREATE TRIGGER tasks_input_models_update AFTER UPDATE OF doc ON tasks
+    WHEN CASE WHEN EXISTS (SELECT 1 FROM upkeep_pauses WHERE entity = 'tasks') THEN 0
+        ELSE (instr(OLD.doc, '"models":{"input":[]') = 0 OR instr(NEW.doc, '"models":{"input":[]') = 0) END BEGIN
+    DELETE FROM task_input_models WHERE task = OLD.id;
+    INSERT INTO task_input_models (task, model)
+        SELECT NEW.id, json_extract(m.value, '$.model') FROM json_each(NEW.doc, '$.models.input') AS m
+        WHERE json_extract(m.value, '$.model') IS NOT NULL;
+END;
+
 DROP TRIGGER tasks_params_update;
 DROP TRIGGER tasks_metrics_update;
 
 CREATE TRIGGER tasks_params_update AFTER UPDATE ON tasks
-    WHEN NOT EXISTS (SELECT 1 FROM upkeep_pauses WHERE entity = 'tasks') AND (OLD.company IS NOT NEW.company OR OLD.project IS NOT NEW.project
-        OR json_extract(OLD.doc, '$.hyperparams') IS NOT json_extract(NEW.doc, '$.hyperparams')) BEGIN
+    WHEN CASE WHEN EXISTS (SELECT 1 FROM upkeep_pauses WHERE entity = 'tasks') THEN 0 ELSE (OLD.company IS NOT NEW.company OR OLD.project IS NOT NEW.project
+        OR json_extract(OLD.doc, '$.hyperparams') IS NOT json_extract(NEW.doc, '$.hyperparams')) END BEGIN
     INSERT INTO task_param_names (company, project, section, name, tasks)
         SELECT c, pr, sec, nam, 0 FROM (
             SELECT OLD.company AS c, coalesce(OLD.project, '') AS pr, s.key AS sec, p.key AS nam
@@ -172,8 +184,8 @@ CREATE TRIGGER tasks_params_update AFTER UPDATE ON tasks
 END;
 
 CREATE TRIGGER tasks_metrics_update AFTER UPDATE ON tasks
-    WHEN NOT EXISTS (SELECT 1 FROM upkeep_pauses WHERE entity = 'tasks') AND (OLD.company IS NOT NEW.company OR OLD.project IS NOT NEW.project
-        OR json_extract(OLD.doc, '$.last_metrics') IS NOT json_extract(NEW.doc, '$.last_metrics')) BEGIN
+    WHEN CASE WHEN EXISTS (SELECT 1 FROM upkeep_pauses WHERE entity = 'tasks') THEN 0 ELSE (OLD.company IS NOT NEW.company OR OLD.project IS NOT NEW.project
+        OR json_extract(OLD.doc, '$.last_metrics') IS NOT json_extract(NEW.doc, '$.last_metrics')) END BEGIN
     INSERT INTO task_metric_variants (company, project, metric_hash, variant_hash, metric, variant, tasks)
         SELECT c, pr, mh, vh, met, var, 0 FROM (
             SELECT OLD.company AS c, coalesce(OLD.project, '') AS pr, m.key AS mh, v.key AS vh,

@@ -68,36 +68,18 @@ func mergeFixture(t *testing.T, db *store.DB) {
 func projectOf(t *testing.T, db *store.DB, table string) []string {
 	t.Helper()
 	var out []string
-	check := func(id, col, doc string) {
-		if col != doc {
-			t.Fatalf("%s %s: column project %q, document project %q", table, id, col, doc)
-		}
-		out = append(out, id+":"+col)
-	}
-	if table == "tasks" {
-		all, err := db.Tasks().Select(ctx, db.Read(), "1 = 1")
-		if err != nil {
+	for _, r := range records(t, db, table) {
+		var col *string
+		if err := db.Read().QueryRowContext(ctx, "SELECT project FROM "+table+" WHERE id = ?", r.id).Scan(&col); err != nil {
 			t.Fatal(err)
 		}
-		for _, tk := range all {
-			var col *string
-			if err := db.Read().QueryRowContext(ctx, "SELECT project FROM tasks WHERE id = ?", tk.ID).Scan(&col); err != nil {
-				t.Fatal(err)
-			}
-			check(tk.ID, deref(col), tk.Project)
+		if col == nil {
+			col = new(string)
 		}
-	} else {
-		all, err := db.Models().Select(ctx, db.Read(), "1 = 1")
-		if err != nil {
-			t.Fatal(err)
+		if *col != r.project {
+			t.Fatalf("%s %s: column project %q, document project %q", table, r.id, *col, r.project)
 		}
-		for _, m := range all {
-			var col *string
-			if err := db.Read().QueryRowContext(ctx, "SELECT project FROM models WHERE id = ?", m.ID).Scan(&col); err != nil {
-				t.Fatal(err)
-			}
-			check(m.ID, deref(col), m.Project)
-		}
+		out = append(out, r.id+":"+r.project)
 	}
 	sort.Strings(out)
 	return out
@@ -105,8 +87,8 @@ func projectOf(t *testing.T, db *store.DB, table string) []string {
 
 // record is what the tests compare of a task or model.
 type record struct {
-	company, project, user string
-	archived               bool
+	id, company, project, user string
+	archived                   bool
 }
 
 func records(t *testing.T, db *store.DB, table string) []record {
@@ -118,7 +100,7 @@ func records(t *testing.T, db *store.DB, table string) []record {
 			t.Fatal(err)
 		}
 		for _, tk := range all {
-			out = append(out, record{tk.Company, tk.Project, tk.User, slices.Contains(tk.SystemTags, store.ArchivedTag)})
+			out = append(out, record{tk.ID, tk.Company, tk.Project, tk.User, slices.Contains(tk.SystemTags, store.ArchivedTag)})
 		}
 		return out
 	}
@@ -127,16 +109,9 @@ func records(t *testing.T, db *store.DB, table string) []record {
 		t.Fatal(err)
 	}
 	for _, m := range all {
-		out = append(out, record{m.Company, m.Project, m.User, slices.Contains(m.SystemTags, store.ArchivedTag)})
+		out = append(out, record{m.ID, m.Company, m.Project, m.User, slices.Contains(m.SystemTags, store.ArchivedTag)})
 	}
 	return out
-}
-
-func deref(s *string) string {
-	if s == nil {
-		return ""
-	}
-	return *s
 }
 
 // MoveActiveContents moves exactly the active records of the companies in

@@ -42,10 +42,12 @@ func (db *DB) MoveActiveContents(ctx context.Context, q Querier, table string, c
 		return 0, err
 	}
 	n, err := db.moveUnseen(ctx, q, table, companies, src, dst)
-	if err != nil {
-		return 0, err
+	// The pause ends whatever happened: a caller that went on with the
+	// transaction after an error must not write unseen.
+	if _, endErr := q.ExecContext(ctx, "DELETE FROM upkeep_pauses WHERE entity = ?", table); err == nil {
+		err = endErr
 	}
-	if _, err := q.ExecContext(ctx, "DELETE FROM upkeep_pauses WHERE entity = ?", table); err != nil {
+	if err != nil {
 		return 0, err
 	}
 	if table == "tasks" && n > 0 {

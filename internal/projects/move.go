@@ -110,14 +110,11 @@ func Merge(ctx context.Context, env *domain.Env, company, id, dst string) (*Merg
 			}
 		}
 		for _, table := range []string{"tasks", "models"} {
-			ids, err := env.DB.ActiveIDsInProject(ctx, q, table, src.ID)
+			n, err := env.DB.MoveActiveContents(ctx, q, table, domain.Visible(company), src.ID, dst)
 			if err != nil {
 				return err
 			}
-			if err := env.DB.SetProject(ctx, q, table, ids, dst); err != nil {
-				return err
-			}
-			res.Entities += len(ids)
+			res.Entities += n
 		}
 		children, err := env.DB.ProjectChildren(ctx, q, src.ID)
 		if err != nil {

@@ -81,6 +81,12 @@ type Dialect interface {
 	// of the name tables (task_param_names ...), with its arguments, in
 	// the form the tables' unique keys answer.
 	TextKeyEq(col, value string) (string, []any)
+	// CountKey is the ON CONFLICT target of a count table (record_facets,
+	// task_param_names, ...): its unique key (see dialect_counts.go).
+	CountKey(table string) string
+	// LockWrites is the statement that keeps other transactions from
+	// writing table until this one ends ("" where one writer already does).
+	LockWrites(table string) string
 	// MigrationLock is the statement that serializes concurrent migration
 	// runs inside their transaction ("" when transactions already do).
 	MigrationLock() string

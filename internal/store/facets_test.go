@@ -25,7 +25,7 @@ func expectedFacets(t *testing.T, db *store.DB) map[string]int {
 			archived = 1
 		}
 		for _, v := range values {
-			if v != "" || facet == "tags" || facet == "system_tags" {
+			if v != "" || facet == "tags" || facet == "system_tags" || facet == "user" {
 				out[fmt.Sprint([]any{entity, company, project, facet, v, archived})]++
 			}
 		}
@@ -39,6 +39,7 @@ func expectedFacets(t *testing.T, db *store.DB) map[string]int {
 		add("tasks", tk.Company, tk.Project, tk.SystemTags, "system_tags", tk.SystemTags...)
 		add("tasks", tk.Company, tk.Project, tk.SystemTags, "type", tk.Type)
 		add("tasks", tk.Company, tk.Project, tk.SystemTags, "parent", tk.Parent)
+		add("tasks", tk.Company, tk.Project, tk.SystemTags, "user", tk.User)
 	}
 	models, err := db.Models().Select(ctx, db.Read(), "1 = 1")
 	if err != nil {
@@ -47,6 +48,7 @@ func expectedFacets(t *testing.T, db *store.DB) map[string]int {
 	for _, m := range models {
 		add("models", m.Company, m.Project, m.SystemTags, "tags", m.Tags...)
 		add("models", m.Company, m.Project, m.SystemTags, "system_tags", m.SystemTags...)
+		add("models", m.Company, m.Project, m.SystemTags, "user", m.User)
 	}
 	return out
 }
@@ -93,7 +95,7 @@ func randomFacets(r *rand.Rand) (tags, systemTags []string) {
 
 // record_facets follows every way tasks and models are written: inserts,
 // updates of tags, system tags (archiving), type, parent and project,
-// bulk moves, a project's disassociation and deletes, several per
+// bulk moves, merges, a project's disassociation and deletes, several per
 // transaction.
 func TestRecordFacetsFollowWrites(t *testing.T) {
 	storetest.Each(t, func(t *testing.T, db *store.DB) {
@@ -116,7 +118,7 @@ func TestRecordFacetsFollowWrites(t *testing.T) {
 			var op string
 			mustTx(t, db, func(q store.Querier) error {
 				for n := 1 + r.Intn(3); n > 0; n-- {
-					switch k := r.Intn(12); {
+					switch k := r.Intn(13); {
 					case k < 3 || len(taskIDs) == 0:
 						op += " insert task"
 						tk := newTask(fmt.Sprintf("t%03d-%d", step, n), companies[r.Intn(len(companies))], "n")
@@ -207,6 +209,28 @@ func TestRecordFacetsFollowWrites(t *testing.T) {
 						} else {
 							modelIDs = append(modelIDs, m.ID)
 							if err := db.Models().Insert(ctx, q, m); err != nil {
+								return err
+							}
+						}
+					case k < 12:
+						op += " merge"
+						src, dst := projects[1+r.Intn(2)], projects[r.Intn(3)]
+						if src == dst {
+							dst = ""
+						}
+						scope := companies[:1+r.Intn(len(companies))]
+						for _, tk := range tasks {
+							if tk.Project == src && slices.Contains(scope, tk.Company) && !slices.Contains(tk.SystemTags, store.ArchivedTag) {
+								tk.Project = dst
+							}
+						}
+						for _, m := range models {
+							if m.Project == src && slices.Contains(scope, m.Company) && !slices.Contains(m.SystemTags, store.ArchivedTag) {
+								m.Project = dst
+							}
+						}
+						for _, table := range []string{"tasks", "models"} {
+							if _, err := db.MoveActiveContents(ctx, q, table, scope, src, dst); err != nil {
 								return err
 							}
 						}

@@ -5,6 +5,7 @@ import (
 	"math/rand"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"sort"
 	"strings"
 	"testing"
@@ -115,8 +116,9 @@ func randomNames(r *rand.Rand, tk *store.Task) {
 }
 
 // The name tables follow every way a task is written: insert, update of
-// its names, values, metrics or project, a project's disassociation and
-// delete, singly and in transactions of several.
+// its names, values, metrics or project, a project's disassociation, a
+// merge (archived tasks stay) and delete, singly and in transactions of
+// several.
 func TestNameTablesFollowTaskWrites(t *testing.T) {
 	storetest.Each(t, func(t *testing.T, db *store.DB) {
 		r := rand.New(rand.NewSource(7))
@@ -131,12 +133,15 @@ func TestNameTablesFollowTaskWrites(t *testing.T) {
 			sort.Strings(ids)
 			var op string
 			mustTx(t, db, func(q store.Querier) error {
-				switch k := r.Intn(10); {
+				switch k := r.Intn(12); {
 				case k < 4 || len(ids) == 0:
 					op = "insert"
 					tk := newTask(fmt.Sprintf("t%03d", step), companies[r.Intn(len(companies))], "n")
 					tk.Project = projects[r.Intn(len(projects))]
 					randomNames(r, tk)
+					if r.Intn(3) == 0 {
+						tk.SystemTags = []string{store.ArchivedTag}
+					}
 					live[tk.ID] = tk
 					return db.Tasks().Insert(ctx, q, tk)
 				case k < 7:
@@ -182,6 +187,24 @@ func TestNameTablesFollowTaskWrites(t *testing.T) {
 						}
 					}
 					_, err := db.DisassociateProject(ctx, q, "tasks", []string{p})
+					return err
+				case k >= 10:
+					op = "merge"
+					// From the project of a task (archived ones stay).
+					src, dst := live[ids[r.Intn(len(ids))]].Project, projects[r.Intn(3)]
+					if src == "" {
+						src = projects[1+r.Intn(2)]
+					}
+					if src == dst {
+						dst = ""
+					}
+					scope := companies[:1+r.Intn(len(companies))]
+					for _, tk := range live {
+						if tk.Project == src && slices.Contains(scope, tk.Company) && !slices.Contains(tk.SystemTags, store.ArchivedTag) {
+							tk.Project = dst
+						}
+					}
+					_, err := db.MoveActiveContents(ctx, q, "tasks", scope, src, dst)
 					return err
 				default:
 					op = "delete"
@@ -256,12 +279,14 @@ func TestNameTableReads(t *testing.T) {
 	})
 }
 
-// undoMigration0075 removes what migration 0075 made, as if the store
-// came from the version before it.
+// undoMigration0075 removes what migration 0075 made (and the views of
+// migration 0097 over it), as if the store came from the version before it.
 var undoMigration0075 = map[string][]string{
-	"sqlite": {"DROP TRIGGER tasks_params_insert", "DROP TRIGGER tasks_params_update", "DROP TRIGGER tasks_params_delete",
+	"sqlite": {"DROP VIEW task_param_name_rows", "DROP VIEW task_param_value_rows", "DROP VIEW task_metric_variant_rows",
+		"DROP TRIGGER tasks_params_insert", "DROP TRIGGER tasks_params_update", "DROP TRIGGER tasks_params_delete",
 		"DROP TRIGGER tasks_metrics_insert", "DROP TRIGGER tasks_metrics_update", "DROP TRIGGER tasks_metrics_delete"},
-	"postgres": {"DROP TRIGGER tasks_params_insert ON tasks", "DROP TRIGGER tasks_params_delete ON tasks",
+	"postgres": {"DROP VIEW task_param_name_rows", "DROP VIEW task_param_value_rows", "DROP VIEW task_metric_variant_rows",
+		"DROP TRIGGER tasks_params_insert ON tasks", "DROP TRIGGER tasks_params_delete ON tasks",
 		"DROP TRIGGER tasks_params_update ON tasks", "DROP TRIGGER tasks_metrics_insert ON tasks",
 		"DROP TRIGGER tasks_metrics_delete ON tasks", "DROP TRIGGER tasks_metrics_update ON tasks",
 		"DROP FUNCTION trove_task_params_upkeep", "DROP FUNCTION trove_task_metrics_upkeep",

@@ -73,6 +73,7 @@ func (db *DB) Owners(ctx context.Context, s OwnerScan) ([]string, error) {
 	case "projects":
 		col = "id"
 	case "tasks", "models":
+		return db.RecordOwners(ctx, s.Table, s.Companies, s.Projects)
 	default:
 		return nil, fmt.Errorf("not a table of records: %q", s.Table)
 	}

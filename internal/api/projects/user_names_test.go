@@ -58,5 +58,23 @@ func TestGetUserNames(t *testing.T) {
 				e.Call(t, "projects.get_user_names", c.body).Err(t, 400, 12)
 			})
 		}
+		// The owners follow a merge (read from the facets the move carries).
+		e.Call(t, "projects.merge", map[string]any{"project": child, "destination_project": empty}).OK(t)
+		for _, c := range []struct {
+			name string
+			body map[string]any
+			want string
+		}{
+			{"the merge's destination", map[string]any{"projects": []string{empty}}, `[{"id":"amy-id","name":"amy"}]`},
+			{"the merged child's parent", map[string]any{"projects": []string{parent}}, `[{"id":"zed-id","name":"zed"}]`},
+			{"every project after the merge", map[string]any{}, `[{"id":"amy-id","name":"amy"},{"id":"zed-id","name":"zed"}]`},
+		} {
+			t.Run(c.name, func(t *testing.T) {
+				r := e.Call(t, "projects.get_user_names", c.body).OK(t)
+				if got := asJSON(r.Data["users"]); got != c.want {
+					t.Fatalf("got %s, want %s", got, c.want)
+				}
+			})
+		}
 	}, testenv.WithUsers(zed, amy, out))
 }

@@ -7,8 +7,10 @@
 -- and pauses the update triggers meanwhile: a row in upkeep_pauses, only
 -- ever present inside the moving transaction, turns them off for its
 -- entity (tested first, in a CASE: SQLite evaluates the cheaper side of an
--- AND first, and the document comparisons cost more than the lookup). The views below give the names of stored tasks, for the tasks
--- a merge leaves behind (archived ones), whose share moves back.
+-- AND first). The recreated update triggers keep migration 0096's
+-- fingerprint comparisons. The views below give the names of stored
+-- tasks, for the tasks a merge leaves behind (archived ones), whose share
+-- moves back.
 --
 -- 2. projects.get_user_names read the owner of every task: record_facets
 -- now also holds the facet 'user' (the user_id of tasks and models).
@@ -140,7 +142,7 @@ DROP TRIGGER tasks_metrics_update;
 
 CREATE TRIGGER tasks_params_update AFTER UPDATE ON tasks
     WHEN CASE WHEN EXISTS (SELECT 1 FROM upkeep_pauses WHERE entity = 'tasks') THEN 0 ELSE (OLD.company IS NOT NEW.company OR OLD.project IS NOT NEW.project
-        OR json_extract(OLD.doc, '$.hyperparams') IS NOT json_extract(NEW.doc, '$.hyperparams')) END BEGIN
+        OR OLD.params_sig IS NULL OR NEW.params_sig IS NULL OR OLD.params_sig IS NOT NEW.params_sig) END BEGIN
     INSERT INTO task_param_names (company, project, section, name, tasks)
         SELECT c, pr, sec, nam, 0 FROM (
             SELECT OLD.company AS c, coalesce(OLD.project, '') AS pr, s.key AS sec, p.key AS nam
@@ -185,7 +187,7 @@ END;
 
 CREATE TRIGGER tasks_metrics_update AFTER UPDATE ON tasks
     WHEN CASE WHEN EXISTS (SELECT 1 FROM upkeep_pauses WHERE entity = 'tasks') THEN 0 ELSE (OLD.company IS NOT NEW.company OR OLD.project IS NOT NEW.project
-        OR json_extract(OLD.doc, '$.last_metrics') IS NOT json_extract(NEW.doc, '$.last_metrics')) END BEGIN
+        OR OLD.metrics_sig IS NULL OR NEW.metrics_sig IS NULL OR OLD.metrics_sig IS NOT NEW.metrics_sig) END BEGIN
     INSERT INTO task_metric_variants (company, project, metric_hash, variant_hash, metric, variant, tasks)
         SELECT c, pr, mh, vh, met, var, 0 FROM (
             SELECT OLD.company AS c, coalesce(OLD.project, '') AS pr, m.key AS mh, v.key AS vh,

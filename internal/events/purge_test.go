@@ -55,8 +55,20 @@ func TestDeletedPointsArePurged(t *testing.T) {
 		if its, _, _ := es.IterValues(ctx, db.Read(), old[0].ID, -1, 1<<30); len(its) != purgeChunk+5 {
 			t.Fatalf("deleted series holds %d points before the purge", len(its))
 		}
+		rollups := func(series int64) (n int) {
+			if err := db.Read().QueryRowContext(ctx, "SELECT count(*) FROM event_scalar_rollups WHERE series = ?", series).Scan(&n); err != nil {
+				t.Fatal(err)
+			}
+			return n
+		}
+		if rollups(old[0].ID) == 0 {
+			t.Fatal("the deleted series' rollups went with the delete; the purge deletes them")
+		}
 		if err := (&Purger{DB: db}).Run(ctx); err != nil {
 			t.Fatal(err)
+		}
+		if n := rollups(old[0].ID); n != 0 {
+			t.Fatalf("deleted series keeps %d rollups after the purge", n)
 		}
 		if its, _, _ := es.IterValues(ctx, db.Read(), old[0].ID, -1, 1<<30); len(its) != 0 {
 			t.Fatalf("deleted series holds %d points after the purge", len(its))
@@ -114,6 +126,59 @@ func TestDeletedPointsCount(t *testing.T) {
 		}
 		if got != want {
 			t.Fatalf("deleted %d points, %d were stored", got, want)
+		}
+	})
+}
+
+// A purge in chunks smaller than a series' rollups takes several calls,
+// each deleting at most a chunk, and ends with the series gone.
+func TestPurgeSeriesChunksRollups(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, db *store.DB) {
+		ctx := context.Background()
+		task := newStoredTask(t, db, "c", "chunks")
+		in := &Ingester{DB: db, Now: time.Now}
+		var lines [][]byte
+		for i := 0; i < 400; i++ {
+			lines = append(lines, []byte(fmt.Sprintf(`{"type":"training_stats_scalar","task":%q,"iter":%d,"metric":"m","variant":"v","value":1}`, task, i)))
+		}
+		if _, err := in.Ingest(ctx, Batch{Company: "c", User: "u", Lines: lines}); err != nil {
+			t.Fatal(err)
+		}
+		es := db.Events()
+		series, err := es.TaskSeries(ctx, db.Read(), task)
+		if err != nil || len(series) != 1 {
+			t.Fatalf("series: %v %v", series, err)
+		}
+		id := series[0].ID
+		var rollups int
+		if err := db.Read().QueryRowContext(ctx, "SELECT count(*) FROM event_scalar_rollups WHERE series = ?", id).Scan(&rollups); err != nil || rollups < 10 {
+			t.Fatalf("rollups before: %d %v", rollups, err)
+		}
+		if err := db.Tx(ctx, func(q store.Querier) error {
+			_, err := es.DeleteFor(ctx, q, []string{task})
+			return err
+		}); err != nil {
+			t.Fatal(err)
+		}
+		const chunk = 7
+		calls := 0
+		for done := false; !done; calls++ {
+			if calls > 1000 {
+				t.Fatal("the purge does not end")
+			}
+			if err := db.Tx(ctx, func(q store.Querier) error {
+				done, err = es.PurgeSeries(ctx, q, id, chunk)
+				return err
+			}); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if want := 400/chunk + rollups/chunk + 1; calls < want {
+			t.Fatalf("purged in %d calls, want at least %d (a chunk per call)", calls, want)
+		}
+		var left int
+		if err := db.Read().QueryRowContext(ctx, "SELECT (SELECT count(*) FROM event_scalar_rollups WHERE series = ?) + (SELECT count(*) FROM event_series WHERE id = ?)", id, id).Scan(&left); err != nil || left != 0 {
+			t.Fatalf("left after the purge: %d %v", left, err)
 		}
 	})
 }

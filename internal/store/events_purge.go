@@ -16,8 +16,8 @@ func (s *EventStore) SeriesToPurge(ctx context.Context, q Querier, limit int) ([
 	return seriesIDs(q.QueryContext(ctx, "SELECT id FROM event_series_purge ORDER BY id LIMIT ?", limit))
 }
 
-// PurgeSeries deletes up to chunk points of a deleted series; once none
-// remain it deletes the series (and any rollups written meanwhile) and
+// PurgeSeries deletes up to chunk points of a deleted series, then up to
+// chunk of its rollups; once none remain it deletes the series and
 // reports done. Extras go with the series: a series id can be taken again
 // once its row is gone (SQLite reuses the highest row id).
 func (s *EventStore) PurgeSeries(ctx context.Context, q Querier, id int64, chunk int) (done bool, err error) {
@@ -28,9 +28,17 @@ func (s *EventStore) PurgeSeries(ctx context.Context, q Querier, id int64, chunk
 	if n, _ := res.RowsAffected(); n >= int64(chunk) {
 		return false, nil
 	}
+	// then its rollups, as many per call (a series of millions of points
+	// has hundreds of thousands)
+	res, err = q.ExecContext(ctx, "DELETE FROM event_scalar_rollups WHERE series = ? AND (level, bucket) IN (SELECT level, bucket FROM event_scalar_rollups WHERE series = ? ORDER BY level, bucket LIMIT ?)", id, id, chunk)
+	if err != nil {
+		return false, err
+	}
+	if n, _ := res.RowsAffected(); n >= int64(chunk) {
+		return false, nil
+	}
 	for _, stmt := range []string{
 		"DELETE FROM event_scalar_extras WHERE series = ?",
-		"DELETE FROM event_scalar_rollups WHERE series = ?",
 		"DELETE FROM event_series WHERE id = ?",
 		"DELETE FROM event_series_purge WHERE id = ?",
 	} {

@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/trove-ml/trove/internal/events"
 	"github.com/trove-ml/trove/internal/store"
 	"github.com/trove-ml/trove/internal/testenv"
 )
@@ -195,6 +196,10 @@ func TestDeleteFreesSpace(t *testing.T) {
 		batch(t, e, evs...).OK(t)
 		e.Call(t, "events.delete_for_task", map[string]any{"task": task}).OK(t)
 		ctx := context.Background()
+		// the points and rollups go with the purge job, as in `trove serve`
+		if err := (&events.Purger{DB: e.App.DB}).Run(ctx); err != nil {
+			t.Fatal(err)
+		}
 		free, err := e.App.DB.Events().ReclaimSpace(ctx, 1<<20)
 		if err != nil {
 			t.Fatal(err)

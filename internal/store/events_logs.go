@@ -159,10 +159,13 @@ func (s *EventStore) DeleteFor(ctx context.Context, q Querier, ids []string) (in
 	series := "SELECT id FROM event_series WHERE task IN " + in
 	// The points are counted from the rollups (every point between the
 	// single-value mark and a series' rolled_through is in each level
-	// once) plus the points outside them, not by reading every point.
+	// once) plus the points outside them, not by reading every point. The
+	// two outside ranges are counted apart: joined by OR they made SQLite
+	// read every point of the series (4 s for 10M points).
 	if err := q.QueryRowContext(ctx, `SELECT COALESCE(SUM(
 		COALESCE((SELECT SUM(r.cnt) FROM event_scalar_rollups r WHERE r.series = s.id AND r.level = (SELECT MAX(level) FROM event_scalar_rollups WHERE series = s.id)), 0)
-		+ (SELECT COUNT(*) FROM event_scalars p WHERE p.series = s.id AND (p.iter > s.rolled_through OR p.iter <= ?))), 0)
+		+ (SELECT COUNT(*) FROM event_scalars p WHERE p.series = s.id AND p.iter > s.rolled_through)
+		+ (SELECT COUNT(*) FROM event_scalars p WHERE p.series = s.id AND p.iter <= ?)), 0)
 		FROM event_series s WHERE s.task IN `+in, append([]any{singleValueIter}, args...)...).Scan(&total); err != nil {
 		return 0, err
 	}

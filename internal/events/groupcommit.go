@@ -44,14 +44,28 @@ type pendingBatch struct {
 	done chan struct{}
 }
 
-// write writes the batch inside q, setting its result.
-func (p *pendingBatch) write(ctx context.Context, in *Ingester, q store.Querier) error {
+// write writes the batch inside q, setting its result; its tasks are
+// written when held is flushed.
+func (p *pendingBatch) write(ctx context.Context, in *Ingester, q store.Querier, held *txTasks) error {
 	p.res = &Result{Errors: make(map[string]int, len(p.parseErrs))}
 	for k, v := range p.parseErrs {
 		p.res.Errors[k] = v
 	}
-	w := &batchWriter{in: in, q: q, company: p.company, user: p.user, now: p.now, res: p.res, upkeep: p.upkeep}
+	w := &batchWriter{in: in, q: q, company: p.company, user: p.user, now: p.now, res: p.res, upkeep: p.upkeep, held: held}
 	return w.write(ctx, p.parts, p.tasks, p.models, p.wts)
+}
+
+// writeTx writes batches and then their tasks in one transaction.
+func (in *Ingester) writeTx(ctx context.Context, batches []*pendingBatch) error {
+	return in.DB.Tx(ctx, func(q store.Querier) error {
+		held := newTxTasks()
+		for _, p := range batches {
+			if err := p.write(ctx, in, q, held); err != nil {
+				return err
+			}
+		}
+		return held.flush(ctx, in.DB, q)
+	})
 }
 
 // lane is a queue of batches and whether its writer is running. The
@@ -151,17 +165,10 @@ func (in *Ingester) writeGroup(group []*pendingBatch) {
 		return
 	}
 	ctx := context.Background()
-	err := in.DB.Tx(ctx, func(q store.Querier) error {
-		for _, p := range live {
-			if err := p.write(ctx, in, q); err != nil {
-				return err
-			}
-		}
-		return nil
-	})
+	err := in.writeTx(ctx, live)
 	if err != nil && len(live) > 1 {
 		for _, p := range live {
-			p.err = in.DB.Tx(ctx, func(q store.Querier) error { return p.write(ctx, in, q) })
+			p.err = in.writeTx(ctx, []*pendingBatch{p})
 			close(p.done)
 		}
 		return

@@ -21,6 +21,7 @@ type taskUpkeep struct {
 	version string
 	task    *store.Task
 	enc     *store.EncodedRecord
+	renames bool
 }
 
 // prepareUpkeep reads and updates the batch's tasks ahead (reading from
@@ -38,37 +39,42 @@ func (in *Ingester) prepareUpkeep(ctx context.Context, company, user string, now
 		if err != nil {
 			continue
 		}
+		renames := p.summary.addsNames(sd.Rec.LastMetrics)
 		p.summary.ApplyTask(sd.Rec, stamp, user)
 		enc, err := tasks.Encode(sd.Rec)
 		if err != nil {
 			continue
 		}
-		out[p.id] = &taskUpkeep{version: sd.Version, task: sd.Rec, enc: enc}
+		out[p.id] = &taskUpkeep{version: sd.Version, task: sd.Rec, enc: enc, renames: renames}
 	}
 	return out
 }
 
-// lockTask locks and loads a task inside the transaction, using the
-// upkeep prepared for it when the task has not changed since. It returns
-// the task (with the summary applied when prepared) and the prepared
-// encoding, or nil.
-func (w *batchWriter) lockTask(ctx context.Context, id string) (*store.Task, *store.EncodedRecord, error) {
+// lockTask locks and loads a task inside the transaction. A task the
+// transaction already holds (an earlier batch of the group) is that one.
+// Otherwise, when the task has not changed since its upkeep was prepared,
+// the prepared task (its summary applied) and encoding are used (enc not
+// nil); else the stored task is read.
+func (w *batchWriter) lockTask(ctx context.Context, id string) (t *store.Task, u *taskUpkeep, held bool, err error) {
+	if h := w.held.get(id); h != nil {
+		return h.task, nil, true, nil
+	}
 	tasks := w.in.DB.Tasks()
 	if u := w.upkeep[id]; u != nil {
 		version, err := tasks.LockVersion(ctx, w.q, id, w.company)
 		if err != nil {
-			return nil, nil, err
+			return nil, nil, false, err
 		}
 		if version == u.version {
-			return u.task, u.enc, nil
+			return u.task, u, false, nil
 		}
 	}
 	raw, err := tasks.LockStoredBytes(ctx, w.q, id, w.company)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, false, err
 	}
-	t, err := tasks.Decode(id, raw)
-	return t, nil, err
+	t, err = tasks.Decode(id, raw)
+	return t, nil, false, err
 }
 
 func upkeepTime(now time.Time) jsonx.Time {

@@ -55,17 +55,25 @@ func (p *pendingBatch) write(ctx context.Context, in *Ingester, q store.Querier,
 	return w.write(ctx, p.parts, p.tasks, p.models, p.wts)
 }
 
-// writeTx writes batches and then their tasks in one transaction.
+// writeTx writes batches and then their tasks in one transaction, and
+// keeps the task documents it committed for the next batches.
 func (in *Ingester) writeTx(ctx context.Context, batches []*pendingBatch) error {
-	return in.DB.Tx(ctx, func(q store.Querier) error {
+	var written []writtenTask
+	err := in.DB.Tx(ctx, func(q store.Querier) error {
 		held := newTxTasks()
 		for _, p := range batches {
 			if err := p.write(ctx, in, q, held); err != nil {
 				return err
 			}
 		}
-		return held.flush(ctx, in.DB, q)
+		var err error
+		written, err = held.flush(ctx, in.DB, q)
+		return err
 	})
+	if err == nil {
+		in.docs.put(written)
+	}
+	return err
 }
 
 // lane is a queue of batches and whether its writer is running. The

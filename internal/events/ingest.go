@@ -28,6 +28,7 @@ type Ingester struct {
 	Now func() time.Time
 
 	group groupCommit
+	docs  docCache
 }
 
 // Batch is the content of one events.add or events.add_batch call.
@@ -225,10 +226,10 @@ func (w *batchWriter) loadEntities(ctx context.Context, tasks, models map[string
 		switch {
 		case held:
 		case u != nil:
-			w.held.hold(id, u.task, u.enc, u.renames)
+			w.held.hold(w.company, id, u.task, u.enc, u.renames)
 			w.prepared[id] = true
 		default:
-			w.held.hold(id, t, nil, false)
+			w.held.hold(w.company, id, t, nil, false)
 		}
 	}
 	for _, id := range sortedKeys(models) {

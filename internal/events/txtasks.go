@@ -24,6 +24,7 @@ type txTasks struct {
 // summaries applied; the encoding prepared before the transaction while
 // that alone is the task's new state; whether its metric names change.
 type txTask struct {
+	company string
 	task    *store.Task
 	enc     *store.EncodedRecord
 	renames bool
@@ -35,8 +36,8 @@ func newTxTasks() *txTasks { return &txTasks{byID: map[string]*txTask{}} }
 func (x *txTasks) get(id string) *txTask { return x.byID[id] }
 
 // hold records a task locked by the transaction for a batch's summary.
-func (x *txTasks) hold(id string, t *store.Task, enc *store.EncodedRecord, renames bool) {
-	x.byID[id] = &txTask{task: t, enc: enc, renames: renames}
+func (x *txTasks) hold(company, id string, t *store.Task, enc *store.EncodedRecord, renames bool) {
+	x.byID[id] = &txTask{company: company, task: t, enc: enc, renames: renames}
 	x.order = append(x.order, id)
 }
 
@@ -58,25 +59,29 @@ func (x *txTasks) apply(db *store.DB, id string, s *Summary, now jsonx.Time, use
 }
 
 // flush writes the held tasks in the order they were locked, those whose
-// metric names change last.
-func (x *txTasks) flush(ctx context.Context, db *store.DB, q store.Querier) error {
+// metric names change last, and returns what it wrote.
+func (x *txTasks) flush(ctx context.Context, db *store.DB, q store.Querier) ([]writtenTask, error) {
 	tasks := db.Tasks()
+	written := make([]writtenTask, 0, len(x.order))
 	for _, late := range []bool{false, true} {
 		for _, id := range x.order {
 			h := x.byID[id]
 			if h.renames != late {
 				continue
 			}
-			var err error
-			if h.enc != nil {
-				err = tasks.WriteEncoded(ctx, q, h.enc)
-			} else {
-				err = tasks.Update(ctx, q, h.task)
+			enc := h.enc
+			if enc == nil {
+				var err error
+				if enc, err = tasks.Encode(h.task); err != nil {
+					return nil, err
+				}
 			}
+			version, err := tasks.WriteEncodedVersion(ctx, q, enc)
 			if err != nil {
-				return err
+				return nil, err
 			}
+			written = append(written, writtenTask{company: h.company, id: id, doc: enc.Doc, version: version})
 		}
 	}
-	return nil
+	return written, nil
 }

@@ -14,9 +14,9 @@ import (
 // the row's version is still the one read, the encoding is written as it
 // is; otherwise the stored document is read and the summary applied again
 // to it. On PostgreSQL the version is short (store.Dialect.RowVersion):
-// the 15 KB document is not read a second time per batch. This takes the decoding and encoding of task documents (which
-// grow with last_metrics) out of the transactions that group commit
-// runs one after the other.
+// the 15 KB document is not read a second time per batch. This takes the
+// decoding and encoding of task documents (which grow with last_metrics)
+// out of the transactions that group commit runs one after the other.
 type taskUpkeep struct {
 	version string
 	task    *store.Task
@@ -24,9 +24,9 @@ type taskUpkeep struct {
 	renames bool
 }
 
-// prepareUpkeep reads and updates the batch's tasks ahead (reading from
-// the read pool, in the caller's goroutine). A task it cannot prepare is
-// left to the transaction.
+// prepareUpkeep reads and updates the batch's tasks ahead (from the
+// documents ingest last wrote, or the read pool, in the caller's
+// goroutine). A task it cannot prepare is left to the transaction.
 func (in *Ingester) prepareUpkeep(ctx context.Context, company, user string, now time.Time, parts []*entityPart) map[string]*taskUpkeep {
 	out := map[string]*taskUpkeep{}
 	stamp := upkeepTime(now)
@@ -35,19 +35,33 @@ func (in *Ingester) prepareUpkeep(ctx context.Context, company, user string, now
 		if p.model {
 			continue
 		}
-		sd, err := tasks.GetStored(ctx, in.DB.Read(), p.id, company)
+		task, version, err := in.storedTask(ctx, company, p.id)
 		if err != nil {
 			continue
 		}
-		renames := p.summary.addsNames(sd.Rec.LastMetrics)
-		p.summary.ApplyTask(sd.Rec, stamp, user)
-		enc, err := tasks.Encode(sd.Rec)
+		renames := p.summary.addsNames(task.LastMetrics)
+		p.summary.ApplyTask(task, stamp, user)
+		enc, err := tasks.Encode(task)
 		if err != nil {
 			continue
 		}
-		out[p.id] = &taskUpkeep{version: sd.Version, task: sd.Rec, enc: enc, renames: renames}
+		out[p.id] = &taskUpkeep{version: version, task: task, enc: enc, renames: renames}
 	}
 	return out
+}
+
+// storedTask is a task as last stored, and its row version: from the
+// documents ingest wrote itself when there, else read.
+func (in *Ingester) storedTask(ctx context.Context, company, id string) (*store.Task, string, error) {
+	if c, ok := in.docs.get(company, id); ok {
+		t, err := in.DB.Tasks().Decode(id, c.doc)
+		return t, c.version, err
+	}
+	sd, err := in.DB.Tasks().GetStored(ctx, in.DB.Read(), id, company)
+	if err != nil {
+		return nil, "", err
+	}
+	return sd.Rec, sd.Version, nil
 }
 
 // lockTask locks and loads a task inside the transaction. A task the

@@ -85,15 +85,29 @@ func (t *Table[S, P]) Encode(rec P) (*EncodedRecord, error) {
 // WriteEncoded rewrites a record's document and columns as Update does,
 // from an encoding made ahead.
 func (t *Table[S, P]) WriteEncoded(ctx context.Context, q Querier, e *EncodedRecord) error {
+	_, err := q.ExecContext(ctx, t.writeEncodedSQL(""), e.args()...)
+	return err
+}
+
+// WriteEncodedVersion is WriteEncoded returning the row's new version
+// (Dialect.RowVersion), which it keeps once the transaction commits.
+func (t *Table[S, P]) WriteEncodedVersion(ctx context.Context, q Querier, e *EncodedRecord) (string, error) {
+	var version string
+	err := q.QueryRowContext(ctx, t.writeEncodedSQL(" RETURNING "+t.DB.D.RowVersion()), e.args()...).Scan(&version)
+	return version, t.noRow(e.ID, err)
+}
+
+func (t *Table[S, P]) writeEncodedSQL(suffix string) string {
 	sets := make([]string, len(t.Cols))
 	for i, c := range t.Cols {
 		sets[i] = c + " = ?"
 	}
+	return fmt.Sprintf("UPDATE %s SET doc = %s, %s WHERE id = ?%s", t.Name, t.DB.D.JSONParam(), strings.Join(sets, ", "), suffix)
+}
+
+func (e *EncodedRecord) args() []any {
 	args := append([]any{string(e.Doc)}, e.Cols...)
-	args = append(args, e.ID)
-	_, err := q.ExecContext(ctx, fmt.Sprintf("UPDATE %s SET doc = %s, %s WHERE id = ?",
-		t.Name, t.DB.D.JSONParam(), strings.Join(sets, ", ")), args...)
-	return err
+	return append(args, e.ID)
 }
 
 // Decode decodes a stored document (from LockStoredBytes).

@@ -44,14 +44,36 @@ type pendingBatch struct {
 	done chan struct{}
 }
 
-// write writes the batch inside q, setting its result.
-func (p *pendingBatch) write(ctx context.Context, in *Ingester, q store.Querier) error {
+// write writes the batch inside q, setting its result; its tasks are
+// written when held is flushed.
+func (p *pendingBatch) write(ctx context.Context, in *Ingester, q store.Querier, held *txTasks) error {
 	p.res = &Result{Errors: make(map[string]int, len(p.parseErrs))}
 	for k, v := range p.parseErrs {
 		p.res.Errors[k] = v
 	}
-	w := &batchWriter{in: in, q: q, company: p.company, user: p.user, now: p.now, res: p.res, upkeep: p.upkeep}
+	w := &batchWriter{in: in, q: q, company: p.company, user: p.user, now: p.now, res: p.res, upkeep: p.upkeep, held: held}
 	return w.write(ctx, p.parts, p.tasks, p.models, p.wts)
+}
+
+// writeTx writes batches and then their tasks in one transaction, and
+// keeps the task documents it committed for the next batches.
+func (in *Ingester) writeTx(ctx context.Context, batches []*pendingBatch) error {
+	var written []writtenTask
+	err := in.DB.Tx(ctx, func(q store.Querier) error {
+		held := newTxTasks()
+		for _, p := range batches {
+			if err := p.write(ctx, in, q, held); err != nil {
+				return err
+			}
+		}
+		var err error
+		written, err = held.flush(ctx, in.DB, q)
+		return err
+	})
+	if err == nil {
+		in.docs.put(written)
+	}
+	return err
 }
 
 // lane is a queue of batches and whether its writer is running. The
@@ -151,17 +173,10 @@ func (in *Ingester) writeGroup(group []*pendingBatch) {
 		return
 	}
 	ctx := context.Background()
-	err := in.DB.Tx(ctx, func(q store.Querier) error {
-		for _, p := range live {
-			if err := p.write(ctx, in, q); err != nil {
-				return err
-			}
-		}
-		return nil
-	})
+	err := in.writeTx(ctx, live)
 	if err != nil && len(live) > 1 {
 		for _, p := range live {
-			p.err = in.DB.Tx(ctx, func(q store.Querier) error { return p.write(ctx, in, q) })
+			p.err = in.writeTx(ctx, []*pendingBatch{p})
 			close(p.done)
 		}
 		return

@@ -28,6 +28,7 @@ type Ingester struct {
 	Now func() time.Time
 
 	group groupCommit
+	docs  docCache
 }
 
 // Batch is the content of one events.add or events.add_batch call.
@@ -159,9 +160,11 @@ type batchWriter struct {
 	tasks         map[string]*store.Task
 	models        map[string]*store.Model
 	// upkeep: the task summaries prepared before the transaction;
-	// prepared: those still valid inside it (see upkeep.go)
+	// prepared: the tasks whose prepared summary is used (see upkeep.go)
 	upkeep   map[string]*taskUpkeep
-	prepared map[string]*store.EncodedRecord
+	prepared map[string]bool
+	// held: the tasks of the transaction, written at its end
+	held *txTasks
 }
 
 func (w *batchWriter) write(ctx context.Context, parts []*entityPart, tasks, models map[string]bool, wts int64) error {
@@ -207,9 +210,9 @@ func (w *batchWriter) write(ctx context.Context, parts []*entityPart, tasks, mod
 func (w *batchWriter) loadEntities(ctx context.Context, tasks, models map[string]bool) error {
 	db := w.in.DB
 	w.tasks, w.models = map[string]*store.Task{}, map[string]*store.Model{}
-	w.prepared = map[string]*store.EncodedRecord{}
+	w.prepared = map[string]bool{}
 	for _, id := range sortedKeys(tasks) {
-		t, enc, err := w.lockTask(ctx, id)
+		t, u, held, err := w.lockTask(ctx, id)
 		if errors.Is(err, store.ErrNotFound) {
 			continue
 		}
@@ -220,8 +223,13 @@ func (w *batchWriter) loadEntities(ctx context.Context, tasks, models map[string
 			continue
 		}
 		w.tasks[id] = t
-		if enc != nil {
-			w.prepared[id] = enc
+		switch {
+		case held:
+		case u != nil:
+			w.held.hold(w.company, id, u.task, u.enc, u.renames)
+			w.prepared[id] = true
+		default:
+			w.held.hold(w.company, id, t, nil, false)
 		}
 	}
 	for _, id := range sortedKeys(models) {
@@ -243,15 +251,11 @@ func (w *batchWriter) loadEntities(ctx context.Context, tasks, models map[string
 func (w *batchWriter) applySummaries(ctx context.Context, parts []*entityPart) error {
 	now := upkeepTime(w.now)
 	for _, p := range parts {
-		if enc := w.prepared[p.id]; enc != nil && !p.model {
-			if err := w.in.DB.Tasks().WriteEncoded(ctx, w.q, enc); err != nil {
-				return err
-			}
+		if w.prepared[p.id] && !p.model {
 			continue
 		}
 		if t := w.tasks[p.id]; t != nil && !p.model {
-			p.summary.ApplyTask(t, now, w.user)
-			if err := w.in.DB.Tasks().Update(ctx, w.q, t); err != nil {
+			if err := w.held.apply(w.in.DB, p.id, p.summary, now, w.user); err != nil {
 				return err
 			}
 		}

@@ -154,17 +154,22 @@ func (w *batchWriter) writeScalars(ctx context.Context, batches []*seriesBatch, 
 	if err != nil {
 		return err
 	}
+	var created []*store.Series
+	for _, sb := range batches {
+		if known[sb.key] == nil {
+			sr := &store.Series{Task: sb.key.task, Metric: sb.key.metric, Variant: sb.key.variant,
+				ModelEvent: sb.modelEvent, Worker: sb.worker, MaxIter: NoIter, LastWTS: wts, RolledThrough: SingleValueIter,
+				TS0: earliest(sb.points)}
+			known[sb.key] = sr
+			created = append(created, sr)
+		}
+	}
+	if err := es.CreateSeriesMany(ctx, w.q, created); err != nil {
+		return err
+	}
 	for _, sb := range batches {
 		points := sortedPoints(sb.points)
 		sr := known[sb.key]
-		if sr == nil {
-			sr = &store.Series{Task: sb.key.task, Metric: sb.key.metric, Variant: sb.key.variant,
-				ModelEvent: sb.modelEvent, Worker: sb.worker, MaxIter: NoIter, LastWTS: wts, RolledThrough: SingleValueIter,
-				TS0: earliest(points)}
-			if err := es.CreateSeries(ctx, w.q, sr); err != nil {
-				return err
-			}
-		}
 		lo, hi := points[0].Iter, points[len(points)-1].Iter
 		var old map[int64]float64
 		// Points above the series' highest iteration cannot replace

@@ -224,3 +224,14 @@ func (s *Summary) ApplyModel(m *store.Model, now jsonx.Time, user string) {
 	}
 	m.LastUpdate, m.LastChange, m.LastChangedBy = now, now, user
 }
+
+// addsNames tells whether merging the summary into lm adds a metric or
+// variant name to it (which the task's name index then counts).
+func (s *Summary) addsNames(lm map[string]map[string]*store.MetricSummary) bool {
+	for k := range s.scalars {
+		if lm[Hash(k[0])][Hash(k[1])] == nil {
+			return true
+		}
+	}
+	return false
+}

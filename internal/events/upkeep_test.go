@@ -72,3 +72,53 @@ func mustParse(t *testing.T, p *Parser, line []byte) *Event {
 	}
 	return e
 }
+
+// The documents ingest wrote are kept with their rows' versions for the
+// next batches; a task written by something else meanwhile is read again,
+// so neither that write nor a batch is lost.
+func TestKeptDocumentsFollowOtherWrites(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, db *store.DB) {
+		ctx := context.Background()
+		id := newStoredTask(t, db, "c", "kept")
+		in := &Ingester{DB: db, Now: time.Now}
+		send := func(iter int, value float64) {
+			t.Helper()
+			line := fmt.Sprintf(`{"type":"training_stats_scalar","task":%q,"iter":%d,"metric":"m","variant":"v","value":%g}`, id, iter, value)
+			if res, err := in.Ingest(ctx, Batch{Company: "c", User: "u", Lines: [][]byte{[]byte(line)}}); err != nil || res.Added != 1 {
+				t.Fatalf("ingest: %v %+v", err, res)
+			}
+		}
+		send(1, 10)
+		kept, ok := in.docs.get("c", id)
+		stored, err := db.Tasks().GetStored(ctx, db.Read(), id, "c")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !ok || kept.version != stored.Version {
+			t.Fatalf("kept document %v, version %q, stored version %q", ok, kept.version, stored.Version)
+		}
+		send(2, 20) // from the kept document
+		if kept2, _ := in.docs.get("c", id); kept2.version == kept.version {
+			t.Fatalf("kept version did not move: %q", kept2.version)
+		}
+
+		// another writer renames the task
+		task, err := db.Tasks().Get(ctx, db.Read(), id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		task.Name = "renamed"
+		if err := db.Tasks().Update(ctx, db.Write(), task); err != nil {
+			t.Fatal(err)
+		}
+		send(3, 5)
+		got, err := db.Tasks().Get(ctx, db.Read(), id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		lm := got.LastMetrics[Hash("m")][Hash("v")]
+		if got.Name != "renamed" || lm == nil || lm.Count != 3 || lm.MinValue != 5 || lm.MaxValue != 20 || got.LastIteration != 3 {
+			t.Fatalf("name %q, summary %+v, last_iteration %d", got.Name, lm, got.LastIteration)
+		}
+	})
+}

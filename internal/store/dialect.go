@@ -42,6 +42,9 @@ type Dialect interface {
 	ILike(expr string) string
 	// ForUpdate is the suffix that locks selected rows in a transaction.
 	ForUpdate() string
+	// RowVersion is an expression that changes whenever a row is
+	// rewritten (events' task upkeep compares it instead of documents).
+	RowVersion() string
 	// ForUpdateSkipLocked is the suffix that locks selected rows for an
 	// update of non-key columns, skipping rows other transactions hold
 	// (work-queue hand-out without waiting).
@@ -146,9 +149,13 @@ func (sqliteDialect) RegexArg(pattern, field string, ci bool, budget *PatternBud
 	// The token carries the case flag, so Regex is used with ci false.
 	return registerBudgetedPattern(pattern, field, ci, budget)
 }
-func (sqliteDialect) Num(expr string) string      { return "trove_num(" + expr + ")" }
-func (sqliteDialect) ILike(expr string) string    { return expr + " LIKE ? ESCAPE '\\'" }
-func (sqliteDialect) ForUpdate() string           { return "" }
+func (sqliteDialect) Num(expr string) string   { return "trove_num(" + expr + ")" }
+func (sqliteDialect) ILike(expr string) string { return expr + " LIKE ? ESCAPE '\\'" }
+func (sqliteDialect) ForUpdate() string        { return "" }
+
+// RowVersion: SQLite keeps no row version; the document itself serves,
+// read in-process.
+func (sqliteDialect) RowVersion() string          { return "doc" }
 func (sqliteDialect) ForUpdateSkipLocked() string { return "" }
 func (sqliteDialect) JSONParam() string           { return "?" }
 func (sqliteDialect) ArrayElements(col, alias string) (string, string) {
@@ -229,6 +236,10 @@ func (postgresDialect) RegexArg(pattern, _ string, _ bool, _ *PatternBudget) (an
 func (postgresDialect) Num(expr string) string   { return "trove_num(" + expr + ")" }
 func (postgresDialect) ILike(expr string) string { return expr + " ILIKE ?" }
 func (postgresDialect) ForUpdate() string        { return " FOR UPDATE" }
+
+// RowVersion: every update writes a new row version with its
+// transaction's id as xmin at a new ctid; the pair names the version.
+func (postgresDialect) RowVersion() string { return "xmin::text || ':' || ctid::text" }
 func (postgresDialect) ForUpdateSkipLocked() string {
 	return " FOR NO KEY UPDATE SKIP LOCKED"
 }

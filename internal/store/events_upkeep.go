@@ -12,43 +12,58 @@ import (
 // Ingest keeps a task's summary (last_metrics, metric_stats, ...) in its
 // document. Decoding and encoding that document is most of a small
 // batch's work, so ingest does it before its transaction on a copy read
-// outside it, and inside the transaction only compares the stored bytes
+// outside it, and inside the transaction only compares the row's version
 // with the copy's (see events.taskUpkeep). These methods give the stored
-// bytes and write a document encoded ahead.
+// bytes and versions, and write a document encoded ahead.
 
-// StoredDoc is a record's document as stored, and the record decoded from
-// it.
+// StoredDoc is a record's document as stored, the record decoded from
+// it, and the version of its row (Dialect.RowVersion).
 type StoredDoc[P any] struct {
-	Raw []byte
-	Rec P
+	Raw     []byte
+	Rec     P
+	Version string
 }
 
-// GetStored loads a record visible to company with its stored bytes.
+// GetStored loads a record visible to company with its stored bytes and
+// row version.
 func (t *Table[S, P]) GetStored(ctx context.Context, q Querier, id, company string) (*StoredDoc[P], error) {
-	raw, err := t.rawDoc(ctx, q, id, company, "")
+	var raw []byte
+	var version string
+	err := q.QueryRowContext(ctx, "SELECT doc, "+t.DB.D.RowVersion()+" FROM "+t.Name+" WHERE id = ? AND company = ?",
+		id, company).Scan(&raw, &version)
 	if err != nil {
-		return nil, err
+		return nil, t.noRow(id, err)
 	}
 	rec, err := t.Decode(id, raw)
 	if err != nil {
 		return nil, err
 	}
-	return &StoredDoc[P]{Raw: raw, Rec: rec}, nil
+	return &StoredDoc[P]{Raw: raw, Rec: rec, Version: version}, nil
+}
+
+// LockVersion locks a record's row (on PostgreSQL) and returns its
+// version only: when it is the one GetStored gave, the document read then
+// is still the stored one, and is not read again.
+func (t *Table[S, P]) LockVersion(ctx context.Context, q Querier, id, company string) (string, error) {
+	var version string
+	err := q.QueryRowContext(ctx, "SELECT "+t.DB.D.RowVersion()+" FROM "+t.Name+" WHERE id = ? AND company = ?"+t.DB.D.ForUpdate(),
+		id, company).Scan(&version)
+	return version, t.noRow(id, err)
 }
 
 // LockStoredBytes returns a record's stored document, locking its row on
 // PostgreSQL, without decoding it.
 func (t *Table[S, P]) LockStoredBytes(ctx context.Context, q Querier, id, company string) ([]byte, error) {
-	return t.rawDoc(ctx, q, id, company, t.DB.D.ForUpdate())
+	var doc []byte
+	err := q.QueryRowContext(ctx, "SELECT doc FROM "+t.Name+" WHERE id = ? AND company = ?"+t.DB.D.ForUpdate(), id, company).Scan(&doc)
+	return doc, t.noRow(id, err)
 }
 
-func (t *Table[S, P]) rawDoc(ctx context.Context, q Querier, id, company, suffix string) ([]byte, error) {
-	var doc []byte
-	err := q.QueryRowContext(ctx, "SELECT doc FROM "+t.Name+" WHERE id = ? AND company = ?"+suffix, id, company).Scan(&doc)
+func (t *Table[S, P]) noRow(id string, err error) error {
 	if errors.Is(err, sql.ErrNoRows) {
-		return nil, fmt.Errorf("%s %s: %w", t.Name, id, ErrNotFound)
+		return fmt.Errorf("%s %s: %w", t.Name, id, ErrNotFound)
 	}
-	return doc, err
+	return err
 }
 
 // EncodedRecord is a record ready to be written: its document and columns.
@@ -70,15 +85,29 @@ func (t *Table[S, P]) Encode(rec P) (*EncodedRecord, error) {
 // WriteEncoded rewrites a record's document and columns as Update does,
 // from an encoding made ahead.
 func (t *Table[S, P]) WriteEncoded(ctx context.Context, q Querier, e *EncodedRecord) error {
+	_, err := q.ExecContext(ctx, t.writeEncodedSQL(""), e.args()...)
+	return err
+}
+
+// WriteEncodedVersion is WriteEncoded returning the row's new version
+// (Dialect.RowVersion), which it keeps once the transaction commits.
+func (t *Table[S, P]) WriteEncodedVersion(ctx context.Context, q Querier, e *EncodedRecord) (string, error) {
+	var version string
+	err := q.QueryRowContext(ctx, t.writeEncodedSQL(" RETURNING "+t.DB.D.RowVersion()), e.args()...).Scan(&version)
+	return version, t.noRow(e.ID, err)
+}
+
+func (t *Table[S, P]) writeEncodedSQL(suffix string) string {
 	sets := make([]string, len(t.Cols))
 	for i, c := range t.Cols {
 		sets[i] = c + " = ?"
 	}
+	return fmt.Sprintf("UPDATE %s SET doc = %s, %s WHERE id = ?%s", t.Name, t.DB.D.JSONParam(), strings.Join(sets, ", "), suffix)
+}
+
+func (e *EncodedRecord) args() []any {
 	args := append([]any{string(e.Doc)}, e.Cols...)
-	args = append(args, e.ID)
-	_, err := q.ExecContext(ctx, fmt.Sprintf("UPDATE %s SET doc = %s, %s WHERE id = ?",
-		t.Name, t.DB.D.JSONParam(), strings.Join(sets, ", ")), args...)
-	return err
+	return append(args, e.ID)
 }
 
 // Decode decodes a stored document (from LockStoredBytes).

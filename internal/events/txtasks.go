@@ -1,0 +1,87 @@
+package events
+
+import (
+	"context"
+
+	"github.com/trove-ml/trove/internal/jsonx"
+	"github.com/trove-ml/trove/internal/store"
+)
+
+// txTasks holds the tasks a write transaction has locked for its batches'
+// summaries, and writes each once when the batches are done (flush). A
+// group's batches of one task then cost one row write, and the task
+// writes come last, so that the count rows their name-index triggers
+// update (shared by every task of a project: a task's first batch adds
+// its metric names) are held from those writes to the commit only, not
+// while the rest of the group is written. The writes that change metric
+// names go last of all.
+type txTasks struct {
+	byID  map[string]*txTask
+	order []string
+}
+
+// txTask is a task held by the transaction: the task with its batches'
+// summaries applied; the encoding prepared before the transaction while
+// that alone is the task's new state; whether its metric names change.
+type txTask struct {
+	company string
+	task    *store.Task
+	enc     *store.EncodedRecord
+	renames bool
+}
+
+func newTxTasks() *txTasks { return &txTasks{byID: map[string]*txTask{}} }
+
+// get is the task as this transaction holds it, or nil.
+func (x *txTasks) get(id string) *txTask { return x.byID[id] }
+
+// hold records a task locked by the transaction for a batch's summary.
+func (x *txTasks) hold(company, id string, t *store.Task, enc *store.EncodedRecord, renames bool) {
+	x.byID[id] = &txTask{company: company, task: t, enc: enc, renames: renames}
+	x.order = append(x.order, id)
+}
+
+// apply merges a batch's summary into a held task. A task held with a
+// prepared encoding is decoded from it first: the prepared task belongs to
+// its batch, which may be written again (a retried transaction).
+func (x *txTasks) apply(db *store.DB, id string, s *Summary, now jsonx.Time, user string) error {
+	h := x.byID[id]
+	if h.enc != nil {
+		t, err := db.Tasks().Decode(id, h.enc.Doc)
+		if err != nil {
+			return err
+		}
+		h.task, h.enc = t, nil
+	}
+	h.renames = h.renames || s.addsNames(h.task.LastMetrics)
+	s.ApplyTask(h.task, now, user)
+	return nil
+}
+
+// flush writes the held tasks in the order they were locked, those whose
+// metric names change last, and returns what it wrote.
+func (x *txTasks) flush(ctx context.Context, db *store.DB, q store.Querier) ([]writtenTask, error) {
+	tasks := db.Tasks()
+	written := make([]writtenTask, 0, len(x.order))
+	for _, late := range []bool{false, true} {
+		for _, id := range x.order {
+			h := x.byID[id]
+			if h.renames != late {
+				continue
+			}
+			enc := h.enc
+			if enc == nil {
+				var err error
+				if enc, err = tasks.Encode(h.task); err != nil {
+					return nil, err
+				}
+			}
+			version, err := tasks.WriteEncodedVersion(ctx, q, enc)
+			if err != nil {
+				return nil, err
+			}
+			written = append(written, writtenTask{company: h.company, id: id, doc: enc.Doc, version: version})
+		}
+	}
+	return written, nil
+}

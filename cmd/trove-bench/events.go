@@ -49,6 +49,7 @@ func benchEvents(args []string) error {
 	samples := fs.Int("samples", 6000, "histogram samples")
 	queries := fs.Int("queries", 100, "histogram and log calls measured")
 	logs := fs.Int("logs", 1000000, "log lines of the log task")
+	rounds := fs.Int("rounds", 1, "ingest: alternate add_batch and the raw insert this many times (each duration/rounds) and report the median ratio; steadier on a shared machine")
 	only := fs.String("only", "ingest,histogram,log", "parts to run")
 	profile := fs.String("cpuprofile", "", "write a CPU profile of the measured calls (add_batch load, histogram and log calls) to this file")
 	if err := fs.Parse(args); err != nil {
@@ -91,7 +92,7 @@ func benchEvents(args []string) error {
 	}
 	fmt.Printf("events benchmark: backend %s, GOMAXPROCS=%d\n", a.DB.D.Name(), runtime.GOMAXPROCS(0))
 	if strings.Contains(*only, "ingest") {
-		if err := b.ingest(*dur, *workers, *batch); err != nil {
+		if err := b.ingestRounds(*dur, *workers, *batch, *rounds); err != nil {
 			return err
 		}
 	}
@@ -169,15 +170,56 @@ func (b *eventsBench) post(path, contentType string, body []byte) *http.Request 
 	return req
 }
 
-func (b *eventsBench) ingest(d time.Duration, workers, batch int) error {
-	tasks := make([]string, workers)
-	iters := make([]int64, workers)
-	for i := range tasks {
+// ingestTasks are the clients' tasks and their next iterations, kept
+// across rounds.
+type ingestTasks struct {
+	ids   []string
+	iters []int64
+}
+
+func (b *eventsBench) ingestTasks(workers int) (*ingestTasks, error) {
+	t := &ingestTasks{ids: make([]string, workers), iters: make([]int64, workers)}
+	for i := range t.ids {
 		var err error
-		if tasks[i], err = b.newTask(fmt.Sprintf("ingest %d", i)); err != nil {
-			return err
+		if t.ids[i], err = b.newTask(fmt.Sprintf("ingest %d", i)); err != nil {
+			return nil, err
 		}
 	}
+	return t, nil
+}
+
+// ingestRounds runs the ingest comparison once, or in rounds that
+// alternate the two halves, so that a neighbour's load falls on both.
+func (b *eventsBench) ingestRounds(d time.Duration, workers, batch, rounds int) error {
+	t, err := b.ingestTasks(workers)
+	if err != nil {
+		return err
+	}
+	rounds = max(1, rounds)
+	ratios := make([]float64, 0, rounds)
+	for r := 0; r < rounds; r++ {
+		if rounds > 1 {
+			fmt.Printf("round %d of %d:\n", r+1, rounds)
+		}
+		ratio, err := b.ingest(d/time.Duration(rounds), workers, batch, t, r)
+		if err != nil {
+			return err
+		}
+		ratios = append(ratios, ratio)
+	}
+	if rounds > 1 {
+		sort.Float64s(ratios)
+		fmt.Printf("median ratio over %d rounds: add_batch = %.0f%% of the raw insert rate (lowest %.0f%%, highest %.0f%%)\n",
+			rounds, 100*ratios[rounds/2], 100*ratios[0], 100*ratios[rounds-1])
+	}
+	return nil
+}
+
+// ingest measures add_batch and then the raw insert of the same rows, and
+// returns the ratio of their rates. round keeps the raw rows of each
+// round apart.
+func (b *eventsBench) ingest(d time.Duration, workers, batch int, t *ingestTasks, round int) (float64, error) {
+	tasks, iters := t.ids, t.iters
 	// each client reports to its own task, one batch after the other, as
 	// a training process does
 	mk := func(w int) *http.Request {
@@ -192,9 +234,9 @@ func (b *eventsBench) ingest(d time.Duration, workers, batch int) error {
 	fmt.Printf("ingest events.add_batch (%d clients, %d scalars/request, %s): %.0f events/s  (%s)\n", workers, batch, d, api, res)
 
 	cpu0 = cpuTime()
-	raw, rawRows, err := b.rawInsert(d, workers, batch)
+	raw, rawRows, err := b.rawInsert(d, workers, batch, round)
 	if err != nil {
-		return err
+		return 0, err
 	}
 	rawCPU := cpuTime() - cpu0
 	how := "multi-row INSERT"
@@ -212,14 +254,17 @@ func (b *eventsBench) ingest(d time.Duration, workers, batch int) error {
 	rawPer := float64(rawCPU.Microseconds()) / float64(max(1, rawRows))
 	fmt.Printf("CPU per point: add_batch %.2f us (server and clients), raw %.2f us; raw/add_batch = %.0f%%; load average %s\n",
 		apiPer, rawPer, 100*rawPer/apiPer, loadAverage())
-	return nil
+	if raw <= 0 {
+		return 0, nil
+	}
+	return api / raw, nil
 }
 
 // rawInsert writes the rows add_batch stores for scalars straight into
 // event_scalars: one transaction per batch (128-row statements on SQLite,
 // one COPY on PostgreSQL), rows in the order add_batch writes them (by
 // series, then iteration).
-func (b *eventsBench) rawInsert(d time.Duration, workers, batch int) (float64, int64, error) {
+func (b *eventsBench) rawInsert(d time.Duration, workers, batch, round int) (float64, int64, error) {
 	db := b.a.DB
 	ctx, cancel := context.WithTimeout(context.Background(), d)
 	defer cancel()
@@ -231,7 +276,7 @@ func (b *eventsBench) rawInsert(d time.Duration, workers, batch int) (float64, i
 		wg.Add(1)
 		go func(w int) {
 			defer wg.Done()
-			series := int64(1_000_000_000 + w*8)
+			series := int64(1_000_000_000 + round*1000 + w*8)
 			iter := int64(0)
 			base := time.Now().UnixMilli()
 			for ctx.Err() == nil {

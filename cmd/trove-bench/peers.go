@@ -87,7 +87,7 @@ func troveRows(d time.Duration, workers, batch int, only string) ([]peerRow, err
 	b := &eventsBench{a: srv.App, url: srv.URL, token: srv.Token}
 	var rows []peerRow
 	if strings.Contains(only, "raw") {
-		raw, _, err := b.rawInsert(d, workers, batch)
+		raw, _, err := b.rawInsert(d, workers, batch, 0)
 		if err != nil {
 			return nil, err
 		}

@@ -136,3 +136,56 @@ func sorted(s []string) []string {
 	sort.Strings(out)
 	return out
 }
+
+// The input-model index is kept through the models_sig fingerprint
+// (migration 0102): an update that leaves the inputs alone keeps the
+// rows, one that changes them moves them, and a row without a fingerprint
+// (written before 0102) is rebuilt.
+func TestTaskInputModelsFollowFingerprint(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, db *store.DB) {
+		uses := func(id, name string, models ...string) *store.Task {
+			tk := newTask(id, "c1", name)
+			for _, m := range models {
+				tk.Models.Input = append(tk.Models.Input, &store.TaskModelItem{Name: "in", Model: m})
+			}
+			return tk
+		}
+		using := func(model string) []string {
+			t.Helper()
+			ids, err := db.TaskIDsUsingModel(ctx, db.Read(), model, "")
+			if err != nil {
+				t.Fatal(err)
+			}
+			return sorted(ids)
+		}
+		insertTasks(t, db, uses("a", "a", "m1"), uses("b", "b", "m1", "m2"), uses("c", "c"))
+		steps := []struct {
+			name   string
+			change func(q store.Querier) error
+			m1, m2 []string
+		}{
+			{"rename only", func(q store.Querier) error { return db.Tasks().Update(ctx, q, uses("a", "renamed", "m1")) },
+				[]string{"a", "b"}, []string{"b"}},
+			{"inputs cleared", func(q store.Querier) error { return db.Tasks().Update(ctx, q, uses("b", "b")) },
+				[]string{"a"}, nil},
+			{"inputs added", func(q store.Querier) error { return db.Tasks().Update(ctx, q, uses("c", "c", "m2")) },
+				[]string{"a"}, []string{"c"}},
+			{"row without a fingerprint", func(q store.Querier) error {
+				// a row from before 0102, its inputs changed by the same update
+				if _, err := q.ExecContext(ctx, "UPDATE tasks SET models_sig = NULL WHERE id = 'a'"); err != nil {
+					return err
+				}
+				return db.Tasks().Update(ctx, q, uses("a", "renamed", "m2"))
+			}, nil, []string{"a", "c"}},
+		}
+		for _, s := range steps {
+			mustTx(t, db, s.change)
+			if got := using("m1"); !reflect.DeepEqual(got, s.m1) {
+				t.Errorf("%s: tasks using m1 %v, want %v", s.name, got, s.m1)
+			}
+			if got := using("m2"); !reflect.DeepEqual(got, s.m2) {
+				t.Errorf("%s: tasks using m2 %v, want %v", s.name, got, s.m2)
+			}
+		}
+	})
+}

@@ -62,6 +62,20 @@ func metricsSig(metrics map[string]map[string]*MetricSummary) any {
 	return digest(b)
 }
 
+// modelsSig fingerprints the input models (migration 0102): the SQLite
+// trigger keeping task_input_models rebuilds a task's rows only when it
+// changes.
+func modelsSig(input []*TaskModelItem) any {
+	if len(input) == 0 {
+		return ""
+	}
+	b, err := json.Marshal(input)
+	if err != nil {
+		return nil
+	}
+	return digest(b)
+}
+
 func digest(b []byte) string {
 	sum := sha256.Sum256(b)
 	return base64.RawStdEncoding.EncodeToString(sum[:18])

@@ -156,13 +156,13 @@ func (t *Task) ColumnValues() []any {
 	}
 	return []any{t.Company, t.Name, nullable(t.Project), nullable(t.Parent), t.User, t.Type, t.Status,
 		t.Created.Millis(), t.LastUpdate.Millis(), sc, JSONArray(t.Tags), JSONArray(t.SystemTags), t.LastChange.Millis(), started,
-		paramsSig(t.Hyperparams), metricsSig(t.LastMetrics)}
+		paramsSig(t.Hyperparams), metricsSig(t.LastMetrics), modelsSig(t.Models.Input)}
 }
 
 // Tasks is the tasks table.
 func (db *DB) Tasks() *Table[Task, *Task] {
 	return &Table[Task, *Task]{DB: db, Name: "tasks",
-		Cols: []string{"company", "name", "project", "parent", "user_id", "type", "status", "created", "last_update", "status_changed", "tags", "system_tags", "last_change", "started", "params_sig", "metrics_sig"}}
+		Cols: []string{"company", "name", "project", "parent", "user_id", "type", "status", "created", "last_update", "status_changed", "tags", "system_tags", "last_change", "started", "params_sig", "metrics_sig", "models_sig"}}
 }
 
 // Normalize fills the defaults every stored task has (empty maps and

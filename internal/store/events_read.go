@@ -212,16 +212,45 @@ func scanBuckets(rows *sql.Rows, err error) ([]HistBucket, error) {
 
 // HistogramFromRollups sums a series' rolled-up points in buckets of
 // interval iterations from the rollups of level (interval a multiple of
-// 2^level; nonNegative when no iteration is below 0). The database does
-// the grouping; with interval 2^level in index order, without a sort.
+// 2^level; nonNegative when no iteration is below 0). The rows are read
+// in key order and summed here as they come: a GROUP BY over the wider
+// buckets made the database hash and sort thousands of rows per series
+// (half of a histogram's time at 100M points on PostgreSQL).
 func (s *EventStore) HistogramFromRollups(ctx context.Context, q Querier, series int64, level int, interval int64, nonNegative bool) ([]HistBucket, error) {
-	if interval == int64(1)<<level {
-		return scanBuckets(q.QueryContext(ctx, "SELECT bucket, SUM(total), SUM(cnt) FROM event_scalar_rollups WHERE series = ? AND level = ? GROUP BY bucket ORDER BY bucket",
-			series, level))
+	rows, err := q.QueryContext(ctx, "SELECT bucket, total, cnt FROM event_scalar_rollups WHERE series = ? AND level = ? ORDER BY bucket",
+		series, level)
+	if err != nil {
+		return nil, err
 	}
-	b, args := floorExpr("bucket", interval, nonNegative)
-	return scanBuckets(q.QueryContext(ctx, "SELECT "+b+" AS x, SUM(total), SUM(cnt) FROM event_scalar_rollups WHERE series = ? AND level = ? GROUP BY x ORDER BY x",
-		append(args, series, level)...))
+	defer rows.Close()
+	var out []HistBucket
+	for rows.Next() {
+		var bucket, cnt int64
+		var total float64
+		if err := rows.Scan(&bucket, &total, &cnt); err != nil {
+			return nil, err
+		}
+		x := floorTo(bucket, interval, nonNegative)
+		if n := len(out); n > 0 && out[n-1].X == x {
+			out[n-1].Sum += total
+			out[n-1].Cnt += cnt
+			continue
+		}
+		out = append(out, HistBucket{X: x, Sum: total, Cnt: cnt})
+	}
+	return out, rows.Err()
+}
+
+// floorTo is the first key of k's bucket of width interval, as floorExpr
+// computes it in SQL.
+func floorTo(k, interval int64, nonNegative bool) int64 {
+	if interval <= 1 {
+		return k
+	}
+	if nonNegative {
+		return k - k%interval
+	}
+	return k - ((k%interval)+interval)%interval
 }
 
 // HistogramTail sums a series' points after iteration after (not yet in

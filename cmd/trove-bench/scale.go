@@ -162,6 +162,8 @@ func (s *scaleBench) ingest(ids []string, iters, workers, batch int) error {
 	var done int64
 	var mu sync.Mutex
 	marks := []time.Time{time.Now()}
+	cpus := []cpuMark{markCPU()}
+	loads := []string{loadAverage()}
 	var lat []time.Duration
 	err := s.report(ids, 0, iters, workers, batch, func(points int, d time.Duration) {
 		mu.Lock()
@@ -170,6 +172,8 @@ func (s *scaleBench) ingest(ids []string, iters, workers, batch int) error {
 		lat = append(lat, d)
 		for len(marks) <= 10 && done >= total*int64(len(marks))/10 {
 			marks = append(marks, time.Now())
+			cpus = append(cpus, markCPU())
+			loads = append(loads, loadAverage())
 		}
 	})
 	if err != nil {
@@ -188,6 +192,11 @@ func (s *scaleBench) ingest(ids []string, iters, workers, batch int) error {
 		fmt.Printf("\nlast tenth / first tenth: %.0f%%\n", 100*rates[9]/rates[0])
 	} else {
 		fmt.Println()
+	}
+	// CPU per point of each tenth: a tenth slowed by the machine's other
+	// load costs the same CPU; one doing more work per point costs more.
+	for i := 1; i < len(cpus); i++ {
+		fmt.Printf("tenth %d: %.0f points/s, CPU per point %s, load average %s\n", i, rates[i-1], perPoint(cpus[i-1], cpus[i], total/10), loads[i])
 	}
 	return nil
 }

@@ -161,18 +161,23 @@ func (s *scaleBench) ingest(ids []string, iters, workers, batch int) error {
 	total := int64(len(ids) * s.series * iters)
 	var done int64
 	var mu sync.Mutex
+	pid, err := s.f.a.DB.Events().ServerPID(context.Background())
+	if err != nil {
+		return err
+	}
+	meter := newCPUMeter(pid)
 	marks := []time.Time{time.Now()}
-	cpus := []cpuMark{markCPU()}
+	cpus := []cpuMark{meter.mark()}
 	loads := []string{loadAverage()}
 	var lat []time.Duration
-	err := s.report(ids, 0, iters, workers, batch, func(points int, d time.Duration) {
+	err = s.report(ids, 0, iters, workers, batch, func(points int, d time.Duration) {
 		mu.Lock()
 		defer mu.Unlock()
 		done += int64(points)
 		lat = append(lat, d)
 		for len(marks) <= 10 && done >= total*int64(len(marks))/10 {
 			marks = append(marks, time.Now())
-			cpus = append(cpus, markCPU())
+			cpus = append(cpus, meter.mark())
 			loads = append(loads, loadAverage())
 		}
 	})

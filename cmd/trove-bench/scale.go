@@ -161,15 +161,24 @@ func (s *scaleBench) ingest(ids []string, iters, workers, batch int) error {
 	total := int64(len(ids) * s.series * iters)
 	var done int64
 	var mu sync.Mutex
+	pid, err := s.f.a.DB.Events().ServerPID(context.Background())
+	if err != nil {
+		return err
+	}
+	meter := newCPUMeter(pid)
 	marks := []time.Time{time.Now()}
+	cpus := []cpuMark{meter.mark()}
+	loads := []string{loadAverage()}
 	var lat []time.Duration
-	err := s.report(ids, 0, iters, workers, batch, func(points int, d time.Duration) {
+	err = s.report(ids, 0, iters, workers, batch, func(points int, d time.Duration) {
 		mu.Lock()
 		defer mu.Unlock()
 		done += int64(points)
 		lat = append(lat, d)
 		for len(marks) <= 10 && done >= total*int64(len(marks))/10 {
 			marks = append(marks, time.Now())
+			cpus = append(cpus, meter.mark())
+			loads = append(loads, loadAverage())
 		}
 	})
 	if err != nil {
@@ -188,6 +197,11 @@ func (s *scaleBench) ingest(ids []string, iters, workers, batch int) error {
 		fmt.Printf("\nlast tenth / first tenth: %.0f%%\n", 100*rates[9]/rates[0])
 	} else {
 		fmt.Println()
+	}
+	// CPU per point of each tenth: a tenth slowed by the machine's other
+	// load costs the same CPU; one doing more work per point costs more.
+	for i := 1; i < len(cpus); i++ {
+		fmt.Printf("tenth %d: %.0f points/s, CPU per point %s, load average %s\n", i, rates[i-1], perPoint(cpus[i-1], cpus[i], total/10), loads[i])
 	}
 	return nil
 }

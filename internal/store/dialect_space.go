@@ -109,3 +109,17 @@ func nameSizes(rows *sql.Rows, err error) (map[string]int64, error) {
 	}
 	return out, rows.Err()
 }
+
+// serverProcessDialect is a dialect whose database runs in a server
+// process of its own (SQLite runs inside Trove).
+type serverProcessDialect interface {
+	backendPID(ctx context.Context, q Querier) (int, error)
+}
+
+// backendPID is the process id of the server process serving q's
+// connection (a child of the postmaster).
+func (postgresDialect) backendPID(ctx context.Context, q Querier) (int, error) {
+	var pid int
+	err := q.QueryRowContext(ctx, "SELECT pg_backend_pid()").Scan(&pid)
+	return pid, err
+}

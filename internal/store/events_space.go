@@ -29,3 +29,15 @@ func (s *EventStore) UsedBytes(ctx context.Context) (int64, error) {
 func (s *EventStore) TableBytes(ctx context.Context) (map[string]int64, error) {
 	return s.db.D.TableBytes(ctx, s.db.Read())
 }
+
+// ServerPID is the process id of a database server process serving one
+// of the read connections, or 0 when the database runs inside Trove
+// (SQLite); benchmarks find the server's processes from it to price the
+// server's CPU per point.
+func (s *EventStore) ServerPID(ctx context.Context) (int, error) {
+	d, ok := s.db.D.(serverProcessDialect)
+	if !ok {
+		return 0, nil
+	}
+	return d.backendPID(ctx, s.db.Read())
+}

@@ -44,9 +44,7 @@ func (s *EventStore) ScalarValues(ctx context.Context, q Querier, series, lo, hi
 // replaces the stored one, extras included. rows must not repeat a
 // (series, iter).
 func (s *EventStore) UpsertScalars(ctx context.Context, q Querier, rows []ScalarRow) error {
-	if err := s.insertRows(ctx, q, "INSERT INTO event_scalars (series, iter, value, dts, dwts)", 5,
-		" ON CONFLICT (series, iter) DO UPDATE SET value = excluded.value, dts = excluded.dts, dwts = excluded.dwts",
-		len(rows), func(args []any, i int) []any { return appendPointArgs(args, &rows[i]) }); err != nil {
+	if err := s.insertPoints(ctx, q, rows, " ON CONFLICT (series, iter) DO UPDATE SET value = excluded.value, dts = excluded.dts, dwts = excluded.dwts"); err != nil {
 		return err
 	}
 	if err := s.multiRows(ctx, q, "DELETE FROM event_scalar_extras WHERE (series, iter) IN (", "(CAST(? AS BIGINT), CAST(? AS BIGINT))", 2, ")",
@@ -59,8 +57,7 @@ func (s *EventStore) UpsertScalars(ctx context.Context, q Querier, rows []Scalar
 // InsertScalars writes points that cannot exist yet (above their series'
 // highest iteration).
 func (s *EventStore) InsertScalars(ctx context.Context, q Querier, rows []ScalarRow) error {
-	if err := s.insertRows(ctx, q, "INSERT INTO event_scalars (series, iter, value, dts, dwts)", 5, "",
-		len(rows), func(args []any, i int) []any { return appendPointArgs(args, &rows[i]) }); err != nil {
+	if err := s.insertPoints(ctx, q, rows, ""); err != nil {
 		return err
 	}
 	return s.insertExtras(ctx, q, rows)
@@ -105,22 +102,13 @@ type Rollup struct {
 
 // InsertRollups writes buckets that do not exist yet.
 func (s *EventStore) InsertRollups(ctx context.Context, q Querier, rows []Rollup) error {
-	return s.insertRows(ctx, q, "INSERT INTO event_scalar_rollups (series, level, bucket, cnt, total)", 5, "",
-		len(rows), func(args []any, i int) []any {
-			r := &rows[i]
-			return append(args, r.Series, r.Level, r.Bucket, r.Cnt, r.Total)
-		})
+	return s.insertRollups(ctx, q, rows, "")
 }
 
 // AddRollups adds the changes to the stored buckets. rows must not repeat
 // a (series, level, bucket).
 func (s *EventStore) AddRollups(ctx context.Context, q Querier, rows []Rollup) error {
-	return s.insertRows(ctx, q, "INSERT INTO event_scalar_rollups (series, level, bucket, cnt, total)", 5,
-		" ON CONFLICT (series, level, bucket) DO UPDATE SET cnt = event_scalar_rollups.cnt + excluded.cnt, total = event_scalar_rollups.total + excluded.total",
-		len(rows), func(args []any, i int) []any {
-			r := &rows[i]
-			return append(args, r.Series, r.Level, r.Bucket, r.Cnt, r.Total)
-		})
+	return s.insertRollups(ctx, q, rows, " ON CONFLICT (series, level, bucket) DO UPDATE SET cnt = event_scalar_rollups.cnt + excluded.cnt, total = event_scalar_rollups.total + excluded.total")
 }
 
 // DocRow is one stored plot, debug image or vector event.

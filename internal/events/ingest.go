@@ -255,9 +255,7 @@ func (w *batchWriter) applySummaries(ctx context.Context, parts []*entityPart) e
 			continue
 		}
 		if t := w.tasks[p.id]; t != nil && !p.model {
-			if err := w.held.apply(w.in.DB, p.id, p.summary, now, w.user); err != nil {
-				return err
-			}
+			w.held.apply(p.id, p.summary, now, w.user)
 		}
 		if m := w.models[p.id]; m != nil && p.model {
 			p.summary.ApplyModel(m, now, w.user)

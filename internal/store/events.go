@@ -174,7 +174,7 @@ func (s *EventStore) TaskSeries(ctx context.Context, q Querier, tasks ...string)
 
 // chunkSizes are the row counts of multi-row statements: a few fixed
 // shapes, so each is prepared once and kept in the statement cache.
-var chunkSizes = []int{512, 128, 32, 8, 1}
+var chunkSizes = []int{512, 128, 64, 32, 16, 8, 4, 2, 1}
 
 var multiSQL sync.Map // head + size -> statement text
 

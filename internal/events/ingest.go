@@ -163,8 +163,10 @@ type batchWriter struct {
 	// prepared: the tasks whose prepared summary is used (see upkeep.go)
 	upkeep   map[string]*taskUpkeep
 	prepared map[string]bool
-	// held: the tasks of the transaction, written at its end
-	held *txTasks
+	// held: the tasks of the transaction, written at its end; points:
+	// its series, and the point inserts and series updates left to its end
+	held   *txTasks
+	points *txPoints
 }
 
 func (w *batchWriter) write(ctx context.Context, parts []*entityPart, tasks, models map[string]bool, wts int64) error {

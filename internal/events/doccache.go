@@ -1,13 +1,21 @@
 package events
 
-import "sync"
+import (
+	"sync"
 
-// docCache keeps the task documents ingest last wrote, with their rows'
+	"github.com/trove-ml/trove/internal/store"
+)
+
+// docCache keeps the tasks ingest last wrote, decoded, with their rows'
 // versions, so that the next batch of a task prepares its summary from
-// memory instead of reading the document back (on PostgreSQL a 15 KB jsonb
-// turned into text and sent per batch). The version check inside the
-// write transaction (lockTask) makes a stale entry harmless: a task
-// written by anything else since is read again.
+// memory instead of reading the document back and decoding it again (a
+// 15 KB JSON document per batch was the largest single cost of many small
+// writers). The version check inside the write transaction (lockTask)
+// makes a stale entry harmless: a task written by anything else since is
+// read again.
+//
+// A cached task is shared and never changed: prepareUpkeep works on a
+// summaryCopy of it.
 type docCache struct {
 	mu    sync.Mutex
 	m     map[string]cachedDoc
@@ -15,12 +23,15 @@ type docCache struct {
 }
 
 type cachedDoc struct {
-	doc     []byte
+	task    *store.Task
 	version string
+	// size is the task's encoded length, the measure of the cache's bound
+	size int
 }
 
-// maxCachedDocBytes bounds the cache; past it the cache starts over
-// (5,000 tasks with 50 metrics each take about 90 MB).
+// maxCachedDocBytes bounds the cache by the encoded size of its tasks;
+// past it the cache starts over (5,000 tasks with 50 metrics each encode
+// to about 75 MB).
 const maxCachedDocBytes = 128 << 20
 
 func docKey(company, id string) string { return company + "\x00" + id }
@@ -32,27 +43,29 @@ func (c *docCache) get(company, id string) (cachedDoc, bool) {
 	return d, ok
 }
 
-// put records documents just committed.
+// put records tasks just committed.
 func (c *docCache) put(written []writtenTask) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	for _, w := range written {
 		k := docKey(w.company, w.id)
 		if old, ok := c.m[k]; ok {
-			c.bytes -= len(old.doc) + len(old.version)
+			c.bytes -= old.size
 		}
-		size := len(w.doc) + len(w.version)
-		if c.m == nil || c.bytes+size > maxCachedDocBytes {
+		if c.m == nil || c.bytes+w.size > maxCachedDocBytes {
 			c.m, c.bytes = map[string]cachedDoc{}, 0
 		}
-		c.m[k] = cachedDoc{doc: w.doc, version: w.version}
-		c.bytes += size
+		c.m[k] = cachedDoc{task: w.task, version: w.version, size: w.size}
+		c.bytes += w.size
 	}
 }
 
-// writtenTask is a task document a transaction wrote, and its version.
+// writtenTask is a task a transaction wrote, its row's new version and
+// its encoded size. The transaction hands the task over: nothing changes
+// it afterwards.
 type writtenTask struct {
 	company, id string
-	doc         []byte
+	task        *store.Task
 	version     string
+	size        int
 }

@@ -46,25 +46,29 @@ type pendingBatch struct {
 
 // write writes the batch inside q, setting its result; its tasks are
 // written when held is flushed.
-func (p *pendingBatch) write(ctx context.Context, in *Ingester, q store.Querier, held *txTasks) error {
+func (p *pendingBatch) write(ctx context.Context, in *Ingester, q store.Querier, held *txTasks, points *txPoints) error {
 	p.res = &Result{Errors: make(map[string]int, len(p.parseErrs))}
 	for k, v := range p.parseErrs {
 		p.res.Errors[k] = v
 	}
-	w := &batchWriter{in: in, q: q, company: p.company, user: p.user, now: p.now, res: p.res, upkeep: p.upkeep, held: held}
+	w := &batchWriter{in: in, q: q, company: p.company, user: p.user, now: p.now, res: p.res, upkeep: p.upkeep, held: held, points: points}
 	return w.write(ctx, p.parts, p.tasks, p.models, p.wts)
 }
 
-// writeTx writes batches and then their tasks in one transaction, and
+// writeTx writes batches, then the points and series updates they left
+// to the end (txPoints), then their tasks, in one transaction, and
 // keeps the task documents it committed for the next batches.
 func (in *Ingester) writeTx(ctx context.Context, batches []*pendingBatch) error {
 	var written []writtenTask
 	err := in.DB.Tx(ctx, func(q store.Querier) error {
-		held := newTxTasks()
+		held, points := newTxTasks(), newTxPoints()
 		for _, p := range batches {
-			if err := p.write(ctx, in, q, held); err != nil {
+			if err := p.write(ctx, in, q, held, points); err != nil {
 				return err
 			}
+		}
+		if err := points.flush(ctx, in.DB.Events(), q); err != nil {
+			return err
 		}
 		var err error
 		written, err = held.flush(ctx, in.DB, q)

@@ -163,8 +163,10 @@ type batchWriter struct {
 	// prepared: the tasks whose prepared summary is used (see upkeep.go)
 	upkeep   map[string]*taskUpkeep
 	prepared map[string]bool
-	// held: the tasks of the transaction, written at its end
-	held *txTasks
+	// held: the tasks of the transaction, written at its end; points:
+	// its series, and the point inserts and series updates left to its end
+	held   *txTasks
+	points *txPoints
 }
 
 func (w *batchWriter) write(ctx context.Context, parts []*entityPart, tasks, models map[string]bool, wts int64) error {
@@ -255,9 +257,7 @@ func (w *batchWriter) applySummaries(ctx context.Context, parts []*entityPart) e
 			continue
 		}
 		if t := w.tasks[p.id]; t != nil && !p.model {
-			if err := w.held.apply(w.in.DB, p.id, p.summary, now, w.user); err != nil {
-				return err
-			}
+			w.held.apply(p.id, p.summary, now, w.user)
 		}
 		if m := w.models[p.id]; m != nil && p.model {
 			p.summary.ApplyModel(m, now, w.user)

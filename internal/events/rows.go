@@ -149,7 +149,6 @@ func (w *batchWriter) writeScalars(ctx context.Context, batches []*seriesBatch, 
 	es := w.in.DB.Events()
 	var rows, fresh []store.ScalarRow
 	var rollups, newBuckets []store.Rollup
-	touched := make([]store.SeriesTouch, 0, len(batches))
 	known, err := w.knownSeries(ctx, batches)
 	if err != nil {
 		return err
@@ -161,6 +160,7 @@ func (w *batchWriter) writeScalars(ctx context.Context, batches []*seriesBatch, 
 				ModelEvent: sb.modelEvent, Worker: sb.worker, MaxIter: NoIter, LastWTS: wts, RolledThrough: SingleValueIter,
 				TS0: earliest(sb.points)}
 			known[sb.key] = sr
+			w.points.series[sb.key] = sr
 			created = append(created, sr)
 		}
 	}
@@ -174,9 +174,14 @@ func (w *batchWriter) writeScalars(ctx context.Context, batches []*seriesBatch, 
 		var old map[int64]float64
 		// Points above the series' highest iteration cannot replace
 		// anything (the task row lock keeps concurrent batches of the
-		// same task apart): they are plain inserts.
+		// same task apart): they are plain inserts, left to the end of
+		// the transaction.
 		target := &fresh
 		if lo <= sr.MaxIter {
+			// the transaction's pending inserts first: they may be replaced
+			if err := w.points.flushPoints(ctx, es, w.q); err != nil {
+				return err
+			}
 			if old, err = es.ScalarValues(ctx, w.q, sr.ID, lo, min(hi, sr.MaxIter)); err != nil {
 				return err
 			}
@@ -218,14 +223,9 @@ func (w *batchWriter) writeScalars(ctx context.Context, batches []*seriesBatch, 
 			// a new series has nothing below its first point to roll up
 			rolled = lo - 1
 		}
-		touched = append(touched, store.SeriesTouch{ID: sr.ID, MaxIter: newMax, RolledThrough: rolled, LastWTS: wts})
+		w.points.touch(sr, store.SeriesTouch{ID: sr.ID, MaxIter: newMax, RolledThrough: rolled, LastWTS: wts})
 	}
-	if err := es.TouchSeriesMany(ctx, w.q, touched); err != nil {
-		return err
-	}
-	if err := es.InsertScalars(ctx, w.q, fresh); err != nil {
-		return err
-	}
+	w.points.insert(fresh)
 	if err := es.UpsertScalars(ctx, w.q, rows); err != nil {
 		return err
 	}
@@ -278,7 +278,14 @@ func (w *batchWriter) knownSeries(ctx context.Context, batches []*seriesBatch) (
 			return nil, err
 		}
 		for k, sr := range found {
-			out[seriesKey{task, k[0], k[1]}] = sr
+			key := seriesKey{task, k[0], k[1]}
+			// a series an earlier batch of the transaction used is held
+			// with its state after that batch's writes
+			if held := w.points.series[key]; held != nil {
+				sr = held
+			}
+			w.points.series[key] = sr
+			out[key] = sr
 		}
 	}
 	return out, nil

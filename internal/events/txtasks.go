@@ -42,20 +42,15 @@ func (x *txTasks) hold(company, id string, t *store.Task, enc *store.EncodedReco
 }
 
 // apply merges a batch's summary into a held task. A task held with a
-// prepared encoding is decoded from it first: the prepared task belongs to
-// its batch, which may be written again (a retried transaction).
-func (x *txTasks) apply(db *store.DB, id string, s *Summary, now jsonx.Time, user string) error {
+// prepared encoding is copied first: the prepared task belongs to its
+// batch, which may be written again (a retried transaction).
+func (x *txTasks) apply(id string, s *Summary, now jsonx.Time, user string) {
 	h := x.byID[id]
 	if h.enc != nil {
-		t, err := db.Tasks().Decode(id, h.enc.Doc)
-		if err != nil {
-			return err
-		}
-		h.task, h.enc = t, nil
+		h.task, h.enc = summaryCopy(h.task), nil
 	}
 	h.renames = h.renames || s.addsNames(h.task.LastMetrics)
 	s.ApplyTask(h.task, now, user)
-	return nil
 }
 
 // flush writes the held tasks in the order they were locked, those whose
@@ -80,7 +75,7 @@ func (x *txTasks) flush(ctx context.Context, db *store.DB, q store.Querier) ([]w
 			if err != nil {
 				return nil, err
 			}
-			written = append(written, writtenTask{company: h.company, id: id, doc: enc.Doc, version: version})
+			written = append(written, writtenTask{company: h.company, id: id, task: h.task, version: version, size: len(enc.Doc)})
 		}
 	}
 	return written, nil

@@ -50,12 +50,12 @@ func (in *Ingester) prepareUpkeep(ctx context.Context, company, user string, now
 	return out
 }
 
-// storedTask is a task as last stored, and its row version: from the
-// documents ingest wrote itself when there, else read.
+// storedTask is a task as last stored, and its row version, for the
+// caller to change: a summaryCopy of the task ingest last wrote when
+// kept, else read.
 func (in *Ingester) storedTask(ctx context.Context, company, id string) (*store.Task, string, error) {
 	if c, ok := in.docs.get(company, id); ok {
-		t, err := in.DB.Tasks().Decode(id, c.doc)
-		return t, c.version, err
+		return summaryCopy(c.task), c.version, nil
 	}
 	sd, err := in.DB.Tasks().GetStored(ctx, in.DB.Read(), id, company)
 	if err != nil {

@@ -174,7 +174,7 @@ func (s *EventStore) TaskSeries(ctx context.Context, q Querier, tasks ...string)
 
 // chunkSizes are the row counts of multi-row statements: a few fixed
 // shapes, so each is prepared once and kept in the statement cache.
-var chunkSizes = []int{512, 128, 32, 8, 1}
+var chunkSizes = []int{512, 128, 64, 32, 16, 8, 4, 2, 1}
 
 var multiSQL sync.Map // head + size -> statement text
 
@@ -222,8 +222,13 @@ func (s *EventStore) insertRows(ctx context.Context, q Querier, head string, col
 // multiRows is insertRows with the text of one row given (e.g. with
 // casts, where PostgreSQL cannot infer a VALUES column's type).
 func (s *EventStore) multiRows(ctx context.Context, q Querier, head, row string, cols int, tail string, n int, add func(args []any, i int) []any) error {
+	if n == 0 {
+		return nil
+	}
 	i := 0
-	args := make([]any, 0, chunkSizes[0]*cols)
+	// sized for the largest statement this call runs (one 512-row buffer
+	// for every call was most of a small batch's allocations)
+	args := make([]any, 0, min(n, chunkSizes[0])*cols)
 	for _, size := range chunkSizes {
 		for n-i >= size {
 			args = args[:0]

@@ -16,13 +16,23 @@ type SeriesTouch struct {
 	ID, MaxIter, RolledThrough, LastWTS int64
 }
 
+// The multi-row series update. The join term reads "+v.column1": without
+// the unary plus, SQLite plans the 512-row shape as a scan of every
+// series with a lookup into the VALUES list, which made a group's one
+// update cost more than all its points; with it, each row is found by
+// its primary key (TestTouchSeriesUsesThePrimaryKey).
+const (
+	touchHead = "UPDATE event_series SET max_iter = v.column2, rolled_through = v.column3, last_wts = v.column4 FROM ("
+	touchRow  = "(CAST(? AS BIGINT), CAST(? AS BIGINT), CAST(? AS BIGINT), CAST(? AS BIGINT))"
+	touchTail = ") AS v WHERE event_series.id = +v.column1"
+)
+
 // TouchSeriesMany records the highest iteration, rollup mark and newest
 // write time of many series with multi-row statements (one UPDATE per
-// series was a large part of a small batch's write).
+// series was a large part of a small batch's write). Each series appears
+// once in rows.
 func (s *EventStore) TouchSeriesMany(ctx context.Context, q Querier, rows []SeriesTouch) error {
-	return s.multiRows(ctx, q, "UPDATE event_series SET max_iter = v.column2, rolled_through = v.column3, last_wts = v.column4 FROM (",
-		"(CAST(? AS BIGINT), CAST(? AS BIGINT), CAST(? AS BIGINT), CAST(? AS BIGINT))", 4,
-		") AS v WHERE event_series.id = v.column1",
+	return s.multiRows(ctx, q, touchHead, touchRow, 4, touchTail,
 		len(rows), func(args []any, i int) []any {
 			r := &rows[i]
 			return append(args, r.ID, r.MaxIter, r.RolledThrough, r.LastWTS)

@@ -3,7 +3,6 @@ package store
 import (
 	"context"
 	"database/sql"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"strings"
@@ -75,7 +74,7 @@ type EncodedRecord struct {
 
 // Encode encodes rec for WriteEncoded.
 func (t *Table[S, P]) Encode(rec P) (*EncodedRecord, error) {
-	doc, err := json.Marshal(rec)
+	doc, err := encodeDoc(rec)
 	if err != nil {
 		return nil, fmt.Errorf("encode %s: %w", t.Name, err)
 	}

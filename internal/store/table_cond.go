@@ -2,7 +2,6 @@ package store
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"strings"
 )
@@ -12,7 +11,7 @@ import (
 // whether the row was written. Optimistic writes (task status changes)
 // use it so that two concurrent changes cannot both win.
 func (t *Table[S, P]) UpdateIf(ctx context.Context, q Querier, rec P, cond string, condArgs ...any) (bool, error) {
-	doc, err := json.Marshal(rec)
+	doc, err := encodeDoc(rec)
 	if err != nil {
 		return false, fmt.Errorf("encode %s: %w", t.Name, err)
 	}

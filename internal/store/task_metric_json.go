@@ -3,6 +3,7 @@ package store
 import (
 	"bytes"
 	"encoding/json"
+	"math"
 	"strconv"
 	"unicode/utf8"
 
@@ -19,11 +20,17 @@ func (m *MetricSummary) MarshalJSON() ([]byte, error) {
 	if m == nil {
 		return []byte("null"), nil
 	}
-	b := make([]byte, 0, 192+len(m.Metric)+len(m.Variant))
+	// encoding/json escapes a Marshaler's output itself when it escapes HTML
+	return m.appendJSON(make([]byte, 0, 192+len(m.Metric)+len(m.Variant)), false), nil
+}
+
+// appendJSON appends the entry's encoding; html escapes <, > and & in its
+// strings as encoding/json does in a whole document.
+func (m *MetricSummary) appendJSON(b []byte, html bool) []byte {
 	b = append(b, `{"metric":`...)
-	b = appendJSONString(b, m.Metric)
+	b = appendJSONString(b, m.Metric, html)
 	b = append(b, `,"variant":`...)
-	b = appendJSONString(b, m.Variant)
+	b = appendJSONString(b, m.Variant, html)
 	b = append(b, `,"value":`...)
 	b = appendFloat(b, m.Value)
 	b = append(b, `,"min_value":`...)
@@ -50,28 +57,32 @@ func (m *MetricSummary) MarshalJSON() ([]byte, error) {
 	b = strconv.AppendInt(b, m.Count, 10)
 	if m.XAxisLabel != nil {
 		b = append(b, `,"x_axis_label":`...)
-		b = appendJSONString(b, *m.XAxisLabel)
+		b = appendJSONString(b, *m.XAxisLabel, html)
 	}
-	return append(b, '}'), nil
+	return append(b, '}')
 }
 
 // appendFloat appends a number as its Marshaler writes it (non-finite
 // values as jsonx sentinels).
 func appendFloat(b []byte, f jsonx.Float) []byte {
+	if v := float64(f); !math.IsNaN(v) && !math.IsInf(v, 0) {
+		return strconv.AppendFloat(b, v, 'g', -1, 64)
+	}
 	enc, _ := f.MarshalJSON() // never fails
 	return append(b, enc...)
 }
 
 // appendJSONString appends s quoted as encoding/json quotes a string
 // field: plain printable ASCII as it is, any other string through
-// encoding/json itself. <, > and & are left as they are: encoding/json
-// escapes a Marshaler's output itself when (and only when) it escapes HTML.
-func appendJSONString(b []byte, s string) []byte {
+// encoding/json itself. With html false, <, > and & are left as they are
+// (encoding/json escapes a Marshaler's output itself when it escapes HTML).
+func appendJSONString(b []byte, s string, html bool) []byte {
 	for i := 0; i < len(s); i++ {
-		if c := s[i]; c < 0x20 || c == '"' || c == '\\' || c >= utf8.RuneSelf {
+		c := s[i]
+		if c < 0x20 || c == '"' || c == '\\' || c >= utf8.RuneSelf || (html && (c == '<' || c == '>' || c == '&')) {
 			var buf bytes.Buffer
 			enc := json.NewEncoder(&buf)
-			enc.SetEscapeHTML(false)
+			enc.SetEscapeHTML(html)
 			_ = enc.Encode(s) // a string always encodes
 			return append(b, bytes.TrimSuffix(buf.Bytes(), []byte("\n"))...)
 		}

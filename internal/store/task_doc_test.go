@@ -94,3 +94,34 @@ func FuzzTaskDoc(f *testing.F) {
 		checkTaskDoc(t, task)
 	})
 }
+
+// BenchmarkTaskDoc encodes a reporting task (5 metrics x 10 variants, as
+// trove-bench fleet sends) the reflective way and with AppendDoc.
+func BenchmarkTaskDoc(b *testing.B) {
+	task := &Task{ID: "bench", Name: "training run", Status: "in_progress", LastIteration: 1000,
+		LastMetrics: map[string]map[string]*MetricSummary{}}
+	for m := range 5 {
+		metric := "metric_" + string(rune('a'+m))
+		task.LastMetrics[metric] = map[string]*MetricSummary{}
+		for v := range 10 {
+			variant := "variant_" + string(rune('a'+v))
+			first := jsonx.Float(1)
+			task.LastMetrics[metric][variant] = &MetricSummary{Metric: metric, Variant: variant, Value: 0.123456789,
+				MinValue: 0.01, MinValueIteration: 900, MaxValue: 1.5, MaxValueIteration: 2, FirstValue: &first, Count: 1000}
+		}
+	}
+	b.Run("json.Marshal", func(b *testing.B) {
+		for b.Loop() {
+			if _, err := json.Marshal(task); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("AppendDoc", func(b *testing.B) {
+		for b.Loop() {
+			if _, err := task.AppendDoc(nil); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+}

@@ -44,7 +44,7 @@ func (t *Task) AppendDoc(b []byte) ([]byte, error) {
 func lastMetricsSizeHint(lm map[string]map[string]*MetricSummary) int {
 	n := 2
 	for _, vs := range lm {
-		n += 256 * len(vs)
+		n += 320 * len(vs)
 	}
 	return n
 }

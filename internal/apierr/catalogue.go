@@ -282,6 +282,15 @@ func TooManyFailedLogins(retryAfter int) *Error {
 	return e
 }
 
+// EventQueueFull is 429/0: the event batches waiting to be written hold
+// more memory than the server allows; the client retries after a pause
+// (the SDK retries 429, honouring Retry-After).
+func EventQueueFull(pendingMB, limitMB int64) *Error {
+	e := New(429, 0, "Too many event batches are waiting to be written (%d MB pending, limit %d MB); retry shortly", pendingMB, limitMB)
+	e.RetryAfter = 2
+	return e
+}
+
 // RoleNotAllowed is 403/20.
 func RoleNotAllowed(role string, allowed []string) *Error {
 	return (&Error{Code: 403, Subcode: 20, Msg: "Forbidden (not allowed for role)"}).With("role", role, "allowed", allowed)

@@ -27,8 +27,13 @@ type Ingester struct {
 	DB  *store.DB
 	Now func() time.Time
 
-	group groupCommit
-	docs  docCache
+	// MaxPending bounds what batches waiting to be written hold (see
+	// admission.go); zero means DefaultMaxPending.
+	MaxPending int64
+
+	group    groupCommit
+	docs     docCache
+	admitted admission
 }
 
 // Batch is the content of one events.add or events.add_batch call.
@@ -63,6 +68,12 @@ func (in *Ingester) Ingest(ctx context.Context, b Batch) (*Result, error) {
 	if worker == "" {
 		worker = UnknownWorker
 	}
+	// counted before parsing, so that a refused batch costs no parse
+	release, err := in.admit(pendingCost(b.Lines))
+	if err != nil {
+		return nil, err
+	}
+	defer release()
 	now := in.Now()
 	wts := now.UnixMilli()
 	parseErrs := map[string]int{}

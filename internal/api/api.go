@@ -29,6 +29,9 @@ type Deps struct {
 	PublicConfig map[string]any
 	// Hooks collect start-up hooks and background jobs of services.
 	Hooks Hooks
+	// EventQueueBytes bounds the event batches waiting to be written
+	// (events.Ingester.MaxPending; 0 = its default).
+	EventQueueBytes int64
 }
 
 // UpdateResult is the answer of most single-record updates.

@@ -78,7 +78,8 @@ func New(ctx context.Context, cfg config.Config, log *slog.Logger) (*App, error)
 		db.Close()
 		return nil, err
 	}
-	deps := &api.Deps{Env: env, Log: log, FilesURL: PublicFilesURL(cfg), PublicConfig: publicConfig(cfg)}
+	deps := &api.Deps{Env: env, Log: log, FilesURL: PublicFilesURL(cfg), PublicConfig: publicConfig(cfg),
+		EventQueueBytes: int64(cfg.EventQueueMB) << 20}
 	deps.Auth = auth.New(&deps.Env, secret)
 	deps.Hooks.Exclusive = node.RunJob
 	authn := rpc.RequestAuth{Credentials: deps.Auth}

@@ -18,7 +18,7 @@ func publicConfig(c config.Config) map[string]any {
 	}
 	return map[string]any{
 		"api_addr": c.APIAddr, "files_addr": c.FilesAddr, "web_addr": c.WebAddr, "public_host": c.PublicHost,
-		"max_body_mb": c.MaxBodyMB, "request_timeout_sec": c.RequestTimeout.Seconds(),
+		"max_body_mb": c.MaxBodyMB, "event_queue_mb": c.EventQueueMB, "request_timeout_sec": c.RequestTimeout.Seconds(),
 		"log_format": c.LogFormat, "log_level": c.LogLevel, "metrics": c.Metrics,
 		"stats_retention_sec": time.Duration(c.StatsRetention).Seconds(), "files": files,
 	}

@@ -27,6 +27,9 @@ type Config struct {
 	PublicHost string `yaml:"public_host"`
 	// MaxBodyMB limits request bodies.
 	MaxBodyMB int `yaml:"max_body_mb"`
+	// EventQueueMB bounds the event batches waiting to be written, as
+	// events/admission.go counts them; past it add_batch answers 429.
+	EventQueueMB int `yaml:"event_queue_mb"`
 	// RequestTimeout is the deadline of one API call (timeout.go).
 	RequestTimeout time.Duration `yaml:"request_timeout"`
 	// LogFormat is "text" or "json"; LogLevel "debug", "info", "warn", "error".
@@ -50,7 +53,7 @@ type Config struct {
 func Defaults() Config {
 	return Config{
 		APIAddr: "0.0.0.0:8008", FilesAddr: "0.0.0.0:8081", DataDir: "./data",
-		MaxBodyMB: 100, RequestTimeout: DefaultRequestTimeout, LogFormat: "text", LogLevel: "info",
+		MaxBodyMB: 100, EventQueueMB: 512, RequestTimeout: DefaultRequestTimeout, LogFormat: "text", LogLevel: "info",
 		Files: Files{Storage: "local", Fsync: true},
 		Ops:   Ops{WebAddr: "0.0.0.0:8080", Metrics: true, StatsRetention: DefaultStatsRetention},
 	}
@@ -71,6 +74,7 @@ func Parse(fs *flag.FlagSet, args []string, getenv func(string) string) (Config,
 	db := fs.String("db", "", "database: postgres:// URL, sqlite://PATH or a SQLite file path (default: SQLite in the data dir)")
 	publicHost := fs.String("public-host", "", "host name clients use, for the printed clearml.conf")
 	maxBody := fs.Int("max-body-mb", 0, "request body limit in MB (default 100)")
+	eventQueue := fs.Int("event-queue-mb", 0, "event batches waiting to be written, in MB as counted, before add_batch answers 429 (default 512)")
 	logFormat := fs.String("log-format", "", "log format: text or json")
 	logLevel := fs.String("log-level", "", "log level: debug, info, warn, error")
 	files := addFilesFlags(fs)
@@ -112,6 +116,13 @@ func Parse(fs *flag.FlagSet, args []string, getenv func(string) string) (Config,
 		}
 		cfg.MaxBodyMB = n
 	}
+	if v := getenv("TROVE_EVENT_QUEUE_MB"); v != "" {
+		n, err := strconv.Atoi(v)
+		if err != nil {
+			return cfg, fmt.Errorf("TROVE_EVENT_QUEUE_MB: %w", err)
+		}
+		cfg.EventQueueMB = n
+	}
 	if err := applyFilesEnv(&cfg.Files, getenv); err != nil {
 		return cfg, err
 	}
@@ -135,6 +146,9 @@ func Parse(fs *flag.FlagSet, args []string, getenv func(string) string) (Config,
 	set(&cfg.LogLevel, *logLevel)
 	if *maxBody > 0 {
 		cfg.MaxBodyMB = *maxBody
+	}
+	if *eventQueue > 0 {
+		cfg.EventQueueMB = *eventQueue
 	}
 	files.apply(fs, &cfg.Files)
 	ops.apply(fs, &cfg.Ops)
@@ -160,6 +174,9 @@ func (c Config) Validate() error {
 	}
 	if c.MaxBodyMB < 1 {
 		return fmt.Errorf("max_body_mb must be at least 1")
+	}
+	if c.EventQueueMB < 1 {
+		return fmt.Errorf("event_queue_mb must be at least 1")
 	}
 	if err := c.validateTimeout(); err != nil {
 		return err

@@ -19,7 +19,7 @@ import (
 func Register(r *rpc.Registry, d *api.Deps) {
 	now := func() time.Time { return d.Now() }
 	s := &service{d: d,
-		ing:     &events.Ingester{DB: d.DB, Now: now},
+		ing:     &events.Ingester{DB: d.DB, Now: now, MaxPending: d.EventQueueBytes},
 		scrolls: &events.Scrolls{DB: d.DB, Now: now},
 	}
 	d.Hooks.OnStart("events scroll key", s.scrolls.LoadKey)

@@ -1,11 +1,13 @@
 package store
 
 import (
+	"cmp"
 	"context"
 	"database/sql"
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 	"strings"
 )
 
@@ -234,12 +236,16 @@ func (s *EventStore) HistogramFromRollups(ctx context.Context, q Querier, series
 }
 
 // RollupHistograms answers reads (one result per read, in their order)
-// with one statement per level and up to rollupReadChunk series: the rows
-// come in key order from the rollups' key (on PostgreSQL a covering one,
-// so an index-only scan without a sort, migration 0103) and are summed
-// here as they come. A GROUP BY over the wider buckets made the database
-// hash and sort thousands of rows per series, and a statement per series
-// cost a round trip and a plan each.
+// with one statement per level and up to rollupReadChunk series, not one
+// per series (a round trip and a plan each). The statement asks for no
+// order: a fresh task's rollups are spread over the heap pages of every
+// series and level written beside them, and until VACUUM has marked those
+// pages all-visible PostgreSQL reads them with a bitmap scan, after which
+// an ORDER BY sorted every row. The rows come nearly in key order anyway;
+// they are put in it here (cheap on nearly sorted rows) and summed in that
+// order, as a GROUP BY over the wider buckets would (that made the
+// database hash and sort them). Once the pages are all-visible the
+// covering key (PostgreSQL, migration 0103) serves the read alone.
 func (s *EventStore) RollupHistograms(ctx context.Context, q Querier, reads []RollupRead) ([][]HistBucket, error) {
 	out := make([][]HistBucket, len(reads))
 	byLevel := map[int][]int{}
@@ -263,19 +269,51 @@ func (s *EventStore) RollupHistograms(ctx context.Context, q Querier, reads []Ro
 	return out, nil
 }
 
+// rollupRow is one stored rollup bucket of a series.
+type rollupRow struct {
+	bucket int64
+	total  float64
+	cnt    int64
+}
+
 // readRollups reads the rollups of level of the reads at idx (distinct
 // series or not) into out.
 func (s *EventStore) readRollups(ctx context.Context, q Querier, level int, reads []RollupRead, idx []int, out [][]HistBucket) error {
-	bySeries := map[int64][]int{}
+	rowsOf := map[int64][]rollupRow{}
 	var ids []any
 	for _, i := range idx {
 		id := reads[i].Series
-		if _, ok := bySeries[id]; !ok {
+		if _, ok := rowsOf[id]; !ok {
+			rowsOf[id] = nil
 			ids = append(ids, id)
 		}
-		bySeries[id] = append(bySeries[id], i)
 	}
-	rows, err := q.QueryContext(ctx, "SELECT series, bucket, total, cnt FROM event_scalar_rollups WHERE level = ? AND series IN ("+Placeholders(len(ids))+") ORDER BY series, bucket",
+	if err := scanRollups(ctx, q, level, ids, rowsOf); err != nil {
+		return err
+	}
+	for id, rs := range rowsOf {
+		if !slices.IsSortedFunc(rs, compareBuckets) {
+			slices.SortFunc(rs, compareBuckets)
+		}
+		rowsOf[id] = rs
+	}
+	for _, i := range idx {
+		r := reads[i]
+		var b []HistBucket
+		for _, row := range rowsOf[r.Series] {
+			b = addToBucket(b, floorTo(row.bucket, r.Interval, r.NonNegative), row.total, row.cnt)
+		}
+		out[i] = b
+	}
+	return nil
+}
+
+func compareBuckets(a, b rollupRow) int { return cmp.Compare(a.bucket, b.bucket) }
+
+// scanRollups reads the rollups of level of the series ids into rowsOf,
+// in the order the database finds them.
+func scanRollups(ctx context.Context, q Querier, level int, ids []any, rowsOf map[int64][]rollupRow) error {
+	rows, err := q.QueryContext(ctx, "SELECT series, bucket, total, cnt FROM event_scalar_rollups WHERE level = ? AND series IN ("+Placeholders(len(ids))+")",
 		append([]any{level}, ids...)...)
 	if err != nil {
 		return err
@@ -285,8 +323,6 @@ func (s *EventStore) readRollups(ctx context.Context, q Querier, level int, read
 	// are, where typed destinations go through reflection per value
 	var vs [4]any
 	dest := []any{&vs[0], &vs[1], &vs[2], &vs[3]}
-	var cur int64
-	var targets []int
 	for rows.Next() {
 		if err := rows.Scan(dest...); err != nil {
 			return err
@@ -298,12 +334,7 @@ func (s *EventStore) readRollups(ctx context.Context, q Querier, level int, read
 		if err := errors.Join(e1, e2, e3, e4); err != nil {
 			return err
 		}
-		if targets == nil || series != cur {
-			cur, targets = series, bySeries[series]
-		}
-		for _, i := range targets {
-			out[i] = addToBucket(out[i], floorTo(bucket, reads[i].Interval, reads[i].NonNegative), total, cnt)
-		}
+		rowsOf[series] = append(rowsOf[series], rollupRow{bucket: bucket, total: total, cnt: cnt})
 	}
 	return rows.Err()
 }

@@ -292,10 +292,7 @@ func (s *EventStore) readRollups(ctx context.Context, q Querier, level int, read
 		return err
 	}
 	for id, rs := range rowsOf {
-		if !slices.IsSortedFunc(rs, compareBuckets) {
-			slices.SortFunc(rs, compareBuckets)
-		}
-		rowsOf[id] = rs
+		rowsOf[id] = inBucketOrder(rs, int64(1)<<level)
 	}
 	for _, i := range idx {
 		r := reads[i]
@@ -309,6 +306,44 @@ func (s *EventStore) readRollups(ctx context.Context, q Querier, level int, read
 }
 
 func compareBuckets(a, b rollupRow) int { return cmp.Compare(a.bucket, b.bucket) }
+
+// inBucketOrder puts a series' rollup rows of one level (buckets width
+// apart, each at most once: the key) in bucket order: rows spanning few
+// more buckets than they are go straight to their slot (a sort of the
+// rows of a fresh task, which come nearly in order, took a twentieth of
+// the call), others are sorted.
+func inBucketOrder(rs []rollupRow, width int64) []rollupRow {
+	if len(rs) < 2 || slices.IsSortedFunc(rs, compareBuckets) {
+		return rs
+	}
+	lo, hi := rs[0].bucket, rs[0].bucket
+	for _, r := range rs[1:] {
+		lo, hi = min(lo, r.bucket), max(hi, r.bucket)
+	}
+	span := (hi-lo)/width + 1
+	if hi-lo < 0 || span > 2*int64(len(rs))+64 {
+		slices.SortFunc(rs, compareBuckets)
+		return rs
+	}
+	slots := make([]rollupRow, span)
+	used := make([]bool, span)
+	for _, r := range rs {
+		off := r.bucket - lo
+		i := off / width
+		if off%width != 0 || used[i] { // not the level's buckets after all
+			slices.SortFunc(rs, compareBuckets)
+			return rs
+		}
+		slots[i], used[i] = r, true
+	}
+	out := rs[:0]
+	for i, ok := range used {
+		if ok {
+			out = append(out, slots[i])
+		}
+	}
+	return out
+}
 
 // scanRollups reads the rollups of level of the series ids into rowsOf,
 // in the order the database finds them.

@@ -384,7 +384,15 @@ func (b *eventsBench) histogram(series, points, samples, queries int) error {
 		return err
 	}
 	fmt.Printf("first call: %d series, %d buckets in s0\n", len(env.Data["loss"]), len(env.Data["loss"]["s0"].X))
+	// CPU per call, this process's (server and client) and the database
+	// server's: steadier than latencies when neighbours share the cores
+	pid, err := b.a.DB.Events().ServerPID(context.Background())
+	if err != nil {
+		return err
+	}
+	meter := newCPUMeter(pid)
 	var lat []time.Duration
+	before, load := meter.mark(), loadAverage()
 	b.measured(func() {
 		lat = timeCalls(queries, func() error {
 			return doJSON(b.post("events.scalar_metrics_iter_histogram", "application/json", body), &struct{}{})
@@ -393,7 +401,10 @@ func (b *eventsBench) histogram(series, points, samples, queries int) error {
 	if lat == nil {
 		return fmt.Errorf("histogram calls failed")
 	}
-	fmt.Printf("scalar_metrics_iter_histogram (samples %d), %d calls: p50 %.2f ms  p99 %.2f ms\n", samples, queries, ms(lat[len(lat)/2]), ms(lat[len(lat)*99/100]))
+	after := meter.mark()
+	perCall := func(d time.Duration) float64 { return ms(d) / float64(queries) }
+	fmt.Printf("scalar_metrics_iter_histogram (samples %d), %d calls: p50 %.2f ms  p99 %.2f ms; CPU per call: Trove and client %.2f ms, database server %.2f ms; load %s\n",
+		samples, queries, ms(lat[len(lat)/2]), ms(lat[len(lat)*99/100]), perCall(after.self-before.self), perCall(after.server-before.server), load)
 	return nil
 }
 

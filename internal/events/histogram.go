@@ -83,6 +83,10 @@ func (r *Reader) Histogram(ctx context.Context, task string, fs []store.MetricFi
 	if err != nil {
 		return nil, err
 	}
+	rolled, err := r.readRollups(ctx, plans, key)
+	if err != nil {
+		return nil, err
+	}
 	curves := make([]Curve, len(plans))
 	errs := make([]error, len(plans))
 	var wg sync.WaitGroup
@@ -93,7 +97,7 @@ func (r *Reader) Histogram(ctx context.Context, task string, fs []store.MetricFi
 		go func(i int) {
 			defer wg.Done()
 			defer func() { <-sem }()
-			curves[i], errs[i] = r.curve(ctx, &plans[i], key)
+			curves[i], errs[i] = r.curve(ctx, &plans[i], key, rolled[i])
 		}(i)
 	}
 	wg.Wait()
@@ -170,29 +174,61 @@ func groupIntervals(plans []seriesPlan) {
 	flush()
 }
 
-// curve reads one series' buckets.
-func (r *Reader) curve(ctx context.Context, p *seriesPlan, key HistKey) (Curve, error) {
+// rollupRead is what a plan reads of the rollups, if it reads them: by
+// iteration, a series of more than exactHistogramPoints points and a
+// width beyond 16.
+func (p *seriesPlan) rollupRead(key HistKey) (store.RollupRead, bool) {
+	level := rollupLevelFor(p.interval)
+	if key != KeyIter || level < 0 || p.count <= exactHistogramPoints {
+		return store.RollupRead{}, false
+	}
+	return store.RollupRead{Series: p.series.ID, Level: level, Interval: rollupWidth(p.interval, level), NonNegative: p.min >= 0}, true
+}
+
+// readRollups reads the rollup buckets of every plan that reads rollups
+// (nil for the others) at once: one statement per level, not one per
+// series.
+func (r *Reader) readRollups(ctx context.Context, plans []seriesPlan, key HistKey) ([][]store.HistBucket, error) {
+	out := make([][]store.HistBucket, len(plans))
+	var reads []store.RollupRead
+	var at []int
+	for i := range plans {
+		if rd, ok := plans[i].rollupRead(key); ok {
+			reads = append(reads, rd)
+			at = append(at, i)
+		}
+	}
+	if len(reads) == 0 {
+		return out, nil
+	}
+	got, err := r.DB.Events().RollupHistograms(ctx, r.DB.Read(), reads)
+	if err != nil {
+		return nil, err
+	}
+	for j, i := range at {
+		out[i] = got[j]
+	}
+	return out, nil
+}
+
+// curve reads one series' buckets; rolled are its rollup buckets when it
+// reads rollups (readRollups), to which the points not yet rolled up are
+// added.
+func (r *Reader) curve(ctx context.Context, p *seriesPlan, key HistKey, rolled []store.HistBucket) (Curve, error) {
 	es, q := r.DB.Events(), r.DB.Read()
 	c := Curve{Metric: p.series.Metric, Variant: p.series.Variant}
 	var pts []store.HistPoint
 	var err error
-	level := rollupLevelFor(p.interval)
-	if p.count <= exactHistogramPoints {
-		level = -1
-	}
+	rd, fromRollups := p.rollupRead(key)
 	switch {
 	case key != KeyIter:
 		pts, err = es.HistogramFromPoints(ctx, q, p.series.ID, p.interval, true, SingleValueIter)
-	case level < 0:
+	case !fromRollups:
 		pts, err = es.HistogramFromPoints(ctx, q, p.series.ID, p.interval, false, SingleValueIter)
 	default:
-		interval := rollupWidth(p.interval, level)
-		var rolled, tail []store.HistBucket
-		if rolled, err = es.HistogramFromRollups(ctx, q, p.series.ID, level, interval, p.min >= 0); err != nil {
-			return c, err
-		}
+		var tail []store.HistBucket
 		if after := rolledThrough(&p.series); after < p.max {
-			if tail, err = es.HistogramTail(ctx, q, p.series.ID, after, interval); err != nil {
+			if tail, err = es.HistogramTail(ctx, q, p.series.ID, after, rd.Interval); err != nil {
 				return c, err
 			}
 		}

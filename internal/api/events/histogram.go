@@ -63,7 +63,7 @@ type curveOut struct {
 // (the SDK reads it as is).
 type histogramResponse map[string]map[string]*curveOut
 
-func (s *service) scalarMetricsIterHistogram(ctx context.Context, c *rpc.Call, req *histogramRequest) (*histogramResponse, error) {
+func (s *service) scalarMetricsIterHistogram(ctx context.Context, c *rpc.Call, req *histogramRequest) (*rpc.Encoded, error) {
 	tcs, err := events.Histograms(ctx, &s.d.Env, c.Company(), []string{req.Task}, req.ModelEvents, filters(req.Metrics), req.samples(), req.key())
 	if err != nil {
 		return nil, err
@@ -75,7 +75,8 @@ func (s *service) scalarMetricsIterHistogram(ctx context.Context, c *rpc.Call, r
 		}
 		out[cv.Metric][cv.Variant] = toCurve(cv, cv.Variant, req.key(), tcs[0].Task)
 	}
-	return &out, nil
+	enc := rpc.Encoded(out.encode())
+	return &enc, nil
 }
 
 func toCurve(cv events.Curve, name string, key events.HistKey, t *events.Target) *curveOut {

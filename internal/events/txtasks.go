@@ -53,12 +53,18 @@ func (x *txTasks) apply(id string, s *Summary, now jsonx.Time, user string) {
 	s.ApplyTask(h.task, now, user)
 }
 
-// flush writes the held tasks in the order they were locked, those whose
-// metric names change last, and returns what it wrote.
+// flush writes the held tasks, those whose metric names change last,
+// each set with as few statements as it can (store.WriteEncodedVersions):
+// the name-index triggers then add a group's new names once per
+// statement rather than once per task, and the count rows they share
+// with the other lanes are held from that statement to the commit only.
+// It returns what it wrote.
 func (x *txTasks) flush(ctx context.Context, db *store.DB, q store.Querier) ([]writtenTask, error) {
 	tasks := db.Tasks()
 	written := make([]writtenTask, 0, len(x.order))
 	for _, late := range []bool{false, true} {
+		var ids []string
+		var encs []*store.EncodedRecord
 		for _, id := range x.order {
 			h := x.byID[id]
 			if h.renames != late {
@@ -71,11 +77,15 @@ func (x *txTasks) flush(ctx context.Context, db *store.DB, q store.Querier) ([]w
 					return nil, err
 				}
 			}
-			version, err := tasks.WriteEncodedVersion(ctx, q, enc)
-			if err != nil {
-				return nil, err
-			}
-			written = append(written, writtenTask{company: h.company, id: id, task: h.task, version: version, size: len(enc.Doc)})
+			ids, encs = append(ids, id), append(encs, enc)
+		}
+		versions, err := tasks.WriteEncodedVersions(ctx, q, encs)
+		if err != nil {
+			return nil, err
+		}
+		for i, id := range ids {
+			h := x.byID[id]
+			written = append(written, writtenTask{company: h.company, id: id, task: h.task, version: versions[i], size: len(encs[i].Doc)})
 		}
 	}
 	return written, nil

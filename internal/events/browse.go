@@ -2,6 +2,8 @@ package events
 
 import (
 	"context"
+	"maps"
+	"slices"
 	"sort"
 
 	"github.com/trove-ml/trove/internal/store"
@@ -93,7 +95,7 @@ func (b *Browser) Refresh(ctx context.Context, st *BrowseState, req TaskMetrics)
 
 func metricFilters(m map[string][]string) []store.MetricFilter {
 	var out []store.MetricFilter
-	for _, name := range sortedKeys(m) {
+	for _, name := range slices.Sorted(maps.Keys(m)) {
 		out = append(out, store.MetricFilter{Metric: name, Variants: m[name]})
 	}
 	return out

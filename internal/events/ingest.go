@@ -3,6 +3,8 @@ package events
 import (
 	"context"
 	"errors"
+	"maps"
+	"slices"
 	"sort"
 	"time"
 
@@ -224,7 +226,7 @@ func (w *batchWriter) loadEntities(ctx context.Context, tasks, models map[string
 	db := w.in.DB
 	w.tasks, w.models = map[string]*store.Task{}, map[string]*store.Model{}
 	w.prepared = map[string]bool{}
-	for _, id := range sortedKeys(tasks) {
+	for _, id := range slices.Sorted(maps.Keys(tasks)) {
 		t, u, held, err := w.lockTask(ctx, id)
 		if errors.Is(err, store.ErrNotFound) {
 			continue
@@ -245,7 +247,7 @@ func (w *batchWriter) loadEntities(ctx context.Context, tasks, models map[string
 			w.held.hold(w.company, id, t, nil, false)
 		}
 	}
-	for _, id := range sortedKeys(models) {
+	for _, id := range slices.Sorted(maps.Keys(models)) {
 		m, err := db.Models().GetForUpdate(ctx, w.q, id, w.company)
 		if errors.Is(err, store.ErrNotFound) {
 			continue
@@ -278,13 +280,4 @@ func (w *batchWriter) applySummaries(ctx context.Context, parts []*entityPart) e
 		}
 	}
 	return nil
-}
-
-func sortedKeys[V any](m map[string]V) []string {
-	out := make([]string, 0, len(m))
-	for k := range m {
-		out = append(out, k)
-	}
-	sort.Strings(out)
-	return out
 }

@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"context"
 	"encoding/json"
+	"maps"
 	"regexp"
 	"slices"
 	"strconv"
@@ -273,7 +274,7 @@ func (w *batchWriter) knownSeries(ctx context.Context, batches []*seriesBatch) (
 	}
 	out := map[seriesKey]*store.Series{}
 	for _, task := range tasks {
-		found, err := w.in.DB.Events().SeriesOf(ctx, w.q, task, sortedKeys(metrics[task]))
+		found, err := w.in.DB.Events().SeriesOf(ctx, w.q, task, slices.Sorted(maps.Keys(metrics[task])))
 		if err != nil {
 			return nil, err
 		}

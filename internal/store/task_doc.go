@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"slices"
 )
 
@@ -56,7 +57,7 @@ func appendLastMetrics(b []byte, lm map[string]map[string]*MetricSummary) []byte
 		return append(b, "null"...)
 	}
 	b = append(b, '{')
-	for i, metric := range sortedMapKeys(lm) {
+	for i, metric := range slices.Sorted(maps.Keys(lm)) {
 		if i > 0 {
 			b = append(b, ',')
 		}
@@ -68,7 +69,7 @@ func appendLastMetrics(b []byte, lm map[string]map[string]*MetricSummary) []byte
 			continue
 		}
 		b = append(b, '{')
-		for j, variant := range sortedMapKeys(vs) {
+		for j, variant := range slices.Sorted(maps.Keys(vs)) {
 			if j > 0 {
 				b = append(b, ',')
 			}
@@ -83,13 +84,4 @@ func appendLastMetrics(b []byte, lm map[string]map[string]*MetricSummary) []byte
 		b = append(b, '}')
 	}
 	return append(b, '}')
-}
-
-func sortedMapKeys[V any](m map[string]V) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
-	return keys
 }

@@ -2,7 +2,8 @@ package events
 
 import (
 	"encoding/json"
-	"sort"
+	"maps"
+	"slices"
 )
 
 // A histogram answer is mostly its number arrays, already encoded by
@@ -21,14 +22,14 @@ func (h histogramResponse) encode() []byte {
 	}
 	b := make([]byte, 0, size)
 	b = append(b, '{')
-	for i, metric := range sortedKeys(h) {
+	for i, metric := range slices.Sorted(maps.Keys(h)) {
 		if i > 0 {
 			b = append(b, ',')
 		}
 		b = appendJSONString(b, metric)
 		b = append(b, ':', '{')
 		byVariant := h[metric]
-		for j, variant := range sortedKeys(byVariant) {
+		for j, variant := range slices.Sorted(maps.Keys(byVariant)) {
 			if j > 0 {
 				b = append(b, ',')
 			}
@@ -72,13 +73,4 @@ func appendRaw(b []byte, raw json.RawMessage) []byte {
 func appendJSONString(b []byte, s string) []byte {
 	q, _ := json.Marshal(s) // a string always encodes
 	return append(b, q...)
-}
-
-func sortedKeys[V any](m map[string]V) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
 }

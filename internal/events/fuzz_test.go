@@ -3,6 +3,7 @@ package events
 import (
 	"encoding/json"
 	"fmt"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -58,6 +59,29 @@ func FuzzParse(f *testing.F) {
 		}
 		if bad == "" && (e.Task == "" || !ValidType(string(e.Type))) {
 			t.Fatalf("Parse(%q) accepted an event without task or valid type: %+v", b, e)
+		}
+	})
+}
+
+// FuzzParseShared: a batch's parser remembers the names of earlier lines
+// (and hands out events from a slab); a line parsed after others gives
+// exactly what it gives parsed alone, escaped names and lookalikes
+// included.
+func FuzzParseShared(f *testing.F) {
+	f.Add([]byte(`{"type": "training_stats_scalar", "task": "t", "iter": 3, "metric": "m", "variant": "v", "value": 0.5}`),
+		[]byte(`{"type": "training_stats_scalar", "task": "t", "iter": 4, "metric": "m", "variant": "v\u0041", "value": 1}`))
+	f.Add([]byte(`{"type": "log", "task": "t\"", "msg": "a", "worker": "w"}`),
+		[]byte(`{"type": "log", "task": "t\\", "msg": "b", "worker": "w2"}`))
+	f.Add([]byte(`{"type": "training_stats_scalar", "task": "abc", "metric": "\u0000trove:nan", "value": 1}`),
+		[]byte(`{"type": "training_stats_scalar", "task": "abc", "metric": "m", "value": 2}`))
+	f.Fuzz(func(t *testing.T, first, second []byte) {
+		shared := NewParser("w")
+		for _, line := range [][]byte{first, second, first, second} {
+			got, gotBad := shared.Parse(line)
+			want, wantBad := NewParser("w").Parse(line)
+			if gotBad != wantBad || !reflect.DeepEqual(got, want) {
+				t.Fatalf("line %q after others: %+v %q; alone: %+v %q", line, got, gotBad, want, wantBad)
+			}
 		}
 	})
 }

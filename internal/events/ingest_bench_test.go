@@ -70,3 +70,27 @@ func BenchmarkIngestScalars(b *testing.B) {
 		b.ReportMetric(float64(b.N*1000)/b.Elapsed().Seconds(), "rows/s")
 	})
 }
+
+// BenchmarkParseScalars measures parsing and validating the lines of one
+// 1000-event batch as the SDK sends them (the handlers' share of ingest).
+//
+//	go test -run '^$' -bench ParseScalars -benchmem ./internal/events/
+func BenchmarkParseScalars(b *testing.B) {
+	ts := strconv.FormatInt(time.Now().UnixMilli(), 10)
+	lines := make([][]byte, 1000)
+	for i := range lines {
+		lines[i] = []byte(`{"timestamp":` + ts + `,"type":"training_stats_scalar","task":"0f6d5e4c3b2a41908f7e6d5c4b3a2910","iter":` +
+			strconv.Itoa(i/4) + `,"metric":"loss","variant":"series` + strconv.Itoa(i%4) + `","value":` +
+			strconv.FormatFloat(float64(i%1000)/997, 'g', -1, 64) + `,"allow_locked":false,"model_event":false}`)
+	}
+	b.ReportAllocs()
+	for i := 0; i < b.N; i++ {
+		p := NewParser("w")
+		for _, ln := range lines {
+			if _, bad := p.Parse(ln); bad != "" {
+				b.Fatal(bad)
+			}
+		}
+	}
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*len(lines)), "ns/event")
+}

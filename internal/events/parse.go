@@ -76,6 +76,27 @@ func Parse(line []byte, defaultWorker string) (*Event, string) {
 type Parser struct {
 	defaultWorker string
 	names         map[string]string
+	// slab holds the events of the next lines: one allocation for many
+	// events instead of one each.
+	slab     []Event
+	slabSize int
+	// last holds each slot's last unescaped value.
+	last [nameSlots]string
+}
+
+// maxSlab is the most events a Parser allocates at once; a parser of one
+// line allocates one.
+const maxSlab = 64
+
+// newEvent returns a zeroed event from the parser's slab.
+func (p *Parser) newEvent() *Event {
+	if len(p.slab) == 0 {
+		p.slabSize = min(maxSlab, max(1, 2*p.slabSize))
+		p.slab = make([]Event, p.slabSize)
+	}
+	e := &p.slab[0]
+	p.slab = p.slab[1:]
+	return e
 }
 
 // NewParser makes a parser for one batch.
@@ -87,18 +108,17 @@ func NewParser(defaultWorker string) *Parser {
 func (p *Parser) Parse(line []byte) (*Event, string) {
 	r := rawEvent{p: p}
 	err := walkObject(line, func(key []byte, escaped bool, val []byte) error {
-		k := string(key)
 		if escaped {
 			var s string
 			if json.Unmarshal(append(append([]byte{'"'}, key...), '"'), &s) != nil {
 				return errSyntax
 			}
-			k = s
+			key = []byte(s)
 		}
 		if r.members++; r.members > limits.EventKeys {
 			return errTooManyMembers
 		}
-		r.set(k, val)
+		r.set(key, val)
 		return nil
 	})
 	if errors.Is(err, errTooManyMembers) {
@@ -110,24 +130,47 @@ func (p *Parser) Parse(line []byte) (*Event, string) {
 	return r.validate(p.defaultWorker)
 }
 
-// name decodes a short string member, shared across the batch.
-func (p *Parser) name(v []byte) (string, bool) {
+// Name slots: the members whose last value a Parser remembers, since
+// consecutive lines of a batch mostly repeat them.
+const (
+	slotType = iota
+	slotTask
+	slotMetric
+	slotVariant
+	slotWorker
+	nameSlots
+)
+
+// name decodes a short string member, shared across the batch. slot is
+// the member's (see slotType); a value equal to the slot's previous one
+// is answered without hashing.
+func (p *Parser) name(slot int, v []byte) (string, bool) {
+	if len(v) >= 2 && v[0] == '"' && v[len(v)-1] == '"' {
+		// the last value was unescaped, so equal bytes are unescaped too
+		if last := p.last[slot]; last != "" && string(v[1:len(v)-1]) == last {
+			return last, true
+		}
+	}
 	if len(v) >= 2 && v[0] == '"' && !hasEscape(v) && len(v) <= 256 {
 		inner := v[1 : len(v)-1]
-		if s, ok := p.names[string(inner)]; ok {
-			return s, true
+		s, ok := p.names[string(inner)]
+		if !ok {
+			if s, ok = str(v); ok && len(p.names) < 4096 {
+				p.names[s] = s
+			}
 		}
-		s, ok := str(v)
-		if ok && len(p.names) < 4096 {
-			p.names[s] = s
+		if ok {
+			p.last[slot] = s
 		}
 		return s, ok
 	}
 	return str(v)
 }
 
-func (r *rawEvent) set(k string, v []byte) {
-	switch k {
+// set keeps a member's value. The key is copied only for a member kept
+// in extra: the known names are matched on the line's bytes.
+func (r *rawEvent) set(key []byte, v []byte) {
+	switch string(key) {
 	case "type":
 		r.typ = v
 	case "task":
@@ -167,9 +210,10 @@ func (r *rawEvent) set(k string, v []byte) {
 	case "x_axis_label":
 		r.xAxisLabel = v
 	default:
-		if dropped[k] {
+		if dropped[string(key)] {
 			return
 		}
+		k := string(key)
 		// A repeated member: the last one wins, as in JSON decoders.
 		if r.extraAt != nil {
 			if i, ok := r.extraAt[k]; ok {
@@ -199,11 +243,12 @@ func (r *rawEvent) set(k string, v []byte) {
 func isNull(v []byte) bool { return v == nil || string(v) == "null" }
 
 func (r *rawEvent) validate(defaultWorker string) (*Event, string) {
-	e := &Event{Iter: NoIter, Extra: r.extra}
 	if isNull(r.typ) {
 		return nil, errNoType
 	}
-	typ, ok := r.p.name(r.typ)
+	e := r.p.newEvent()
+	e.Iter, e.Extra = NoIter, r.extra
+	typ, ok := r.p.name(slotType, r.typ)
 	if !ok {
 		return nil, errField("type", "a string")
 	}
@@ -232,7 +277,7 @@ func (r *rawEvent) validate(defaultWorker string) (*Event, string) {
 	if isNull(id) {
 		return nil, errNoTask
 	}
-	if e.Task, ok = r.p.name(id); !ok || e.Task == "" {
+	if e.Task, ok = r.p.name(slotTask, id); !ok || e.Task == "" {
 		return nil, errNoTask
 	}
 	if bad = r.times(e); bad != "" {
@@ -273,13 +318,13 @@ func (r *rawEvent) times(e *Event) string {
 // names validates the text fields shared by every type.
 func (r *rawEvent) names(e *Event, defaultWorker string) string {
 	var bad string
-	if e.Metric, bad = r.nameField("metric", r.metric); bad != "" {
+	if e.Metric, bad = r.nameField("metric", slotMetric, r.metric); bad != "" {
 		return bad
 	}
-	if e.Variant, bad = r.nameField("variant", r.variant); bad != "" {
+	if e.Variant, bad = r.nameField("variant", slotVariant, r.variant); bad != "" {
 		return bad
 	}
-	if e.Worker, bad = r.nameField("worker", r.worker); bad != "" {
+	if e.Worker, bad = r.nameField("worker", slotWorker, r.worker); bad != "" {
 		return bad
 	}
 	if e.Worker == "" {
@@ -399,11 +444,11 @@ func str(v []byte) (string, bool) {
 
 // nameField decodes an optional short string member shared across the
 // batch ("" when null or absent).
-func (r *rawEvent) nameField(field string, v []byte) (string, string) {
+func (r *rawEvent) nameField(field string, slot int, v []byte) (string, string) {
 	if isNull(v) {
 		return "", ""
 	}
-	s, ok := r.p.name(v)
+	s, ok := r.p.name(slot, v)
 	if !ok || bytes.HasPrefix(v, sentinelPrefix) {
 		return "", errField(field, "a string")
 	}

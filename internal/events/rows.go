@@ -148,8 +148,14 @@ func (w *batchWriter) writeScalars(ctx context.Context, batches []*seriesBatch, 
 		return nil
 	}
 	es := w.in.DB.Events()
-	var rows, fresh []store.ScalarRow
+	var rows []store.ScalarRow
 	var rollups, newBuckets []store.Rollup
+	total := 0
+	for _, sb := range batches {
+		total += len(sb.points)
+	}
+	// most points are new (above their series' highest iteration)
+	fresh := make([]store.ScalarRow, 0, total)
 	known, err := w.knownSeries(ctx, batches)
 	if err != nil {
 		return err

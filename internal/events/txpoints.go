@@ -28,8 +28,14 @@ func newTxPoints() *txPoints {
 	return &txPoints{series: map[seriesKey]*store.Series{}, touched: map[int64]int{}}
 }
 
-// insert queues points that cannot exist yet.
-func (x *txPoints) insert(rows []store.ScalarRow) { x.fresh = append(x.fresh, rows...) }
+// insert queues points that cannot exist yet; it may keep rows.
+func (x *txPoints) insert(rows []store.ScalarRow) {
+	if len(x.fresh) == 0 {
+		x.fresh = rows
+		return
+	}
+	x.fresh = append(x.fresh, rows...)
+}
 
 // touch records a series' new state, both for the end of the transaction
 // and for its later batches.
@@ -49,7 +55,8 @@ func (x *txPoints) flushPoints(ctx context.Context, es *store.EventStore, q stor
 		return nil
 	}
 	err := es.InsertScalars(ctx, q, x.fresh)
-	x.fresh = x.fresh[:0]
+	// not reused: the slice may be a batch's own (insert)
+	x.fresh = nil
 	return err
 }
 

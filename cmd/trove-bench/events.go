@@ -52,6 +52,7 @@ func benchEvents(args []string) error {
 	rounds := fs.Int("rounds", 1, "ingest: alternate add_batch and the raw insert this many times (each duration/rounds) and report the median ratio; steadier on a shared machine")
 	only := fs.String("only", "ingest,histogram,log", "parts to run")
 	profile := fs.String("cpuprofile", "", "write a CPU profile of the measured calls (add_batch load, histogram and log calls) to this file")
+	traceOut := fs.String("trace", "", "write an execution trace of 3 s, halfway through the first add_batch half, to this file (go tool trace)")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -78,7 +79,7 @@ func benchEvents(args []string) error {
 		stopJobs()
 		jobs.Wait()
 	}()
-	b := &eventsBench{a: a, url: srv.URL}
+	b := &eventsBench{a: a, url: srv.URL, trace: *traceOut}
 	if *profile != "" {
 		f, err := os.Create(*profile)
 		if err != nil {
@@ -114,6 +115,8 @@ type eventsBench struct {
 	url     string
 	token   string
 	profile *os.File
+	// trace is where the first ingest half writes an execution trace ("" for none)
+	trace string
 }
 
 // measured runs fn under the CPU profile, when one is asked for.
@@ -227,6 +230,9 @@ func (b *eventsBench) ingest(d time.Duration, workers, batch int, t *ingestTasks
 		return b.post("events.add_batch", "application/json-lines", body)
 	}
 	var res loadResult
+	if b.trace != "" && round == 0 {
+		time.AfterFunc(d/2, func() { writeTrace(b.trace, min(3*time.Second, d/3)) })
+	}
 	cpu0 := cpuTime()
 	b.measured(func() { res = runLoad(d, workers, mk) })
 	apiCPU := cpuTime() - cpu0

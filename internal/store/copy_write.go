@@ -25,6 +25,8 @@ const sqliteBatchRows = 20000
 // committing every sqliteBatchRows rows. Reading the source runs in its
 // own goroutine, ahead of the writes.
 func (sqliteDialect) bulkWrite(ctx context.Context, db *DB, p *copyPlan, src *rowSource, progress func(int)) error {
+	// rows written here bypass DB.Tx: the series cache cannot follow them
+	db.series.changed(db.w, nil, nil)
 	ncol := len(p.cols)
 	per := 30000 / ncol
 	if per > 200 {

@@ -43,6 +43,12 @@ type DB struct {
 	locks *sql.DB
 	// localLocks holds a *sync.Mutex per cluster lock name.
 	localLocks sync.Map
+	// ckpt runs SQLite's checkpoints beside the writer (nil on
+	// PostgreSQL).
+	ckpt *checkpointer
+	// series caches the ingest writer's series rows (SQLite only,
+	// events_series_cache.go).
+	series *seriesCache
 }
 
 // Open opens (creating if needed) the database named by dsn (see Locate
@@ -91,7 +97,13 @@ func openPostgres(dsn string) (*DB, error) {
 func (db *DB) Close() error {
 	db.wc.close()
 	db.rc.close()
-	err := db.w.Close()
+	// before the writer: the last connection to close checkpoints and
+	// removes the log
+	err := db.ckpt.close()
+	db.ckpt = nil
+	if e := db.w.Close(); err == nil {
+		err = e
+	}
 	if db.r != db.w {
 		if e := db.r.Close(); err == nil {
 			err = e
@@ -153,10 +165,11 @@ func (db *DB) txWith(ctx context.Context, cached bool, fn func(q Querier) error)
 			_ = tx.Rollback()
 		}
 	}()
-	var q Querier = &rawQuerier{q: tx, d: db.D}
+	hooks := &commitHooks{}
+	var q Querier = &rawQuerier{q: tx, d: db.D, hooks: hooks}
 	var cq *cachedQuerier
 	if cached {
-		cq = &cachedQuerier{cache: db.wc, tx: tx, q: tx, d: db.D}
+		cq = &cachedQuerier{cache: db.wc, tx: tx, q: tx, d: db.D, hooks: hooks}
 		q = cq
 	}
 	if err = fn(q); err != nil {
@@ -165,6 +178,8 @@ func (db *DB) txWith(ctx context.Context, cached bool, fn func(q Querier) error)
 	if err = tx.Commit(); err != nil {
 		return err
 	}
+	hooks.run()
+	db.ckpt.wake()
 	if cq != nil {
 		cq.prepareMissed(ctx)
 	}
@@ -175,6 +190,32 @@ func (db *DB) txWith(ctx context.Context, cached bool, fn func(q Querier) error)
 type rawQuerier struct {
 	q Querier
 	d Dialect
+	// hooks is the transaction's (nil outside DB.Tx)
+	hooks *commitHooks
+}
+
+// commitHooks are what a transaction of DB.Tx runs once it has
+// committed, in the order they were added.
+type commitHooks struct{ fns []func() }
+
+func (h *commitHooks) add(fn func()) { h.fns = append(h.fns, fn) }
+
+func (h *commitHooks) run() {
+	for _, fn := range h.fns {
+		fn()
+	}
+}
+
+// txHooks returns the commit hooks of q's transaction, nil when q is not
+// a transaction of DB.Tx.
+func txHooks(q Querier) *commitHooks {
+	switch q := q.(type) {
+	case *rawQuerier:
+		return q.hooks
+	case *cachedQuerier:
+		return q.hooks
+	}
+	return nil
 }
 
 func (r *rawQuerier) ExecContext(ctx context.Context, query string, args ...any) (sql.Result, error) {

@@ -51,10 +51,21 @@ func scanSeries(sc interface{ Scan(...any) error }) (Series, error) {
 // SeriesOf loads the series of a task (or model) in the given metrics,
 // keyed by metric and variant, locking them against the rollup job on
 // PostgreSQL.
+//
+// Inside a transaction on SQLite the series cache answers what it holds
+// (events_series_cache.go); the rows read are cached once the transaction
+// commits. The series returned are the caller's own copies.
 func (s *EventStore) SeriesOf(ctx context.Context, q Querier, task string, metrics []string) (map[[2]string]*Series, error) {
 	out := map[[2]string]*Series{}
 	if len(metrics) == 0 {
 		return out, nil
+	}
+	cache := s.db.series.usable(q)
+	var gen uint64
+	if cache != nil {
+		if metrics, gen = cache.lookup(task, metrics, out); len(metrics) == 0 {
+			return out, nil
+		}
 	}
 	rows, err := q.QueryContext(ctx, "SELECT "+seriesCols+" FROM event_series WHERE task = ? AND metric IN ("+Placeholders(len(metrics))+")"+s.db.D.ForUpdate(),
 		append([]any{task}, Args(metrics)...)...)
@@ -62,14 +73,24 @@ func (s *EventStore) SeriesOf(ctx context.Context, q Querier, task string, metri
 		return nil, err
 	}
 	defer rows.Close()
+	var found []Series
 	for rows.Next() {
 		sr, err := scanSeries(rows)
 		if err != nil {
 			return nil, err
 		}
 		out[[2]string{sr.Metric, sr.Variant}] = &sr
+		if cache != nil {
+			found = append(found, sr)
+		}
 	}
-	return out, rows.Err()
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	if cache != nil {
+		txHooks(q).add(func() { cache.put(gen, task, metrics, found) })
+	}
+	return out, nil
 }
 
 // CreateSeries inserts a series and sets its ID.
@@ -78,6 +99,7 @@ func (s *EventStore) CreateSeries(ctx context.Context, q Querier, sr *Series) er
 	if sr.ModelEvent {
 		me = 1
 	}
+	s.db.series.changed(q, nil, []string{sr.Task})
 	return q.QueryRowContext(ctx, "INSERT INTO event_series (task, metric, variant, model_event, worker, max_iter, last_wts, rolled_through, ts0) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
 		sr.Task, sr.Metric, sr.Variant, me, sr.Worker, sr.MaxIter, sr.LastWTS, sr.RolledThrough, sr.TS0).Scan(&sr.ID)
 }
@@ -118,6 +140,7 @@ func seriesIDs(rows *sql.Rows, err error) ([]int64, error) {
 // SetRolledThrough records that a series' points up to through are in
 // its rollups.
 func (s *EventStore) SetRolledThrough(ctx context.Context, q Querier, id, through int64) error {
+	s.db.series.changed(q, []int64{id}, nil)
 	_, err := q.ExecContext(ctx, "UPDATE event_series SET rolled_through = ? WHERE id = ?", through, id)
 	return err
 }
@@ -146,6 +169,7 @@ func (s *EventStore) IterValues(ctx context.Context, q Querier, series, after in
 // TouchSeries records a series' highest iteration, rollup mark and
 // newest write time.
 func (s *EventStore) TouchSeries(ctx context.Context, q Querier, id, maxIter, rolledThrough, lastWTS int64) error {
+	s.db.series.changed(q, []int64{id}, nil)
 	_, err := q.ExecContext(ctx, "UPDATE event_series SET max_iter = ?, rolled_through = ?, last_wts = ? WHERE id = ?", maxIter, rolledThrough, lastWTS, id)
 	return err
 }
@@ -176,7 +200,14 @@ func (s *EventStore) TaskSeries(ctx context.Context, q Querier, tasks ...string)
 // shapes, so each is prepared once and kept in the statement cache.
 var chunkSizes = []int{512, 128, 64, 32, 16, 8, 4, 2, 1}
 
-var multiSQL sync.Map // head + size -> statement text
+var multiSQL sync.Map // multiKey -> statement text
+
+// multiKey identifies a statement of multiRowSQL (a struct, not a
+// formatted string: the lookup runs for every statement of every batch).
+type multiKey struct {
+	dialect, head, row, tail string
+	size                     int
+}
 
 // fixedShapes holds the texts multiRowSQL built: a bounded set of
 // statements that run for every batch, which the statement cache keeps
@@ -193,7 +224,7 @@ func isFixedShape(query string) bool {
 // cols, in the dialect's placeholders (rebinding hundreds of placeholders
 // per statement would cost as much as encoding the rows).
 func multiRowSQL(d Dialect, head, row, tail string, size int) string {
-	key := fmt.Sprintf("%s\x00%s\x00%s\x00%d\x00%s", d.Name(), head, row, size, tail)
+	key := multiKey{d.Name(), head, row, tail, size}
 	if v, ok := multiSQL.Load(key); ok {
 		return v.(string)
 	}

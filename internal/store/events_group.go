@@ -2,6 +2,7 @@ package store
 
 import (
 	"context"
+	"slices"
 )
 
 // WriteConcurrency is how many write transactions the store runs at once:
@@ -32,9 +33,25 @@ const (
 // series was a large part of a small batch's write). Each series appears
 // once in rows.
 func (s *EventStore) TouchSeriesMany(ctx context.Context, q Querier, rows []SeriesTouch) error {
-	return s.multiRows(ctx, q, touchHead, touchRow, 4, touchTail,
+	err := s.multiRows(ctx, q, touchHead, touchRow, 4, touchTail,
 		len(rows), func(args []any, i int) []any {
 			r := &rows[i]
 			return append(args, r.ID, r.MaxIter, r.RolledThrough, r.LastWTS)
 		})
+	if err != nil || len(rows) == 0 {
+		return err
+	}
+	// the series cache learns the new state once the transaction commits
+	if cache := s.db.series.usable(q); cache != nil {
+		gen := cache.generation()
+		kept := slices.Clone(rows)
+		txHooks(q).add(func() { cache.touched(gen, kept) })
+	} else {
+		ids := make([]int64, len(rows))
+		for i, r := range rows {
+			ids[i] = r.ID
+		}
+		s.db.series.changed(q, ids, nil)
+	}
+	return nil
 }

@@ -183,6 +183,7 @@ func (s *EventStore) DeleteFor(ctx context.Context, q Querier, ids []string) (in
 	// The rollups stay with their series until the purge too: a task of
 	// 10M points has some 400,000 of them, and deleting them here held
 	// the writer for seconds.
+	s.db.series.changed(q, nil, ids)
 	for _, stmt := range []string{
 		"INSERT INTO event_series_purge (id) " + series,
 		"UPDATE event_series SET task = '" + deletedSeriesPrefix + "' || CAST(id AS TEXT), rolled_through = max_iter WHERE task IN " + in,

@@ -37,6 +37,7 @@ func (s *EventStore) PurgeSeries(ctx context.Context, q Querier, id int64, chunk
 	if n, _ := res.RowsAffected(); n >= int64(chunk) {
 		return false, nil
 	}
+	s.db.series.changed(q, []int64{id}, nil)
 	for _, stmt := range []string{
 		"DELETE FROM event_scalar_extras WHERE series = ?",
 		"DELETE FROM event_series WHERE id = ?",

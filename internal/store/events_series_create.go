@@ -40,7 +40,32 @@ func (s *EventStore) CreateSeriesMany(ctx context.Context, q Querier, list []*Se
 			return fmt.Errorf("series %s %s/%s: no id returned", sr.Task, sr.Metric, sr.Variant)
 		}
 	}
+	s.cacheCreated(q, list)
 	return nil
+}
+
+// cacheCreated adds created series to the series cache once their
+// transaction commits.
+func (s *EventStore) cacheCreated(q Querier, list []*Series) {
+	cache := s.db.series.usable(q)
+	if cache == nil {
+		s.db.series.changed(q, nil, tasksOfSeries(list))
+		return
+	}
+	gen := cache.generation()
+	rows := make([]Series, len(list))
+	for i, sr := range list {
+		rows[i] = *sr
+	}
+	txHooks(q).add(func() { cache.created(gen, rows) })
+}
+
+func tasksOfSeries(list []*Series) []string {
+	out := make([]string, len(list))
+	for i, sr := range list {
+		out[i] = sr.Task
+	}
+	return out
 }
 
 func (s *EventStore) scanCreated(ctx context.Context, q Querier, sqlText string, args []any, byKey map[[3]string]*Series) error {

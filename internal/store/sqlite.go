@@ -79,12 +79,9 @@ func registerFunctions() {
 	})
 }
 
+// sqliteDSN is the DSN of a reader (readOnly) or of the one writer.
 func sqliteDSN(path string, readOnly bool) string {
-	q := url.Values{}
-	q.Add("_pragma", "busy_timeout(10000)")
-	q.Add("_pragma", "journal_mode(WAL)")
-	q.Add("_pragma", "synchronous(NORMAL)")
-	q.Add("_pragma", "foreign_keys(ON)")
+	q := baseSQLiteParams()
 	// The page cache is per connection (nine of them): at 64 MiB each, scans
 	// of a large store filled every reader's and held ~600 MiB. 8 MiB
 	// keeps the hot B-tree pages; the rest is the OS's file cache.
@@ -99,8 +96,29 @@ func sqliteDSN(path string, readOnly bool) string {
 		// them back from the OS.
 		q.Add("_pragma", "cache_size(-65536)")
 		q.Add("_txlock", "immediate")
+		// checkpoints run beside the writer (sqlite_checkpoint.go); its
+		// own automatic one only bounds the log
+		q.Add("_pragma", fmt.Sprintf("wal_autocheckpoint(%d)", writerCheckpointPages))
 	}
 	return "file:" + path + "?" + q.Encode()
+}
+
+// checkpointDSN is the DSN of the checkpointer's connection: it reads
+// the log and writes only the database file, so a small cache does.
+func checkpointDSN(path string) string {
+	q := baseSQLiteParams()
+	q.Add("_pragma", "cache_size(-1024)")
+	return "file:" + path + "?" + q.Encode()
+}
+
+// baseSQLiteParams are the settings of every connection.
+func baseSQLiteParams() url.Values {
+	q := url.Values{}
+	q.Add("_pragma", "busy_timeout(10000)")
+	q.Add("_pragma", "journal_mode(WAL)")
+	q.Add("_pragma", "synchronous(NORMAL)")
+	q.Add("_pragma", "foreign_keys(ON)")
+	return q
 }
 
 func openSQLite(path string) (*DB, error) {
@@ -126,5 +144,11 @@ func openSQLite(path string) (*DB, error) {
 	// A reader idle for a while is closed, with what its statements and
 	// page cache hold.
 	r.SetConnMaxIdleTime(2 * time.Minute)
-	return &DB{D: sqliteDialect{}, w: w, r: r}, nil
+	ck, err := startCheckpointer(path)
+	if err != nil {
+		w.Close()
+		r.Close()
+		return nil, err
+	}
+	return &DB{D: sqliteDialect{}, w: w, r: r, ckpt: ck, series: newSeriesCache()}, nil
 }

@@ -90,6 +90,8 @@ type cachedQuerier struct {
 	// prepared after it ends (the pool's only SQLite writer connection is
 	// busy until then).
 	missed map[string]bool
+	// hooks is the transaction's (nil outside DB.Tx)
+	hooks *commitHooks
 }
 
 func (c *cachedQuerier) stmt(ctx context.Context, query string) *sql.Stmt {

@@ -35,13 +35,14 @@ type seriesCache struct {
 	tasks map[string]map[string]map[string]Series // task -> metric -> variant
 	where map[int64]seriesAt                      // series id -> its place
 	count int
+	limit int // maxCachedSeries
 }
 
 // seriesAt is where a cached series is.
 type seriesAt struct{ task, metric, variant string }
 
 func newSeriesCache() *seriesCache {
-	return &seriesCache{tasks: map[string]map[string]map[string]Series{}, where: map[int64]seriesAt{}}
+	return &seriesCache{tasks: map[string]map[string]map[string]Series{}, where: map[int64]seriesAt{}, limit: maxCachedSeries}
 }
 
 // usable is the cache of a transaction of DB.Tx on SQLite, nil when
@@ -110,7 +111,7 @@ func (c *seriesCache) put(gen uint64, task string, metrics []string, found []Ser
 	if gen != c.gen {
 		return
 	}
-	if c.count+len(found) > maxCachedSeries {
+	if c.count+len(found) > c.limit {
 		c.resetLocked()
 	}
 	for _, m := range metrics {
@@ -131,7 +132,7 @@ func (c *seriesCache) created(gen uint64, list []Series) {
 		c.dropSeriesLocked(list)
 		return
 	}
-	if c.count+len(list) > maxCachedSeries {
+	if c.count+len(list) > c.limit {
 		c.resetLocked()
 		return
 	}

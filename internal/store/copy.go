@@ -136,10 +136,10 @@ func (c *Copier) plan(ctx context.Context) error {
 		if err != nil {
 			return err
 		}
-		if p.Rows, err = countRows(ctx, c.srcQ, dt.name); err != nil {
+		if p.Rows, err = countRows(ctx, c.srcQ, c.src.D, dt.name); err != nil {
 			return err
 		}
-		n, err := countRows(ctx, dstQ, dt.name)
+		n, err := countRows(ctx, dstQ, c.dst.D, dt.name)
 		if err != nil {
 			return err
 		}
@@ -176,9 +176,9 @@ func planTable(st, dt catalogTable, sd, dd catalogDialect) (copyPlan, error) {
 	return p, nil
 }
 
-func countRows(ctx context.Context, q Querier, table string) (int64, error) {
+func countRows(ctx context.Context, q Querier, d Dialect, table string) (int64, error) {
 	var n int64
-	if err := q.QueryRowContext(ctx, "SELECT COUNT(*) FROM "+quoteIdent(table)).Scan(&n); err != nil {
+	if err := q.QueryRowContext(ctx, "SELECT COUNT(*) FROM "+copyFrom(d, table)).Scan(&n); err != nil {
 		return 0, fmt.Errorf("count %s: %w", table, err)
 	}
 	return n, nil
@@ -200,7 +200,7 @@ func (c *Copier) CopyTable(ctx context.Context, name string, progress func(rows 
 	for i, col := range p.cols {
 		names[i] = quoteIdent(col.name)
 	}
-	query := "SELECT " + strings.Join(names, ", ") + " FROM " + quoteIdent(name)
+	query := "SELECT " + strings.Join(names, ", ") + " FROM " + copyFrom(c.src.D, name)
 	if p.order != "" {
 		query += " ORDER BY " + p.order
 	}

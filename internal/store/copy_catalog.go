@@ -184,7 +184,9 @@ func (postgresDialect) copyOrder(t catalogTable) string {
 
 // generated: seq is refilled from trove_seq in read order, which keeps
 // the relative order that listings use.
-func (postgresDialect) generated(col string) bool { return col == "seq" }
+// generated: seq numbers rows; packed_through starts over in the target,
+// which packs the copied points itself.
+func (postgresDialect) generated(col string) bool { return col == "seq" || col == "packed_through" }
 
 func scanNames(ctx context.Context, q Querier, query string, args ...any) (map[string]bool, error) {
 	rows, err := q.QueryContext(ctx, query, args...)
@@ -221,6 +223,16 @@ var derivedTables = map[string]string{
 	"task_param_values":    "kept by triggers on tasks",
 	"task_metric_variants": "kept by triggers on tasks",
 	"record_facets":        "kept by triggers on tasks and models",
+	"event_scalar_blocks":  "packed from event_scalars by the target's packer (PostgreSQL only)",
+}
+
+// copyFrom is what a copy reads as table: the table itself, but for the
+// scalar points of a store that packs them, packed and unpacked together.
+func copyFrom(d Dialect, table string) string {
+	if pd, ok := d.(packedDialect); ok && table == "event_scalars" {
+		return pd.allScalarsSQL()
+	}
+	return quoteIdent(table)
 }
 
 // orderByRefs sorts tables so that every table comes after the tables its

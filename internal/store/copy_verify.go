@@ -52,7 +52,7 @@ func (c *Copier) Verify(ctx context.Context) (*CopyCheck, error) {
 	out := &CopyCheck{}
 	dstQ := &rawQuerier{q: c.dst.r, d: c.dst.D}
 	for _, t := range c.tables {
-		n, err := countRows(ctx, dstQ, t.Name)
+		n, err := countRows(ctx, dstQ, c.dst.D, t.Name)
 		if err != nil {
 			return nil, err
 		}
@@ -68,10 +68,10 @@ func (c *Copier) Verify(ctx context.Context) (*CopyCheck, error) {
 		var srcErr, dstErr error
 		done := make(chan struct{})
 		go func() {
-			src, srcErr = digestTable(ctx, c.srcQ, &t)
+			src, srcErr = digestTable(ctx, c.srcQ, c.src.D, &t)
 			close(done)
 		}()
-		dst, dstErr = digestTable(ctx, dstQ, &t)
+		dst, dstErr = digestTable(ctx, dstQ, c.dst.D, &t)
 		<-done
 		if srcErr != nil {
 			return nil, fmt.Errorf("verify: source %s: %w", t.Name, srcErr)
@@ -127,7 +127,7 @@ func seriesTasks(ctx context.Context, q Querier) (map[int64]string, error) {
 }
 
 // digestTable sums the row hashes of an event table per task.
-func digestTable(ctx context.Context, q Querier, p *copyPlan) (map[string]*taskDigest, error) {
+func digestTable(ctx context.Context, q Querier, d Dialect, p *copyPlan) (map[string]*taskDigest, error) {
 	names := make([]string, len(p.cols))
 	taskCol, seriesCol := -1, -1
 	for i, c := range p.cols {
@@ -146,7 +146,7 @@ func digestTable(ctx context.Context, q Querier, p *copyPlan) (map[string]*taskD
 			return nil, err
 		}
 	}
-	rows, err := q.QueryContext(ctx, "SELECT "+strings.Join(names, ", ")+" FROM "+quoteIdent(p.Name))
+	rows, err := q.QueryContext(ctx, "SELECT "+strings.Join(names, ", ")+" FROM "+copyFrom(d, p.Name))
 	if err != nil {
 		return nil, err
 	}

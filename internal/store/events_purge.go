@@ -16,11 +16,14 @@ func (s *EventStore) SeriesToPurge(ctx context.Context, q Querier, limit int) ([
 	return seriesIDs(q.QueryContext(ctx, "SELECT id FROM event_series_purge ORDER BY id LIMIT ?", limit))
 }
 
-// PurgeSeries deletes up to chunk points of a deleted series, then up to
-// chunk of its rollups; once none remain it deletes the series and
-// reports done. Extras go with the series: a series id can be taken again
+// PurgeSeries deletes up to chunk points of a deleted series (packed
+// ones first), then up to chunk of its rollups; once none remain it
+// deletes the series and reports done. Extras go with the series: a series id can be taken again
 // once its row is gone (SQLite reuses the highest row id).
 func (s *EventStore) PurgeSeries(ctx context.Context, q Querier, id int64, chunk int) (done bool, err error) {
+	if n, err := s.purgeBlocks(ctx, q, id, chunk); err != nil || n > 0 {
+		return false, err
+	}
 	res, err := q.ExecContext(ctx, "DELETE FROM event_scalars WHERE series = ? AND iter IN (SELECT iter FROM event_scalars WHERE series = ? ORDER BY iter LIMIT ?)", id, id, chunk)
 	if err != nil {
 		return false, err

@@ -63,28 +63,36 @@ func (s *EventStore) PointsByIter(ctx context.Context, q Querier, series, from i
 	if inclusive {
 		op += "="
 	}
-	return scanPoints(q.QueryContext(ctx, "SELECT "+pointCols+" FROM "+pointFrom+" WHERE p.series = ? AND p.iter > ? AND p.iter "+op+" ? ORDER BY p.iter "+order+" LIMIT ?",
-		series, int64(noIter), from, limit))
+	lo, hi := from, int64(lastIter)
+	if desc {
+		lo, hi = noIter+1, from
+	}
+	src, args := s.seriesScalars(series, lo, hi, limit, desc)
+	return scanPoints(q.QueryContext(ctx, "SELECT "+pointCols+" FROM "+src+pointJoins+" WHERE p.series = ? AND p.iter > ? AND p.iter "+op+" ? ORDER BY p.iter "+order+" LIMIT ?",
+		append(args, series, int64(noIter), from, limit)...))
 }
 
 // PointsByTime reads up to limit points of a series with an iteration in
 // (ts, iter) order after (ts, iter) (iter = MinInt64: every point of that
 // time; sameTS false: only later times).
 func (s *EventStore) PointsByTime(ctx context.Context, q Querier, series, ts, iter int64, sameTS bool, limit int) ([]ScalarPoint, error) {
+	// no index on time: every point of the series is read either way
+	src, args := s.seriesScalars(series, noIter+1, lastIter, 0, false)
 	if !sameTS {
-		return scanPoints(q.QueryContext(ctx, "SELECT "+pointCols+" FROM "+pointFrom+" WHERE p.series = ? AND p.iter > ? AND p.dts + s.ts0 > ? ORDER BY p.dts, p.iter LIMIT ?",
-			series, int64(noIter), ts, limit))
+		return scanPoints(q.QueryContext(ctx, "SELECT "+pointCols+" FROM "+src+pointJoins+" WHERE p.series = ? AND p.iter > ? AND p.dts + s.ts0 > ? ORDER BY p.dts, p.iter LIMIT ?",
+			append(args, series, int64(noIter), ts, limit)...))
 	}
-	return scanPoints(q.QueryContext(ctx, "SELECT "+pointCols+" FROM "+pointFrom+" WHERE p.series = ? AND p.iter > ? AND (p.dts + s.ts0 > ? OR (p.dts + s.ts0 = ? AND p.iter >= ?)) ORDER BY p.dts, p.iter LIMIT ?",
-		series, int64(noIter), ts, ts, iter, limit))
+	return scanPoints(q.QueryContext(ctx, "SELECT "+pointCols+" FROM "+src+pointJoins+" WHERE p.series = ? AND p.iter > ? AND (p.dts + s.ts0 > ? OR (p.dts + s.ts0 = ? AND p.iter >= ?)) ORDER BY p.dts, p.iter LIMIT ?",
+		append(args, series, int64(noIter), ts, ts, iter, limit)...))
 }
 
-// PointsWithoutIter reads the points sent without iteration of series.
+// PointsWithoutIter reads the points sent without iteration of series
+// (never packed).
 func (s *EventStore) PointsWithoutIter(ctx context.Context, q Querier, series []int64) ([]ScalarPoint, error) {
 	if len(series) == 0 {
 		return nil, nil
 	}
-	return scanPoints(q.QueryContext(ctx, "SELECT "+pointCols+" FROM "+pointFrom+" WHERE p.iter = ? AND p.series IN ("+Placeholders(len(series))+") ORDER BY p.series",
+	return scanPoints(q.QueryContext(ctx, "SELECT "+pointCols+" FROM event_scalars"+pointJoins+" WHERE p.iter = ? AND p.series IN ("+Placeholders(len(series))+") ORDER BY p.series",
 		append([]any{int64(noIter)}, Args(series)...)...))
 }
 
@@ -93,8 +101,9 @@ func (s *EventStore) PointsAt(ctx context.Context, q Querier, series []int64, it
 	if len(series) == 0 {
 		return nil, nil
 	}
-	return scanPoints(q.QueryContext(ctx, "SELECT "+pointCols+" FROM "+pointFrom+" WHERE p.iter = ? AND p.series IN ("+Placeholders(len(series))+") ORDER BY p.series",
-		append([]any{iter}, Args(series)...)...))
+	src, args := s.scalarsFrom("IN ("+Placeholders(len(series))+")", Args(series), iter, iter, 0, false)
+	return scanPoints(q.QueryContext(ctx, "SELECT "+pointCols+" FROM "+src+pointJoins+" WHERE p.iter = ? AND p.series IN ("+Placeholders(len(series))+") ORDER BY p.series",
+		append(append(args, iter), Args(series)...)...))
 }
 
 // LastValues reads up to limit values of a series, highest iterations
@@ -104,7 +113,12 @@ func (s *EventStore) LastValues(ctx context.Context, q Querier, series int64, po
 	if positive {
 		cond = " AND value > 0"
 	}
-	rows, err := q.QueryContext(ctx, "SELECT value FROM event_scalars WHERE series = ? AND iter > ?"+cond+" ORDER BY iter DESC LIMIT ?", series, int64(noIter), limit)
+	pick := limit
+	if positive {
+		pick = 0 // the blocks' counts do not say how many values are positive
+	}
+	src, args := s.seriesScalars(series, noIter+1, lastIter, pick, true)
+	rows, err := q.QueryContext(ctx, "SELECT value FROM "+src+" p WHERE series = ? AND iter > ?"+cond+" ORDER BY iter DESC LIMIT ?", append(args, series, int64(noIter), limit)...)
 	if err != nil {
 		return nil, err
 	}
@@ -143,8 +157,12 @@ func (s *EventStore) IterRange(ctx context.Context, q Querier, series int64, coa
 	if r.Count == 0 {
 		return r, nil
 	}
-	err := q.QueryRowContext(ctx, "SELECT (SELECT iter FROM event_scalars WHERE series = ? AND iter > ? ORDER BY iter LIMIT 1), (SELECT iter FROM event_scalars WHERE series = ? ORDER BY iter DESC LIMIT 1)",
-		series, minIter, series).Scan(&r.Min, &r.Max)
+	first, fargs := s.seriesScalars(series, minIter+1, lastIter, 1, false)
+	last, largs := s.seriesScalars(series, firstIter, lastIter, 1, true)
+	args := append(fargs, series, minIter)
+	args = append(append(args, largs...), series)
+	err := q.QueryRowContext(ctx, "SELECT (SELECT iter FROM "+first+" p WHERE series = ? AND iter > ? ORDER BY iter LIMIT 1), (SELECT iter FROM "+last+" p WHERE series = ? ORDER BY iter DESC LIMIT 1)",
+		args...).Scan(&r.Min, &r.Max)
 	return r, err
 }
 
@@ -153,7 +171,9 @@ func (s *EventStore) IterRange(ctx context.Context, q Querier, series int64, coa
 func (s *EventStore) TimeRange(ctx context.Context, q Querier, series, minIter int64) (SeriesRange, error) {
 	var r SeriesRange
 	var lo, hi sql.NullInt64
-	err := q.QueryRowContext(ctx, "SELECT COUNT(*), MIN(p.dts + s.ts0), MAX(p.dts + s.ts0) FROM event_scalars p JOIN event_series s ON s.id = p.series WHERE p.series = ? AND p.iter > ?", series, minIter).Scan(&r.Count, &lo, &hi)
+	src, args := s.seriesScalars(series, minIter+1, lastIter, 0, false)
+	err := q.QueryRowContext(ctx, "SELECT COUNT(*), MIN(p.dts + s.ts0), MAX(p.dts + s.ts0) FROM "+src+" p JOIN event_series s ON s.id = p.series WHERE p.series = ? AND p.iter > ?",
+		append(args, series, minIter)...).Scan(&r.Count, &lo, &hi)
 	r.Min, r.Max = lo.Int64, hi.Int64
 	return r, err
 }
@@ -435,16 +455,18 @@ func (s *EventStore) HistogramTail(ctx context.Context, q Querier, series, after
 // of interval keys (iterations, or event times when byTime); interval 1
 // by iteration returns the points themselves.
 func (s *EventStore) HistogramFromPoints(ctx context.Context, q Querier, series int64, interval int64, byTime bool, minIter int64) ([]HistPoint, error) {
+	src, sargs := s.seriesScalars(series, minIter+1, lastIter, 0, false)
 	if interval <= 1 && !byTime {
-		return scanHist(q.QueryContext(ctx, "SELECT iter, value FROM event_scalars WHERE series = ? AND iter > ? ORDER BY iter", series, minIter))
+		return scanHist(q.QueryContext(ctx, "SELECT iter, value FROM "+src+" p WHERE series = ? AND iter > ? ORDER BY iter", append(sargs, series, minIter)...))
 	}
 	key := "p.iter"
 	if byTime {
 		key = "(p.dts + s.ts0)"
 	}
 	b, args := floorExpr(key, interval, false)
-	return scanHist(q.QueryContext(ctx, "SELECT "+b+" AS x, AVG(p.value) FROM event_scalars p JOIN event_series s ON s.id = p.series WHERE p.series = ? AND p.iter > ? GROUP BY x ORDER BY x",
-		append(args, series, minIter)...))
+	args = append(append(args, sargs...), series, minIter)
+	return scanHist(q.QueryContext(ctx, "SELECT "+b+" AS x, AVG(p.value) FROM "+src+" p JOIN event_series s ON s.id = p.series WHERE p.series = ? AND p.iter > ? GROUP BY x ORDER BY x",
+		args...))
 }
 
 // MaxIters returns the highest iteration of each listed entity over every
@@ -502,8 +524,9 @@ func (s *EventStore) CountPoints(ctx context.Context, q Querier, series []int64,
 			break
 		}
 		var n int
-		if err := q.QueryRowContext(ctx, "SELECT COUNT(*) FROM (SELECT 1 FROM event_scalars WHERE series = ? ORDER BY iter LIMIT ?) c",
-			id, limit-total).Scan(&n); err != nil {
+		src, args := s.seriesScalars(id, firstIter, lastIter, limit-total, false)
+		if err := q.QueryRowContext(ctx, "SELECT COUNT(*) FROM (SELECT 1 FROM "+src+" p WHERE series = ? ORDER BY iter LIMIT ?) c",
+			append(args, id, limit-total)...).Scan(&n); err != nil {
 			return 0, err
 		}
 		total += n
@@ -517,7 +540,8 @@ func (s *EventStore) CountPointsWithIter(ctx context.Context, q Querier, series 
 		return 0, nil
 	}
 	var n int
-	err := q.QueryRowContext(ctx, "SELECT COUNT(*) FROM event_scalars WHERE iter > ? AND series IN ("+Placeholders(len(series))+")",
-		append([]any{int64(noIter)}, Args(series)...)...).Scan(&n)
+	src, args := s.scalarsFrom("IN ("+Placeholders(len(series))+")", Args(series), noIter+1, lastIter, 0, false)
+	err := q.QueryRowContext(ctx, "SELECT COUNT(*) FROM "+src+" p WHERE iter > ? AND series IN ("+Placeholders(len(series))+")",
+		append(append(args, int64(noIter)), Args(series)...)...).Scan(&n)
 	return n, err
 }

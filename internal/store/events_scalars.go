@@ -36,11 +36,11 @@ func appendPointArgs(args []any, r *ScalarRow) []any {
 	return append(args, r.Series, r.Iter, r.Value, r.TS-r.TS0, dwts)
 }
 
-// pointFrom joins a point (p) to its series (s, for the base time) and
+// pointJoins joins a point (p) to its series (s, for the base time) and
 // its extras (x, mostly absent); pointCols are what scanPoints reads.
 const (
-	pointFrom = "event_scalars p JOIN event_series s ON s.id = p.series LEFT JOIN event_scalar_extras x ON x.series = p.series AND x.iter = p.iter"
-	pointCols = "p.series, p.iter, p.value, p.dts + s.ts0, p.dwts, x.worker, x.extra, x.wts"
+	pointJoins = " p JOIN event_series s ON s.id = p.series LEFT JOIN event_scalar_extras x ON x.series = p.series AND x.iter = p.iter"
+	pointCols  = "p.series, p.iter, p.value, p.dts + s.ts0, p.dwts, x.worker, x.extra, x.wts"
 )
 
 // scanPoints reads rows of pointCols back into whole points.

@@ -21,8 +21,12 @@ type ScalarRow struct {
 }
 
 // ScalarValues returns the stored values of a series' points with
-// lo <= iter <= hi (to account for points a batch replaces).
+// lo <= iter <= hi (to account for points a batch replaces). Packed
+// points in that range are unpacked first, for the batch to replace.
 func (s *EventStore) ScalarValues(ctx context.Context, q Querier, series, lo, hi int64) (map[int64]float64, error) {
+	if err := s.thaw(ctx, q, series, lo, hi); err != nil {
+		return nil, err
+	}
 	rows, err := q.QueryContext(ctx, "SELECT iter, value FROM event_scalars WHERE series = ? AND iter >= ? AND iter <= ?", series, lo, hi)
 	if err != nil {
 		return nil, err

@@ -3,6 +3,7 @@ package transfer_test
 import (
 	"bytes"
 	"context"
+	"math"
 	"os"
 	"path/filepath"
 	"strings"
@@ -62,6 +63,15 @@ func TestCopyRoundTrip(t *testing.T) {
 	copyInto(t, src, pgURL)
 	pg := testenv.New(t, "postgres", func(c *config.Config) { c.DB = pgURL })
 	sameAnswers(t, "sqlite to postgres", want, answers(t, pg, tasks))
+	// The copy arrives unpacked; packed, it answers the same, and the
+	// copies out of it below read its packed points.
+	if n, err := pg.App.DB.Events().PackPoints(context.Background(), 1, math.MaxInt64); err != nil || n < 200 {
+		t.Fatalf("packed %d points: %v", n, err)
+	}
+	if err := pg.App.Deps.RunJobsOnce(context.Background()); err != nil { // the packer too
+		t.Fatal(err)
+	}
+	sameAnswers(t, "postgres, packed", want, answers(t, pg, tasks))
 
 	pg2 := testenv.NewPostgresDB(t)
 	copyInto(t, pg, pg2)

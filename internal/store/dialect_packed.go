@@ -1,0 +1,105 @@
+package store
+
+import (
+	"strconv"
+	"strings"
+)
+
+// On PostgreSQL a row per scalar point costs about 90 bytes, three times
+// its data; rolled-up points are packed into blocks of a series instead
+// (migration 0105, events_packed.go). Readers see the two tables as one
+// through scalarsFrom. SQLite stores a point in under 30 bytes and keeps
+// every point in event_scalars.
+
+// packedDialect is a dialect that packs rolled-up scalar points.
+type packedDialect interface {
+	// scalarsSQL is a FROM item of the points (series, iter, value, dts,
+	// dwts) of the series matching "series "+cond with lo <= iter <= hi,
+	// packed or not. Its placeholders are cond's, lo, hi, cond's, lo, hi,
+	// then the point limit when picked (see EventStore.scalarsFrom), then
+	// lo, hi.
+	scalarsSQL(cond string, picked, desc bool) string
+	// allScalarsSQL is a FROM item of every point, packed or not, with
+	// event_scalars' columns.
+	allScalarsSQL() string
+	// thawSQL moves the points of a series' blocks overlapping [lo, hi]
+	// back into event_scalars (arguments: series, hi, lo).
+	thawSQL() string
+	// packSQL packs the points in (packed_through, rolled_through] of the
+	// listed series, at most a given number per series, and returns how
+	// many it packed (arguments: the per-series bound minus one, the ids as
+	// an array).
+	packSQL() string
+}
+
+// unpackBlocks turns a block row b into its points u (iter, value, dts,
+// dwts), in iteration order.
+const unpackBlocks = " CROSS JOIN LATERAL (SELECT COALESCE(x.it, b.first_iter + x.ord - 1) AS iter, x.value, x.dts, x.dwts" +
+	" FROM unnest(b.iters, b.vals, b.dts, b.dwts) WITH ORDINALITY AS x(it, value, dts, dwts, ord)) u"
+
+// blockPoints is the most points a block holds.
+const blockPoints = 1024
+
+func (postgresDialect) scalarsSQL(cond string, picked, desc bool) string {
+	var b strings.Builder
+	b.WriteString("(SELECT series, iter, value, dts, dwts FROM event_scalars WHERE series ")
+	b.WriteString(cond)
+	b.WriteString(" AND iter >= ? AND iter <= ? UNION ALL SELECT b.series, u.iter, u.value, u.dts, u.dwts FROM ")
+	if !picked {
+		b.WriteString("(SELECT * FROM event_scalar_blocks WHERE series ")
+		b.WriteString(cond)
+		b.WriteString(" AND last_iter >= ? AND first_iter <= ?) b")
+	} else {
+		// A read of the first `limit` points in order needs the first
+		// block (which may start outside the range) and then the blocks
+		// that fewer than `limit` points precede; counted from n, so the
+		// arrays of the others are never read.
+		order := "k.first_iter"
+		if desc {
+			order += " DESC"
+		}
+		b.WriteString("(SELECT * FROM (SELECT k.*, SUM(k.n) OVER w - k.n - FIRST_VALUE(k.n) OVER w AS before, ROW_NUMBER() OVER w AS rn" +
+			" FROM event_scalar_blocks k WHERE k.series ")
+		b.WriteString(cond)
+		b.WriteString(" AND k.last_iter >= ? AND k.first_iter <= ? WINDOW w AS (PARTITION BY k.series ORDER BY ")
+		b.WriteString(order)
+		b.WriteString(")) k WHERE k.rn = 1 OR k.before < ?) b")
+	}
+	b.WriteString(unpackBlocks)
+	b.WriteString(" WHERE u.iter >= ? AND u.iter <= ?)")
+	return b.String()
+}
+
+func (postgresDialect) allScalarsSQL() string {
+	return "(SELECT series, iter, value, dts, dwts FROM event_scalars UNION ALL SELECT b.series, u.iter, u.value, u.dts, u.dwts FROM event_scalar_blocks b" +
+		unpackBlocks + ") AS event_scalars"
+}
+
+func (postgresDialect) thawSQL() string {
+	return "WITH b AS (DELETE FROM event_scalar_blocks WHERE series = ? AND first_iter <= ? AND last_iter >= ? RETURNING *)" +
+		" INSERT INTO event_scalars (series, iter, value, dts, dwts) SELECT b.series, u.iter, u.value, u.dts, u.dwts FROM b" + unpackBlocks
+}
+
+func (postgresDialect) packSQL() string {
+	return `WITH s AS (
+	SELECT e.id, e.packed_through AS lo, LEAST(e.rolled_through, COALESCE(
+		(SELECT h.iter FROM event_scalars h WHERE h.series = e.id AND h.iter > e.packed_through ORDER BY h.iter OFFSET ? LIMIT 1),
+		e.rolled_through)) AS hi
+	FROM event_series e WHERE e.id = ANY(?::int8[])
+), moved AS (
+	DELETE FROM event_scalars h USING s WHERE h.series = s.id AND h.iter > s.lo AND h.iter <= s.hi
+	RETURNING h.series, h.iter, h.value, h.dts, h.dwts
+), numbered AS (
+	SELECT m.*, (ROW_NUMBER() OVER (PARTITION BY m.series ORDER BY m.iter) - 1) / ` + strconv.Itoa(blockPoints) + ` AS blk FROM moved m
+), packed AS (
+	INSERT INTO event_scalar_blocks (series, first_iter, last_iter, n, iters, vals, dts, dwts)
+	SELECT series, MIN(iter), MAX(iter), COUNT(*),
+		CASE WHEN MAX(iter) - MIN(iter) + 1 = COUNT(*) THEN NULL ELSE array_agg(iter ORDER BY iter) END,
+		array_agg(value ORDER BY iter), array_agg(dts ORDER BY iter), array_agg(dwts ORDER BY iter)
+	FROM numbered GROUP BY series, blk
+	RETURNING n
+), marked AS (
+	UPDATE event_series e SET packed_through = s.hi FROM s WHERE e.id = s.id AND s.hi > s.lo
+)
+SELECT COALESCE(SUM(n), 0) FROM packed`
+}

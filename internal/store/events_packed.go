@@ -1,0 +1,183 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"math"
+	"slices"
+)
+
+// Packed scalar points (PostgreSQL; dialect_packed.go has the SQL). The
+// rules that keep a point in exactly one place:
+//   - the packer moves a series' points in (packed_through, rolled_through]
+//     into new blocks, holding the rows of the series' task or model, as
+//     ingest does, so no batch of that task runs meanwhile;
+//   - every block of a series lies at or below its packed_through, so new
+//     blocks never overlap old ones;
+//   - a batch that may replace points (iterations up to the series'
+//     highest) first thaws the blocks its range overlaps back into
+//     event_scalars (ScalarValues), so replacing is the plain upsert.
+// No unpacked point lies inside a block's range, which lets ordered reads
+// merge the two tables by iteration.
+
+// packPerSeries bounds the points of one series a packing moves (a store
+// copied into PostgreSQL arrives unpacked, millions of points a series).
+const packPerSeries = 65536
+
+// packSeriesPerTx bounds the series one packing transaction takes.
+const packSeriesPerTx = 200
+
+// scalarsFrom is a FROM item of the points (series, iter, value, dts,
+// dwts) of the series matching "series "+cond (its placeholders taking
+// condArgs) with lo <= iter <= hi, and the arguments it takes, which come
+// before the statement's own. On SQLite it is event_scalars itself, and
+// the statement's own conditions do the filtering; on PostgreSQL it adds
+// the packed points. limit > 0 says the statement reads at most limit
+// points in iteration order (desc: downwards), so only the blocks those
+// can come from are unpacked.
+func (s *EventStore) scalarsFrom(cond string, condArgs []any, lo, hi int64, limit int, desc bool) (string, []any) {
+	pd, ok := s.db.D.(packedDialect)
+	if !ok {
+		return "event_scalars", nil
+	}
+	args := make([]any, 0, 2*len(condArgs)+7)
+	args = append(args, condArgs...)
+	args = append(args, lo, hi)
+	args = append(args, condArgs...)
+	args = append(args, lo, hi)
+	if limit > 0 {
+		args = append(args, limit)
+	}
+	args = append(args, lo, hi)
+	return pd.scalarsSQL(cond, limit > 0, desc), args
+}
+
+// seriesScalars is scalarsFrom of one series.
+func (s *EventStore) seriesScalars(series, lo, hi int64, limit int, desc bool) (string, []any) {
+	return s.scalarsFrom("= ?", []any{series}, lo, hi, limit, desc)
+}
+
+// firstIter and lastIter bound a range of scalarsFrom that holds every
+// point, those without iteration included.
+const firstIter, lastIter = math.MinInt64, math.MaxInt64
+
+// thaw moves a series' packed points in blocks overlapping [lo, hi] back
+// into event_scalars, where a batch can replace them.
+func (s *EventStore) thaw(ctx context.Context, q Querier, series, lo, hi int64) error {
+	pd, ok := s.db.D.(packedDialect)
+	if !ok {
+		return nil
+	}
+	_, err := q.ExecContext(ctx, pd.thawSQL(), series, hi, lo)
+	return err
+}
+
+// PackPoints packs the rolled-up points of series with at least lag
+// iterations rolled up since their last packing, or last written before
+// idleSince (epoch ms), and returns how many points it packed (none on
+// SQLite). A series whose task or model a batch holds is left for the
+// next run: packing never waits for ingest.
+func (s *EventStore) PackPoints(ctx context.Context, lag, idleSince int64) (int, error) {
+	pd, ok := s.db.D.(packedDialect)
+	if !ok {
+		return 0, nil
+	}
+	rows, err := s.db.Read().QueryContext(ctx, "SELECT task, id FROM event_series WHERE rolled_through > packed_through"+
+		" AND (rolled_through - packed_through >= ? OR last_wts < ?) AND task NOT LIKE '"+deletedSeriesPrefix+"%' ORDER BY task, id LIMIT 10000", lag, idleSince)
+	if err != nil {
+		return 0, err
+	}
+	byOwner := map[string][]int64{}
+	var owners []string
+	for rows.Next() {
+		var task string
+		var id int64
+		if err := rows.Scan(&task, &id); err != nil {
+			rows.Close()
+			return 0, err
+		}
+		if byOwner[task] == nil {
+			owners = append(owners, task)
+		}
+		byOwner[task] = append(byOwner[task], id)
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return 0, err
+	}
+	total := 0
+	for len(owners) > 0 && ctx.Err() == nil {
+		n, series := 0, 0
+		for n < len(owners) && (n == 0 || series+len(byOwner[owners[n]]) <= packSeriesPerTx) {
+			series += len(byOwner[owners[n]])
+			n++
+		}
+		packed, err := s.packOwners(ctx, pd, owners[:n], byOwner)
+		if err != nil {
+			return total, err
+		}
+		total += packed
+		owners = owners[n:]
+	}
+	return total, ctx.Err()
+}
+
+// packOwners packs the listed series of the owners (tasks or models) it
+// can lock at once, in one transaction.
+func (s *EventStore) packOwners(ctx context.Context, pd packedDialect, owners []string, byOwner map[string][]int64) (int, error) {
+	packed := 0
+	err := s.db.Tx(ctx, func(q Querier) error {
+		packed = 0
+		var ids []int64
+		for _, table := range []string{"tasks", "models"} {
+			locked, err := scanStrings(q.QueryContext(ctx, "SELECT id FROM "+table+" WHERE id = ANY(?::text[]) ORDER BY id"+s.db.D.ForUpdateSkipLocked(), owners))
+			if err != nil {
+				return err
+			}
+			for _, o := range locked {
+				ids = append(ids, byOwner[o]...)
+			}
+		}
+		if len(ids) == 0 {
+			return nil
+		}
+		slices.Sort(ids)
+		ids, err := seriesIDs(q.QueryContext(ctx, "SELECT id FROM event_series WHERE id = ANY(?::int8[]) ORDER BY id"+s.db.D.ForUpdateSkipLocked(), ids))
+		if err != nil || len(ids) == 0 {
+			return err
+		}
+		return q.QueryRowContext(ctx, pd.packSQL(), packPerSeries-1, ids).Scan(&packed)
+	})
+	return packed, err
+}
+
+// purgeBlocks deletes up to chunk points' worth of a deleted series'
+// blocks (at least one block) and reports how many blocks it deleted.
+func (s *EventStore) purgeBlocks(ctx context.Context, q Querier, id int64, chunk int) (int64, error) {
+	if _, ok := s.db.D.(packedDialect); !ok {
+		return 0, nil
+	}
+	res, err := q.ExecContext(ctx, "DELETE FROM event_scalar_blocks WHERE series = ? AND first_iter IN (SELECT first_iter FROM event_scalar_blocks WHERE series = ? ORDER BY first_iter LIMIT ?)",
+		id, id, max(1, chunk/blockPoints))
+	if err != nil {
+		return 0, err
+	}
+	return res.RowsAffected()
+}
+
+// scanStrings scans a query of one text column.
+func scanStrings(rows *sql.Rows, err error) ([]string, error) {
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []string
+	for rows.Next() {
+		var v string
+		if err := rows.Scan(&v); err != nil {
+			return nil, err
+		}
+		out = append(out, v)
+	}
+	return out, rows.Err()
+}

@@ -16,9 +16,9 @@ type packedDialect interface {
 	// scalarsSQL is a FROM item of the points (series, iter, value, dts,
 	// dwts) of the series matching "series "+cond with lo <= iter <= hi,
 	// packed or not. Its placeholders are cond's, lo, hi, cond's, lo, hi,
-	// then the point limit when picked (see EventStore.scalarsFrom), then
-	// lo, hi.
-	scalarsSQL(cond string, picked, desc bool) string
+	// then the point limit when pick is pickCounted (see
+	// EventStore.scalarsFrom), then lo, hi.
+	scalarsSQL(cond string, pick blockPick, desc bool) string
 	// allScalarsSQL is a FROM item of every point, packed or not, with
 	// event_scalars' columns.
 	allScalarsSQL() string
@@ -30,7 +30,19 @@ type packedDialect interface {
 	// many it packed (arguments: the per-series bound minus one, the ids as
 	// an array).
 	packSQL() string
+	// deadUnpackedSQL reads the dead and live row counts of event_scalars
+	// the server's statistics hold.
+	deadUnpackedSQL() string
 }
+
+// blockPick is which blocks of a series' range a read unpacks.
+type blockPick int
+
+const (
+	pickAll     blockPick = iota
+	pickFirst             // the first in the read's order: a read of one point
+	pickCounted           // as many as a read of a given number of points can reach
+)
 
 // unpackBlocks turns a block row b into its points u (iter, value, dts,
 // dwts), in iteration order.
@@ -40,28 +52,35 @@ const unpackBlocks = " CROSS JOIN LATERAL (SELECT COALESCE(x.it, b.first_iter + 
 // blockPoints is the most points a block holds.
 const blockPoints = 1024
 
-func (postgresDialect) scalarsSQL(cond string, picked, desc bool) string {
+func (postgresDialect) scalarsSQL(cond string, pick blockPick, desc bool) string {
 	var b strings.Builder
 	b.WriteString("(SELECT series, iter, value, dts, dwts FROM event_scalars WHERE series ")
 	b.WriteString(cond)
 	b.WriteString(" AND iter >= ? AND iter <= ? UNION ALL SELECT b.series, u.iter, u.value, u.dts, u.dwts FROM ")
-	if !picked {
+	order := "first_iter"
+	if desc {
+		order += " DESC"
+	}
+	switch pick {
+	case pickAll:
 		b.WriteString("(SELECT * FROM event_scalar_blocks WHERE series ")
 		b.WriteString(cond)
 		b.WriteString(" AND last_iter >= ? AND first_iter <= ?) b")
-	} else {
+	case pickFirst:
+		// blocks do not overlap: the first block in range holds the
+		// read's point
+		b.WriteString("(SELECT * FROM event_scalar_blocks WHERE series ")
+		b.WriteString(cond)
+		b.WriteString(" AND last_iter >= ? AND first_iter <= ? ORDER BY " + order + " LIMIT 1) b")
+	default:
 		// A read of the first `limit` points in order needs the first
 		// block (which may start outside the range) and then the blocks
 		// that fewer than `limit` points precede; counted from n, so the
 		// arrays of the others are never read.
-		order := "k.first_iter"
-		if desc {
-			order += " DESC"
-		}
 		b.WriteString("(SELECT * FROM (SELECT k.*, SUM(k.n) OVER w - k.n - FIRST_VALUE(k.n) OVER w AS before, ROW_NUMBER() OVER w AS rn" +
 			" FROM event_scalar_blocks k WHERE k.series ")
 		b.WriteString(cond)
-		b.WriteString(" AND k.last_iter >= ? AND k.first_iter <= ? WINDOW w AS (PARTITION BY k.series ORDER BY ")
+		b.WriteString(" AND k.last_iter >= ? AND k.first_iter <= ? WINDOW w AS (PARTITION BY k.series ORDER BY k.")
 		b.WriteString(order)
 		b.WriteString(")) k WHERE k.rn = 1 OR k.before < ?) b")
 	}
@@ -102,4 +121,8 @@ func (postgresDialect) packSQL() string {
 	UPDATE event_series e SET packed_through = s.hi FROM s WHERE e.id = s.id AND s.hi > s.lo
 )
 SELECT COALESCE(SUM(n), 0) FROM packed`
+}
+
+func (postgresDialect) deadUnpackedSQL() string {
+	return "SELECT n_dead_tup, n_live_tup FROM pg_stat_user_tables WHERE relid = 'event_scalars'::regclass"
 }

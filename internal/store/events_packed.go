@@ -22,10 +22,19 @@ import (
 
 // packPerSeries bounds the points of one series a packing moves (a store
 // copied into PostgreSQL arrives unpacked, millions of points a series).
-const packPerSeries = 65536
+const packPerSeries = 16384
 
-// packSeriesPerTx bounds the series one packing transaction takes.
-const packSeriesPerTx = 200
+// packPointsPerTx bounds the points one packing transaction moves, about:
+// ingest of the tasks it holds waits for it (20,000 points take some
+// 50 ms).
+const packPointsPerTx = 20000
+
+// vacuumDeadRows: once packing has left this many dead rows in
+// event_scalars (and more than a quarter of its live ones), the packer
+// vacuums it. Autovacuum looks only every minute, and until a vacuum the
+// rows packing deleted cannot take new points: the table grew to most of
+// a 10M-point run's points.
+const vacuumDeadRows = 200000
 
 // scalarsFrom is a FROM item of the points (series, iter, value, dts,
 // dwts) of the series matching "series "+cond (its placeholders taking
@@ -45,11 +54,16 @@ func (s *EventStore) scalarsFrom(cond string, condArgs []any, lo, hi int64, limi
 	args = append(args, lo, hi)
 	args = append(args, condArgs...)
 	args = append(args, lo, hi)
-	if limit > 0 {
+	pick := pickAll
+	switch {
+	case limit == 1 && len(condArgs) == 1:
+		pick = pickFirst
+	case limit > 0:
+		pick = pickCounted
 		args = append(args, limit)
 	}
 	args = append(args, lo, hi)
-	return pd.scalarsSQL(cond, limit > 0, desc), args
+	return pd.scalarsSQL(cond, pick, desc), args
 }
 
 // seriesScalars is scalarsFrom of one series.
@@ -82,17 +96,20 @@ func (s *EventStore) PackPoints(ctx context.Context, lag, idleSince int64) (int,
 	if !ok {
 		return 0, nil
 	}
-	rows, err := s.db.Read().QueryContext(ctx, "SELECT task, id FROM event_series WHERE rolled_through > packed_through"+
+	rows, err := s.db.Read().QueryContext(ctx, "SELECT task, id, rolled_through - packed_through FROM event_series WHERE rolled_through > packed_through"+
 		" AND (rolled_through - packed_through >= ? OR last_wts < ?) AND task NOT LIKE '"+deletedSeriesPrefix+"%' ORDER BY task, id LIMIT 10000", lag, idleSince)
 	if err != nil {
 		return 0, err
 	}
 	byOwner := map[string][]int64{}
+	// an owner's points to pack, guessed from the iterations (exact for a
+	// series reported at every iteration, more than there are otherwise)
+	guess := map[string]int64{}
 	var owners []string
 	for rows.Next() {
 		var task string
-		var id int64
-		if err := rows.Scan(&task, &id); err != nil {
+		var id, lag int64
+		if err := rows.Scan(&task, &id, &lag); err != nil {
 			rows.Close()
 			return 0, err
 		}
@@ -100,6 +117,7 @@ func (s *EventStore) PackPoints(ctx context.Context, lag, idleSince int64) (int,
 			owners = append(owners, task)
 		}
 		byOwner[task] = append(byOwner[task], id)
+		guess[task] += min(lag, packPerSeries)
 	}
 	rows.Close()
 	if err := rows.Err(); err != nil {
@@ -107,9 +125,9 @@ func (s *EventStore) PackPoints(ctx context.Context, lag, idleSince int64) (int,
 	}
 	total := 0
 	for len(owners) > 0 && ctx.Err() == nil {
-		n, series := 0, 0
-		for n < len(owners) && (n == 0 || series+len(byOwner[owners[n]]) <= packSeriesPerTx) {
-			series += len(byOwner[owners[n]])
+		n, points := 0, int64(0)
+		for n < len(owners) && (n == 0 || points+guess[owners[n]] <= packPointsPerTx) {
+			points += guess[owners[n]]
 			n++
 		}
 		packed, err := s.packOwners(ctx, pd, owners[:n], byOwner)
@@ -119,7 +137,26 @@ func (s *EventStore) PackPoints(ctx context.Context, lag, idleSince int64) (int,
 		total += packed
 		owners = owners[n:]
 	}
-	return total, ctx.Err()
+	if total == 0 || ctx.Err() != nil {
+		return total, ctx.Err()
+	}
+	return total, s.vacuumUnpacked(ctx, pd)
+}
+
+// vacuumUnpacked vacuums event_scalars once packing has left enough dead
+// rows in it, so that new points reuse their space.
+func (s *EventStore) vacuumUnpacked(ctx context.Context, pd packedDialect) error {
+	var dead, live int64
+	if err := s.db.w.QueryRowContext(ctx, pd.deadUnpackedSQL()).Scan(&dead, &live); err != nil {
+		return err
+	}
+	if dead < vacuumDeadRows || dead < live/4 {
+		return nil
+	}
+	// not in a transaction; SKIP_LOCKED: a vacuum already running elsewhere
+	// does the work
+	_, err := s.db.w.ExecContext(ctx, "VACUUM (SKIP_LOCKED) event_scalars")
+	return err
 }
 
 // packOwners packs the listed series of the owners (tasks or models) it

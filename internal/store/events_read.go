@@ -63,9 +63,18 @@ func (s *EventStore) PointsByIter(ctx context.Context, q Querier, series, from i
 	if inclusive {
 		op += "="
 	}
+	// the source's range is the read's own: a one-point read unpacks only
+	// the first block in it
 	lo, hi := from, int64(lastIter)
 	if desc {
 		lo, hi = noIter+1, from
+	}
+	switch {
+	case inclusive:
+	case desc && hi > noIter:
+		hi--
+	case !desc && lo < lastIter:
+		lo++
 	}
 	src, args := s.seriesScalars(series, lo, hi, limit, desc)
 	return scanPoints(q.QueryContext(ctx, "SELECT "+pointCols+" FROM "+src+pointJoins+" WHERE p.series = ? AND p.iter > ? AND p.iter "+op+" ? ORDER BY p.iter "+order+" LIMIT ?",

@@ -15,9 +15,10 @@ import (
 type packedDialect interface {
 	// scalarsSQL is a FROM item of the points (series, iter, value, dts,
 	// dwts) of the series matching "series "+cond with lo <= iter <= hi,
-	// packed or not. Its placeholders are cond's, lo, hi, cond's, lo, hi,
-	// then the point limit when pick is pickCounted (see
-	// EventStore.scalarsFrom), then lo, hi.
+	// packed or not, and possibly some points of the blocks around lo and
+	// hi: the statement filters. Its placeholders are cond's, lo, hi,
+	// cond's, lo, hi, then the point limit when pick is pickCounted (see
+	// EventStore.scalarsFrom).
 	scalarsSQL(cond string, pick blockPick, desc bool) string
 	// allScalarsSQL is a FROM item of every point, packed or not, with
 	// event_scalars' columns.
@@ -30,6 +31,10 @@ type packedDialect interface {
 	// many it packed (arguments: the per-series bound minus one, the ids as
 	// an array).
 	packSQL() string
+	// iterBoundsSQL reads a series' lowest iteration above a bound and its
+	// highest iteration, unpacking at most one block (arguments: series,
+	// bound, bound, bound, series, bound, series, series).
+	iterBoundsSQL() string
 	// deadUnpackedSQL reads the dead and live row counts of event_scalars
 	// the server's statistics hold.
 	deadUnpackedSQL() string
@@ -84,8 +89,10 @@ func (postgresDialect) scalarsSQL(cond string, pick blockPick, desc bool) string
 		b.WriteString(order)
 		b.WriteString(")) k WHERE k.rn = 1 OR k.before < ?) b")
 	}
+	// the statement's own conditions filter the points: a filter here too
+	// made the planner expect a row or two a block
 	b.WriteString(unpackBlocks)
-	b.WriteString(" WHERE u.iter >= ? AND u.iter <= ?)")
+	b.WriteString(")")
 	return b.String()
 }
 
@@ -125,4 +132,22 @@ SELECT COALESCE(SUM(n), 0) FROM packed`
 
 func (postgresDialect) deadUnpackedSQL() string {
 	return "SELECT n_dead_tup, n_live_tup FROM pg_stat_user_tables WHERE relid = 'event_scalars'::regclass"
+}
+
+// iterBoundsSQL: blocks do not overlap and no unpacked point lies inside
+// one, so the lowest iteration above the bound is in the first block
+// ending above it (its first_iter, unless the bound cuts the block) or
+// among the unpacked points, and the highest is the last block's
+// last_iter or an unpacked point.
+func (postgresDialect) iterBoundsSQL() string {
+	return `SELECT
+	(SELECT MIN(m.i) FROM (
+		(SELECT iter AS i FROM event_scalars WHERE series = ? AND iter > ? ORDER BY iter LIMIT 1)
+		UNION ALL
+		(SELECT CASE WHEN b.first_iter > ? THEN b.first_iter ELSE (SELECT MIN(u.iter) FROM (SELECT 1) one` + unpackBlocks + ` WHERE u.iter > ?) END
+			FROM event_scalar_blocks b WHERE b.series = ? AND b.last_iter > ? ORDER BY b.first_iter LIMIT 1)) m),
+	(SELECT MAX(m.i) FROM (
+		(SELECT iter AS i FROM event_scalars WHERE series = ? ORDER BY iter DESC LIMIT 1)
+		UNION ALL
+		(SELECT last_iter FROM event_scalar_blocks WHERE series = ? ORDER BY first_iter DESC LIMIT 1)) m)`
 }

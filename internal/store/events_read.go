@@ -166,12 +166,12 @@ func (s *EventStore) IterRange(ctx context.Context, q Querier, series int64, coa
 	if r.Count == 0 {
 		return r, nil
 	}
-	first, fargs := s.seriesScalars(series, minIter+1, lastIter, 1, false)
-	last, largs := s.seriesScalars(series, firstIter, lastIter, 1, true)
-	args := append(fargs, series, minIter)
-	args = append(append(args, largs...), series)
-	err := q.QueryRowContext(ctx, "SELECT (SELECT iter FROM "+first+" p WHERE series = ? AND iter > ? ORDER BY iter LIMIT 1), (SELECT iter FROM "+last+" p WHERE series = ? ORDER BY iter DESC LIMIT 1)",
-		args...).Scan(&r.Min, &r.Max)
+	if pd, ok := s.db.D.(packedDialect); ok {
+		err := q.QueryRowContext(ctx, pd.iterBoundsSQL(), series, minIter, minIter, minIter, series, minIter, series, series).Scan(&r.Min, &r.Max)
+		return r, err
+	}
+	err := q.QueryRowContext(ctx, "SELECT (SELECT iter FROM event_scalars WHERE series = ? AND iter > ? ORDER BY iter LIMIT 1), (SELECT iter FROM event_scalars WHERE series = ? ORDER BY iter DESC LIMIT 1)",
+		series, minIter, series).Scan(&r.Min, &r.Max)
 	return r, err
 }
 
@@ -181,8 +181,9 @@ func (s *EventStore) TimeRange(ctx context.Context, q Querier, series, minIter i
 	var r SeriesRange
 	var lo, hi sql.NullInt64
 	src, args := s.seriesScalars(series, minIter+1, lastIter, 0, false)
-	err := q.QueryRowContext(ctx, "SELECT COUNT(*), MIN(p.dts + s.ts0), MAX(p.dts + s.ts0) FROM "+src+" p JOIN event_series s ON s.id = p.series WHERE p.series = ? AND p.iter > ?",
-		append(args, series, minIter)...).Scan(&r.Count, &lo, &hi)
+	// the base time once, not joined to every point
+	err := q.QueryRowContext(ctx, "SELECT COUNT(*), MIN(p.dts) + (SELECT ts0 FROM event_series WHERE id = ?), MAX(p.dts) + (SELECT ts0 FROM event_series WHERE id = ?) FROM "+src+" p WHERE p.series = ? AND p.iter > ?",
+		append(append([]any{series, series}, args...), series, minIter)...).Scan(&r.Count, &lo, &hi)
 	r.Min, r.Max = lo.Int64, hi.Int64
 	return r, err
 }
@@ -470,11 +471,16 @@ func (s *EventStore) HistogramFromPoints(ctx context.Context, q Querier, series 
 	}
 	key := "p.iter"
 	if byTime {
-		key = "(p.dts + s.ts0)"
+		// the base time once, not joined to every point
+		key = "(p.dts + (SELECT ts0 FROM event_series WHERE id = ?))"
 	}
-	b, args := floorExpr(key, interval, false)
-	args = append(append(args, sargs...), series, minIter)
-	return scanHist(q.QueryContext(ctx, "SELECT "+b+" AS x, AVG(p.value) FROM "+src+" p JOIN event_series s ON s.id = p.series WHERE p.series = ? AND p.iter > ? GROUP BY x ORDER BY x",
+	b, widths := floorExpr(key, interval, false)
+	var args []any
+	if byTime {
+		args = []any{series, series} // the key's two places in b, before the widths
+	}
+	args = append(append(append(args, widths...), sargs...), series, minIter)
+	return scanHist(q.QueryContext(ctx, "SELECT "+b+" AS x, AVG(p.value) FROM "+src+" p WHERE p.series = ? AND p.iter > ? GROUP BY x ORDER BY x",
 		args...))
 }
 

@@ -26,8 +26,10 @@ type Packer struct {
 	Now func() time.Time
 }
 
-// PackLag is the server's Packer.Lag.
-const PackLag = 256
+// PackLag is the server's Packer.Lag: the unpacked rows of a series being
+// written stay under about twice that many, and its blocks hold at least
+// that many points.
+const PackLag = store.PackMinBlock
 
 // NewPacker is the packer a server runs.
 func NewPacker(db *store.DB, now func() time.Time) *Packer {

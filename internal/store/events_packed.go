@@ -24,6 +24,11 @@ import (
 // copied into PostgreSQL arrives unpacked, millions of points a series).
 const packPerSeries = 16384
 
+// PackMinBlock is the fewest points of a series a packing takes at once
+// while the series is written (events.PackLag uses it too): fewer make
+// blocks that compress poorly.
+const PackMinBlock = 128
+
 // packPointsPerTx bounds the points one packing transaction moves, about:
 // ingest of the tasks it holds waits for it (20,000 points take some
 // 50 ms).
@@ -40,7 +45,7 @@ const packPointsPerRun = 250000
 // vacuums it. Autovacuum looks only every minute, and until a vacuum the
 // rows packing deleted cannot take new points: the table grew to most of
 // a 10M-point run's points.
-const vacuumDeadRows = 200000
+const vacuumDeadRows = 100000
 
 // scalarsFrom is a FROM item of the points (series, iter, value, dts,
 // dwts) of the series matching "series "+cond (its placeholders taking
@@ -130,12 +135,16 @@ func (s *EventStore) PackPoints(ctx context.Context, lag, idleSince int64) (int,
 	}
 	total := 0
 	for len(owners) > 0 && ctx.Err() == nil && total < packPointsPerRun {
-		n, points := 0, int64(0)
+		n, points, series := 0, int64(0), 0
 		for n < len(owners) && (n == 0 || points+guess[owners[n]] <= packPointsPerTx) {
 			points += guess[owners[n]]
+			series += len(byOwner[owners[n]])
 			n++
 		}
-		packed, err := s.packOwners(ctx, pd, owners[:n], byOwner)
+		// a task of many series behind (a big upload) is packed a part of
+		// each series at a time
+		perSeries := min(packPerSeries, max(PackMinBlock, packPointsPerTx/series))
+		packed, err := s.packOwners(ctx, pd, owners[:n], byOwner, perSeries)
 		if err != nil {
 			return total, err
 		}
@@ -166,7 +175,7 @@ func (s *EventStore) vacuumUnpacked(ctx context.Context, pd packedDialect) error
 
 // packOwners packs the listed series of the owners (tasks or models) it
 // can lock at once, in one transaction.
-func (s *EventStore) packOwners(ctx context.Context, pd packedDialect, owners []string, byOwner map[string][]int64) (int, error) {
+func (s *EventStore) packOwners(ctx context.Context, pd packedDialect, owners []string, byOwner map[string][]int64, perSeries int) (int, error) {
 	packed := 0
 	err := s.db.Tx(ctx, func(q Querier) error {
 		packed = 0
@@ -188,7 +197,7 @@ func (s *EventStore) packOwners(ctx context.Context, pd packedDialect, owners []
 		if err != nil || len(ids) == 0 {
 			return err
 		}
-		return q.QueryRowContext(ctx, pd.packSQL(), packPerSeries-1, ids).Scan(&packed)
+		return q.QueryRowContext(ctx, pd.packSQL(), perSeries-1, ids).Scan(&packed)
 	})
 	return packed, err
 }

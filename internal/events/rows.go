@@ -230,7 +230,11 @@ func (w *batchWriter) writeScalars(ctx context.Context, batches []*seriesBatch, 
 			// a new series has nothing below its first point to roll up
 			rolled = lo - 1
 		}
-		w.points.touch(sr, store.SeriesTouch{ID: sr.ID, MaxIter: newMax, RolledThrough: rolled, LastWTS: wts})
+		below := SingleValueIter
+		if sr.MaxIter == NoIter && lo > SingleValueIter {
+			below = lo - 1 // a new series: nothing of it lies lower
+		}
+		w.points.touch(sr, store.SeriesTouch{ID: sr.ID, MaxIter: newMax, RolledThrough: rolled, LastWTS: wts, Below: below})
 	}
 	w.points.insert(fresh)
 	if err := es.UpsertScalars(ctx, w.q, rows); err != nil {

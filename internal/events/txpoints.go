@@ -42,6 +42,7 @@ func (x *txPoints) insert(rows []store.ScalarRow) {
 func (x *txPoints) touch(sr *store.Series, t store.SeriesTouch) {
 	sr.MaxIter, sr.RolledThrough, sr.LastWTS = t.MaxIter, t.RolledThrough, t.LastWTS
 	if i, ok := x.touched[t.ID]; ok {
+		t.Below = max(t.Below, x.touches[i].Below) // the series' first touch knows it
 		x.touches[i] = t
 		return
 	}

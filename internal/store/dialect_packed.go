@@ -35,6 +35,9 @@ type packedDialect interface {
 	// highest iteration, unpacking at most one block (arguments: series,
 	// bound, bound, bound, series, bound, series, series).
 	iterBoundsSQL() string
+	// touchSQL is TouchSeriesMany's statement head and row, with a fifth
+	// column: a series never written before starts packing above it.
+	touchSQL() (head, row string)
 	// deadUnpackedSQL reads the dead and live row counts of event_scalars
 	// the server's statistics hold.
 	deadUnpackedSQL() string
@@ -150,4 +153,11 @@ func (postgresDialect) iterBoundsSQL() string {
 		(SELECT iter AS i FROM event_scalars WHERE series = ? ORDER BY iter DESC LIMIT 1)
 		UNION ALL
 		(SELECT last_iter FROM event_scalar_blocks WHERE series = ? ORDER BY first_iter DESC LIMIT 1)) m)`
+}
+
+func (postgresDialect) touchSQL() (string, string) {
+	return "UPDATE event_series SET max_iter = v.column2, rolled_through = v.column3, last_wts = v.column4," +
+			" packed_through = CASE WHEN event_series.max_iter = " + strconv.FormatInt(noIter, 10) +
+			" THEN GREATEST(event_series.packed_through, v.column5) ELSE event_series.packed_through END FROM (",
+		"(CAST(? AS BIGINT), CAST(? AS BIGINT), CAST(? AS BIGINT), CAST(? AS BIGINT), CAST(? AS BIGINT))"
 }

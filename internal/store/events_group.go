@@ -15,6 +15,12 @@ func (db *DB) WriteConcurrency() int {
 // SeriesTouch is the new state of a series after a write.
 type SeriesTouch struct {
 	ID, MaxIter, RolledThrough, LastWTS int64
+	// Below is, for a series written the first time, the iteration just
+	// below its first points: PostgreSQL packs its points from there, not
+	// from the single-value iteration (the first points of a series are
+	// not packed alone into a block of their own). The single-value
+	// iteration otherwise.
+	Below int64
 }
 
 // The multi-row series update. The join term reads "+v.column1": without
@@ -33,11 +39,21 @@ const (
 // series was a large part of a small batch's write). Each series appears
 // once in rows.
 func (s *EventStore) TouchSeriesMany(ctx context.Context, q Querier, rows []SeriesTouch) error {
-	err := s.multiRows(ctx, q, touchHead, touchRow, 4, touchTail,
-		len(rows), func(args []any, i int) []any {
-			r := &rows[i]
-			return append(args, r.ID, r.MaxIter, r.RolledThrough, r.LastWTS)
-		})
+	var err error
+	if pd, ok := s.db.D.(packedDialect); ok {
+		head, row := pd.touchSQL()
+		err = s.multiRows(ctx, q, head, row, 5, touchTail,
+			len(rows), func(args []any, i int) []any {
+				r := &rows[i]
+				return append(args, r.ID, r.MaxIter, r.RolledThrough, r.LastWTS, max(r.Below, singleValueIter))
+			})
+	} else {
+		err = s.multiRows(ctx, q, touchHead, touchRow, 4, touchTail,
+			len(rows), func(args []any, i int) []any {
+				r := &rows[i]
+				return append(args, r.ID, r.MaxIter, r.RolledThrough, r.LastWTS)
+			})
+	}
 	if err != nil || len(rows) == 0 {
 		return err
 	}

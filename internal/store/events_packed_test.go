@@ -232,3 +232,56 @@ func readAll(t *testing.T, db *store.DB, sr *store.Series) map[string]any {
 	put("CountPointsWithIter", n, err)
 	return out
 }
+
+// TestPackingStartsAtASeriesFirstPoints: a series first written at
+// iteration 1,000 is packed once 128 iterations past that are rolled up,
+// not at once because its mark starts at the single-value iteration.
+func TestPackingStartsAtASeriesFirstPoints(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, db *store.DB) {
+		ev := db.Events()
+		insertTasks(t, db, newTask("tfirst", "c1", "first"))
+		sr := &store.Series{Task: "tfirst", Metric: "m", Variant: "v", MaxIter: math.MinInt64, RolledThrough: singleValue}
+		write := func(from, to int64, first bool) {
+			t.Helper()
+			mustTx(t, db, func(q store.Querier) error {
+				if first {
+					if err := ev.CreateSeriesMany(ctx, q, []*store.Series{sr}); err != nil {
+						return err
+					}
+				}
+				var rows []store.ScalarRow
+				for it := from; it <= to; it++ {
+					rows = append(rows, store.ScalarRow{Series: sr.ID, Iter: it, Value: float64(it), TS: it, WTS: it})
+				}
+				if err := ev.InsertScalars(ctx, q, rows); err != nil {
+					return err
+				}
+				below := int64(singleValue)
+				if first {
+					below = from - 1
+				}
+				return ev.TouchSeriesMany(ctx, q, []store.SeriesTouch{{ID: sr.ID, MaxIter: to, RolledThrough: to, LastWTS: 1, Below: below}})
+			})
+		}
+		pack := func() int {
+			t.Helper()
+			n, err := ev.PackPoints(ctx, 128, 0)
+			if err != nil {
+				t.Fatal(err)
+			}
+			return n
+		}
+		write(1000, 1009, true)
+		if n := pack(); n != 0 {
+			t.Fatalf("packed %d of a new series' first 10 points", n)
+		}
+		write(1010, 1199, false)
+		want := 200
+		if !db.IsPostgres() {
+			want = 0
+		}
+		if n := pack(); n != want {
+			t.Fatalf("packed %d points, want %d", n, want)
+		}
+	})
+}

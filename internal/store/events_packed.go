@@ -2,7 +2,6 @@ package store
 
 import (
 	"context"
-	"database/sql"
 	"math"
 	"slices"
 )
@@ -181,7 +180,7 @@ func (s *EventStore) packOwners(ctx context.Context, pd packedDialect, owners []
 		packed = 0
 		var ids []int64
 		for _, table := range []string{"tasks", "models"} {
-			locked, err := scanStrings(q.QueryContext(ctx, "SELECT id FROM "+table+" WHERE id = ANY(?::text[]) ORDER BY id"+s.db.D.ForUpdateSkipLocked(), owners))
+			locked, err := IDs(ctx, q, "SELECT id FROM "+table+" WHERE id = ANY(?::text[]) ORDER BY id"+s.db.D.ForUpdateSkipLocked(), owners)
 			if err != nil {
 				return err
 			}
@@ -214,21 +213,4 @@ func (s *EventStore) purgeBlocks(ctx context.Context, q Querier, id int64, chunk
 		return 0, err
 	}
 	return res.RowsAffected()
-}
-
-// scanStrings scans a query of one text column.
-func scanStrings(rows *sql.Rows, err error) ([]string, error) {
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	var out []string
-	for rows.Next() {
-		var v string
-		if err := rows.Scan(&v); err != nil {
-			return nil, err
-		}
-		out = append(out, v)
-	}
-	return out, rows.Err()
 }

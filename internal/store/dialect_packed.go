@@ -38,6 +38,9 @@ type packedDialect interface {
 	// touchSQL is TouchSeriesMany's statement head and row, with a fifth
 	// column: a series never written before starts packing above it.
 	touchSQL() (head, row string)
+	// blockCountSQL counts the packed points of the series matching
+	// "series "+cond from the blocks' counts, unpacking nothing.
+	blockCountSQL(cond string) string
 	// deadUnpackedSQL reads the dead and live row counts of event_scalars
 	// the server's statistics hold.
 	deadUnpackedSQL() string
@@ -160,4 +163,8 @@ func (postgresDialect) touchSQL() (string, string) {
 			" packed_through = CASE WHEN event_series.max_iter = " + strconv.FormatInt(noIter, 10) +
 			" THEN GREATEST(event_series.packed_through, v.column5) ELSE event_series.packed_through END FROM (",
 		"(CAST(? AS BIGINT), CAST(? AS BIGINT), CAST(? AS BIGINT), CAST(? AS BIGINT), CAST(? AS BIGINT))"
+}
+
+func (postgresDialect) blockCountSQL(cond string) string {
+	return "SELECT COALESCE(SUM(n), 0) FROM event_scalar_blocks WHERE series " + cond
 }

@@ -531,32 +531,45 @@ func errNoRow(err error, what string) error {
 
 // CountPoints counts the points of series (every point, single values and
 // points without iteration included), up to limit: series by series, each
-// an index range that stops at the limit.
+// an index range that stops at the limit, plus the counts of its packed
+// blocks (PostgreSQL).
 func (s *EventStore) CountPoints(ctx context.Context, q Querier, series []int64, limit int) (int, error) {
 	total := 0
 	for _, id := range series {
 		if total >= limit {
 			break
 		}
-		var n int
-		src, args := s.seriesScalars(id, firstIter, lastIter, limit-total, false)
-		if err := q.QueryRowContext(ctx, "SELECT COUNT(*) FROM (SELECT 1 FROM "+src+" p WHERE series = ? ORDER BY iter LIMIT ?) c",
-			append(args, id, limit-total)...).Scan(&n); err != nil {
+		var n, packed int
+		if err := q.QueryRowContext(ctx, "SELECT COUNT(*) FROM (SELECT 1 FROM event_scalars WHERE series = ? ORDER BY iter LIMIT ?) c",
+			id, limit-total).Scan(&n); err != nil {
 			return 0, err
 		}
-		total += n
+		if pd, ok := s.db.D.(packedDialect); ok {
+			if err := q.QueryRowContext(ctx, pd.blockCountSQL("= ?"), id).Scan(&packed); err != nil {
+				return 0, err
+			}
+		}
+		total += min(n+packed, limit-total)
 	}
 	return total, nil
 }
 
-// CountPointsWithIter counts the points of series that have an iteration.
+// CountPointsWithIter counts the points of series that have an iteration
+// (packed points all have one).
 func (s *EventStore) CountPointsWithIter(ctx context.Context, q Querier, series []int64) (int, error) {
 	if len(series) == 0 {
 		return 0, nil
 	}
-	var n int
-	src, args := s.scalarsFrom("IN ("+Placeholders(len(series))+")", Args(series), noIter+1, lastIter, 0, false)
-	err := q.QueryRowContext(ctx, "SELECT COUNT(*) FROM "+src+" p WHERE iter > ? AND series IN ("+Placeholders(len(series))+")",
-		append(append(args, int64(noIter)), Args(series)...)...).Scan(&n)
-	return n, err
+	var n, packed int
+	in := "IN (" + Placeholders(len(series)) + ")"
+	if err := q.QueryRowContext(ctx, "SELECT COUNT(*) FROM event_scalars WHERE iter > ? AND series "+in,
+		append([]any{int64(noIter)}, Args(series)...)...).Scan(&n); err != nil {
+		return 0, err
+	}
+	if pd, ok := s.db.D.(packedDialect); ok {
+		if err := q.QueryRowContext(ctx, pd.blockCountSQL(in), Args(series)...).Scan(&packed); err != nil {
+			return 0, err
+		}
+	}
+	return n + packed, nil
 }

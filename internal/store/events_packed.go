@@ -51,9 +51,9 @@ const vacuumDeadRows = 100000
 // condArgs) with lo <= iter <= hi, and the arguments it takes, which come
 // before the statement's own. The statement must apply those conditions
 // itself: on SQLite this is event_scalars itself, and on PostgreSQL the
-// packed points come a block at a time. limit > 0 says the statement reads at most limit
-// points in iteration order (desc: downwards), so only the blocks those
-// can come from are unpacked.
+// packed points come a block at a time. limit > 0 says the statement
+// reads at most limit points in iteration order (desc: downwards), so
+// only the blocks those can come from are unpacked.
 func (s *EventStore) scalarsFrom(cond string, condArgs []any, lo, hi int64, limit int, desc bool) (string, []any) {
 	pd, ok := s.db.D.(packedDialect)
 	if !ok {
@@ -80,9 +80,9 @@ func (s *EventStore) seriesScalars(series, lo, hi int64, limit int, desc bool) (
 	return s.scalarsFrom("= ?", []any{series}, lo, hi, limit, desc)
 }
 
-// firstIter and lastIter bound a range of scalarsFrom that holds every
-// point, those without iteration included.
-const firstIter, lastIter = math.MinInt64, math.MaxInt64
+// lastIter is the top of a range of scalarsFrom that reaches every point
+// (noIter is its bottom).
+const lastIter = math.MaxInt64
 
 // thaw moves a series' packed points in blocks overlapping [lo, hi] back
 // into event_scalars, where a batch can replace them.

@@ -6,6 +6,7 @@ import (
 	"maps"
 	"slices"
 	"sort"
+	"sync"
 	"time"
 
 	"github.com/trove-ml/trove/internal/apierr"
@@ -32,10 +33,15 @@ type Ingester struct {
 	// MaxPending bounds what batches waiting to be written hold (see
 	// admission.go); zero means DefaultMaxPending.
 	MaxPending int64
+	// PrepareSlots bounds the batches parsed and prepared at once (see
+	// prepgate.go); zero means one fewer than the processors.
+	PrepareSlots int
 
-	group    groupCommit
-	docs     docCache
-	admitted admission
+	slotsOnce sync.Once
+	slots     chan struct{}
+	group     groupCommit
+	docs      docCache
+	admitted  admission
 }
 
 // Batch is the content of one events.add or events.add_batch call.
@@ -76,6 +82,25 @@ func (in *Ingester) Ingest(ctx context.Context, b Batch) (*Result, error) {
 		return nil, err
 	}
 	defer release()
+	if err := in.enterPrepare(ctx); err != nil {
+		return nil, err
+	}
+	// the slot is freed once the batch is prepared, before the wait for
+	// its commit (deferred, so that a panic cannot keep it)
+	p, res, err := func() (*pendingBatch, *Result, error) {
+		defer in.leavePrepare()
+		return in.prepareBatch(ctx, b, worker)
+	}()
+	if p == nil {
+		return res, err
+	}
+	return in.commit(p)
+}
+
+// prepareBatch parses a batch, groups and folds its events and prepares
+// its task summaries. It returns no pendingBatch when there is nothing to
+// write (the result or error is then the answer).
+func (in *Ingester) prepareBatch(ctx context.Context, b Batch, worker string) (*pendingBatch, *Result, error) {
 	now := in.Now()
 	wts := now.UnixMilli()
 	parseErrs := map[string]int{}
@@ -94,15 +119,15 @@ func (in *Ingester) Ingest(ctx context.Context, b Batch) (*Result, error) {
 	}
 	tasks, models, err := entities(evs)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	parts := prepare(evs, wts)
 	if len(parts) == 0 {
-		return &Result{Errors: parseErrs}, nil
+		return nil, &Result{Errors: parseErrs}, nil
 	}
-	return in.commit(&pendingBatch{ctx: ctx, company: b.Company, user: b.User, now: now, wts: wts,
+	return &pendingBatch{ctx: ctx, company: b.Company, user: b.User, now: now, wts: wts,
 		parseErrs: parseErrs, parts: parts, tasks: tasks, models: models, events: len(evs),
-		upkeep: in.prepareUpkeep(ctx, b.Company, b.User, now, parts)})
+		upkeep: in.prepareUpkeep(ctx, b.Company, b.User, now, parts)}, nil, nil
 }
 
 // entityPart is the part of a batch for one task or model.

@@ -60,7 +60,7 @@ func (p *pendingBatch) write(ctx context.Context, in *Ingester, q store.Querier,
 // keeps the task documents it committed for the next batches.
 func (in *Ingester) writeTx(ctx context.Context, batches []*pendingBatch) error {
 	var written []writtenTask
-	err := in.DB.Tx(ctx, func(q store.Querier) error {
+	err := in.DB.GroupTx(ctx, func(q store.Querier) error {
 		held, points := newTxTasks(), newTxPoints()
 		for _, p := range batches {
 			if err := p.write(ctx, in, q, held, points); err != nil {

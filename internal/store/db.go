@@ -130,15 +130,21 @@ func (db *DB) IsPostgres() bool { return db.D.Name() == "postgres" }
 
 // Tx runs fn in a write transaction, committing when fn returns nil.
 // PostgreSQL serialization failures and deadlocks are retried.
-func (db *DB) Tx(ctx context.Context, fn func(q Querier) error) (err error) {
+func (db *DB) Tx(ctx context.Context, fn func(q Querier) error) error {
+	return db.retryTx(func() error { return db.tx(ctx, fn) })
+}
+
+// retryTx runs a transaction attempt, again after a transient failure,
+// and reports the whole to the transaction observer.
+func (db *DB) retryTx(attempt func() error) (err error) {
 	if db.txObserver != nil {
 		start := time.Now()
 		defer func() { db.txObserver(time.Since(start), err) }()
 	}
-	for attempt := 0; ; attempt++ {
-		err := db.tx(ctx, fn)
-		if err != nil && attempt < 5 && db.D.Retryable(err) {
-			time.Sleep(time.Duration(attempt+1) * 5 * time.Millisecond)
+	for n := 0; ; n++ {
+		err := attempt()
+		if err != nil && n < 5 && db.D.Retryable(err) {
+			time.Sleep(time.Duration(n+1) * 5 * time.Millisecond)
 			continue
 		}
 		return err
@@ -151,11 +157,21 @@ func (db *DB) tx(ctx context.Context, fn func(q Querier) error) error {
 
 // txWith runs one transaction attempt; cached selects the prepared
 // statement cache.
-func (db *DB) txWith(ctx context.Context, cached bool, fn func(q Querier) error) (err error) {
+func (db *DB) txWith(ctx context.Context, cached bool, fn func(q Querier) error) error {
 	tx, err := db.w.BeginTx(ctx, nil)
 	if err != nil {
 		return fmt.Errorf("begin: %w", err)
 	}
+	cq, err := db.runTx(tx, cached, fn)
+	cq.prepareMissed(ctx)
+	return err
+}
+
+// runTx runs fn in the begun transaction tx and commits it, or rolls it
+// back when fn fails or panics. Once the connection is free, the caller
+// prepares the statements the transaction missed in the cache (cq, which
+// may be nil).
+func (db *DB) runTx(tx *sql.Tx, cached bool, fn func(q Querier) error) (cq *cachedQuerier, err error) {
 	defer func() {
 		if p := recover(); p != nil {
 			_ = tx.Rollback()
@@ -167,23 +183,19 @@ func (db *DB) txWith(ctx context.Context, cached bool, fn func(q Querier) error)
 	}()
 	hooks := &commitHooks{}
 	var q Querier = &rawQuerier{q: tx, d: db.D, hooks: hooks}
-	var cq *cachedQuerier
 	if cached {
 		cq = &cachedQuerier{cache: db.wc, tx: tx, q: tx, d: db.D, hooks: hooks}
 		q = cq
 	}
 	if err = fn(q); err != nil {
-		return err
+		return nil, err
 	}
 	if err = tx.Commit(); err != nil {
-		return err
+		return nil, err
 	}
 	hooks.run()
 	db.ckpt.wake()
-	if cq != nil {
-		cq.prepareMissed(ctx)
-	}
-	return nil
+	return cq, nil
 }
 
 // rawQuerier rewrites ? placeholders and runs queries unprepared.

@@ -112,6 +112,10 @@ type Dialect interface {
 	// TableBytes is the space each table and index of the event tables
 	// takes, by name (SQLite: dbstat pages; PostgreSQL: relation sizes).
 	TableBytes(ctx context.Context, q Querier) (map[string]int64, error)
+	// GroupTxSettings are the statements run on the writer's connection
+	// before and after a group transaction (DB.GroupTx); "" for none
+	// (see grouptx.go).
+	GroupTxSettings() (enter, leave string)
 }
 
 type sqliteDialect struct{}
@@ -155,7 +159,13 @@ func (sqliteDialect) ForUpdate() string        { return "" }
 
 // RowVersion: SQLite keeps no row version; the document itself serves,
 // read in-process.
-func (sqliteDialect) RowVersion() string          { return "doc" }
+func (sqliteDialect) RowVersion() string { return "doc" }
+
+// GroupTxSettings keep the group's statement journals in memory (the
+// default, restored after, is a file past 64 KiB; see grouptx.go).
+func (sqliteDialect) GroupTxSettings() (enter, leave string) {
+	return "PRAGMA temp_store = MEMORY", "PRAGMA temp_store = DEFAULT"
+}
 func (sqliteDialect) ForUpdateSkipLocked() string { return "" }
 func (sqliteDialect) JSONParam() string           { return "?" }
 func (sqliteDialect) ArrayElements(col, alias string) (string, string) {
@@ -240,6 +250,10 @@ func (postgresDialect) ForUpdate() string        { return " FOR UPDATE" }
 // RowVersion: every update writes a new row version with its
 // transaction's id as xmin at a new ctid; the pair names the version.
 func (postgresDialect) RowVersion() string { return "xmin::text || ':' || ctid::text" }
+
+// GroupTxSettings: none; PostgreSQL undoes a failed statement without
+// journalling pages to a file.
+func (postgresDialect) GroupTxSettings() (enter, leave string) { return "", "" }
 func (postgresDialect) ForUpdateSkipLocked() string {
 	return " FOR NO KEY UPDATE SKIP LOCKED"
 }

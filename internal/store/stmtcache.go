@@ -113,6 +113,9 @@ func (c *cachedQuerier) stmt(ctx context.Context, query string) *sql.Stmt {
 
 // prepareMissed prepares what a finished transaction ran unprepared.
 func (c *cachedQuerier) prepareMissed(ctx context.Context) {
+	if c == nil {
+		return
+	}
 	for q := range c.missed {
 		c.cache.get(ctx, q)
 	}

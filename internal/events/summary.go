@@ -18,16 +18,18 @@ var ignoreIteration = map[string]bool{":monitor:machine": true, ":monitor:gpu": 
 
 // variantFold accumulates one batch's scalar events of a metric/variant.
 type variantFold struct {
-	metric, variant    string
-	count              int64
-	total              float64
-	value              float64
-	valueIter, valueTS int64
-	first              float64
-	firstIter          int64
-	min, max           float64
-	minIter, maxIter   int64
-	xAxisLabel         *string
+	metric, variant string
+	// the pair's keys in last_metrics (Hash of each name)
+	metricKey, variantKey string
+	count                 int64
+	total                 float64
+	value                 float64
+	valueIter, valueTS    int64
+	first                 float64
+	firstIter             int64
+	min, max              float64
+	minIter, maxIter      int64
+	xAxisLabel            *string
 }
 
 // Summary folds a batch's events of one task or model, to be merged into
@@ -38,6 +40,22 @@ type Summary struct {
 	scalars map[[2]string]*variantFold
 	// newest event time per metric and type
 	metricTypes map[string]map[Type]int64
+	// keys is Hash of the names seen: a batch repeats a few names over
+	// many events, and every event hashed both of its names twice.
+	keys map[string]string
+}
+
+// key is Hash(name), computed once per name in the batch.
+func (s *Summary) key(name string) string {
+	k, ok := s.keys[name]
+	if !ok {
+		if s.keys == nil {
+			s.keys = map[string]string{}
+		}
+		k = Hash(name)
+		s.keys[name] = k
+	}
+	return k
 }
 
 func newSummary() *Summary {
@@ -70,7 +88,8 @@ func (s *Summary) add(e *Event) {
 	}
 	f := s.scalars[k]
 	if f == nil {
-		s.scalars[k] = &variantFold{metric: e.Metric, variant: e.Variant, count: 1, total: e.Value,
+		s.scalars[k] = &variantFold{metric: e.Metric, variant: e.Variant,
+			metricKey: s.key(e.Metric), variantKey: s.key(e.Variant), count: 1, total: e.Value,
 			value: e.Value, valueIter: it, valueTS: e.Timestamp, first: e.Value, firstIter: it,
 			min: e.Value, max: e.Value, minIter: it, maxIter: it, xAxisLabel: e.XAxisLabel}
 		return
@@ -109,7 +128,7 @@ func (s *Summary) mergeMetrics(lm map[string]map[string]*store.MetricSummary) {
 	})
 	for _, k := range keys {
 		f := s.scalars[k]
-		mh, vh := Hash(k[0]), Hash(k[1])
+		mh, vh := f.metricKey, f.variantKey
 		cur := lm[mh][vh]
 		if cur == nil {
 			if pairs >= MaxLastMetrics {
@@ -154,7 +173,7 @@ func (s *Summary) mergeMetrics(lm map[string]map[string]*store.MetricSummary) {
 // {md5(metric): {metric, event_stats_by_type: {type: {last_update}}}}.
 func (s *Summary) mergeStats(ms map[string]any) {
 	for metric, types := range s.metricTypes {
-		h := Hash(metric)
+		h := s.key(metric)
 		entry, _ := ms[h].(map[string]any)
 		if entry == nil {
 			entry = map[string]any{}
@@ -228,8 +247,8 @@ func (s *Summary) ApplyModel(m *store.Model, now jsonx.Time, user string) {
 // addsNames tells whether merging the summary into lm adds a metric or
 // variant name to it (which the task's name index then counts).
 func (s *Summary) addsNames(lm map[string]map[string]*store.MetricSummary) bool {
-	for k := range s.scalars {
-		if lm[Hash(k[0])][Hash(k[1])] == nil {
+	for _, f := range s.scalars {
+		if lm[f.metricKey][f.variantKey] == nil {
 			return true
 		}
 	}

@@ -13,6 +13,7 @@ import (
 	"runtime"
 	"runtime/pprof"
 	"runtime/trace"
+	"slices"
 	"sort"
 	"strconv"
 	"sync"
@@ -160,12 +161,15 @@ func (f *fleetServer) experiments(n int) ([]experiment, error) {
 
 // fleetResult gathers the calls of a fleet run.
 type fleetResult struct {
-	mu       sync.Mutex
-	lat      []time.Duration
-	sent     atomic.Int64
-	acked    atomic.Int64
-	failures map[string]int
-	elapsed  time.Duration
+	mu  sync.Mutex
+	lat []time.Duration
+	// first is the latency of each experiment's first batch, which
+	// creates its series and adds its metric names; later, the others'
+	first, later []time.Duration
+	sent         atomic.Int64
+	acked        atomic.Int64
+	failures     map[string]int
+	elapsed      time.Duration
 }
 
 func (r *fleetResult) fail(why string) {
@@ -188,7 +192,7 @@ func (f *fleetServer) report(exps []experiment, d, interval time.Duration, scala
 		go func(e experiment) {
 			defer wg.Done()
 			next := start.Add(time.Duration(rand.Int64N(int64(interval))))
-			var lat []time.Duration
+			var lat, first, later []time.Duration
 			for iter := int64(0); next.Before(end); iter++ {
 				time.Sleep(time.Until(next))
 				next = next.Add(interval)
@@ -210,11 +214,19 @@ func (f *fleetServer) report(exps []experiment, d, interval time.Duration, scala
 					res.fail("HTTP " + strconv.Itoa(resp.StatusCode))
 					continue
 				}
-				lat = append(lat, time.Since(t0))
+				took := time.Since(t0)
+				lat = append(lat, took)
+				if iter == 0 {
+					first = append(first, took)
+				} else {
+					later = append(later, took)
+				}
 				res.acked.Add(1)
 			}
 			res.mu.Lock()
 			res.lat = append(res.lat, lat...)
+			res.first = append(res.first, first...)
+			res.later = append(res.later, later...)
 			res.mu.Unlock()
 		}(exps[i])
 	}
@@ -235,7 +247,17 @@ func (r *fleetResult) print(n int, interval time.Duration, scalars int) {
 	if len(r.lat) > 0 {
 		l := r.lat
 		fmt.Printf("add_batch latency: p50 %.1f ms  p99 %.1f ms  max %.1f ms\n", ms(l[len(l)/2]), ms(l[len(l)*99/100]), ms(l[len(l)-1]))
+		fmt.Printf("  each experiment's first batch: %s; later batches: %s\n", latencySummary(r.first), latencySummary(r.later))
 	}
+}
+
+// latencySummary is "p50 / p99 / max over n calls" of l (sorted here).
+func latencySummary(l []time.Duration) string {
+	if len(l) == 0 {
+		return "none"
+	}
+	slices.Sort(l)
+	return fmt.Sprintf("p50 %.1f ms, p99 %.1f ms, max %.1f ms over %d", ms(l[len(l)/2]), ms(l[len(l)*99/100]), ms(l[len(l)-1]), len(l))
 }
 
 // fleetLines is one batch of an experiment: scalars events of iteration

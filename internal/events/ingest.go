@@ -266,10 +266,10 @@ func (w *batchWriter) loadEntities(ctx context.Context, tasks, models map[string
 		switch {
 		case held:
 		case u != nil:
-			w.held.hold(w.company, id, u.task, u.enc, u.renames)
+			w.held.hold(w.company, id, u.task, u.enc, u.renames, u.before)
 			w.prepared[id] = true
 		default:
-			w.held.hold(w.company, id, t, nil, false)
+			w.held.hold(w.company, id, t, nil, false, nil)
 		}
 	}
 	for _, id := range slices.Sorted(maps.Keys(models)) {

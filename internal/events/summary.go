@@ -244,13 +244,33 @@ func (s *Summary) ApplyModel(m *store.Model, now jsonx.Time, user string) {
 	m.LastUpdate, m.LastChange, m.LastChangedBy = now, now, user
 }
 
-// addsNames tells whether merging the summary into lm adds a metric or
-// variant name to it (which the task's name index then counts).
-func (s *Summary) addsNames(lm map[string]map[string]*store.MetricSummary) bool {
+// changesNames tells whether merging the summary into lm changes the
+// names its entries hold: a metric or variant added (what a task's first
+// batch does), or an entry whose stored names differ from the reported
+// ones (written by an older version or imported). The task's name index
+// then counts the change.
+func (s *Summary) changesNames(lm map[string]map[string]*store.MetricSummary) bool {
 	for _, f := range s.scalars {
-		if lm[f.metricKey][f.variantKey] == nil {
+		cur := lm[f.metricKey][f.variantKey]
+		if cur == nil || cur.Metric != f.metric || cur.Variant != f.variant {
 			return true
 		}
 	}
 	return false
+}
+
+// nameSet is the metric/variant names of a last_metrics as the task name
+// index counts them: each entry's keys and the names it holds.
+type nameSet map[store.MetricVariantName]bool
+
+func namesOf(lm map[string]map[string]*store.MetricSummary) nameSet {
+	out := nameSet{}
+	for mk, vs := range lm {
+		for vk, m := range vs {
+			if m != nil {
+				out[store.MetricVariantName{Metric: m.Metric, Variant: m.Variant, MetricHash: mk, VariantHash: vk}] = true
+			}
+		}
+	}
+	return out
 }

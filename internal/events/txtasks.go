@@ -1,7 +1,9 @@
 package events
 
 import (
+	"cmp"
 	"context"
+	"slices"
 
 	"github.com/trove-ml/trove/internal/jsonx"
 	"github.com/trove-ml/trove/internal/store"
@@ -22,12 +24,14 @@ type txTasks struct {
 
 // txTask is a task held by the transaction: the task with its batches'
 // summaries applied; the encoding prepared before the transaction while
-// that alone is the task's new state; whether its metric names change.
+// that alone is the task's new state; whether its metric names change,
+// and then its names as stored (before).
 type txTask struct {
 	company string
 	task    *store.Task
 	enc     *store.EncodedRecord
 	renames bool
+	before  nameSet
 }
 
 func newTxTasks() *txTasks { return &txTasks{byID: map[string]*txTask{}} }
@@ -36,8 +40,8 @@ func newTxTasks() *txTasks { return &txTasks{byID: map[string]*txTask{}} }
 func (x *txTasks) get(id string) *txTask { return x.byID[id] }
 
 // hold records a task locked by the transaction for a batch's summary.
-func (x *txTasks) hold(company, id string, t *store.Task, enc *store.EncodedRecord, renames bool) {
-	x.byID[id] = &txTask{company: company, task: t, enc: enc, renames: renames}
+func (x *txTasks) hold(company, id string, t *store.Task, enc *store.EncodedRecord, renames bool, before nameSet) {
+	x.byID[id] = &txTask{company: company, task: t, enc: enc, renames: renames, before: before}
 	x.order = append(x.order, id)
 }
 
@@ -49,7 +53,11 @@ func (x *txTasks) apply(id string, s *Summary, now jsonx.Time, user string) {
 	if h.enc != nil {
 		h.task, h.enc = summaryCopy(h.task), nil
 	}
-	h.renames = h.renames || s.addsNames(h.task.LastMetrics)
+	if !h.renames && s.changesNames(h.task.LastMetrics) {
+		// the batches before this one changed no name: the held names
+		// are the stored ones
+		h.renames, h.before = true, namesOf(h.task.LastMetrics)
+	}
 	s.ApplyTask(h.task, now, user)
 }
 
@@ -79,7 +87,13 @@ func (x *txTasks) flush(ctx context.Context, db *store.DB, q store.Querier) ([]w
 			}
 			ids, encs = append(ids, id), append(encs, enc)
 		}
-		versions, err := tasks.WriteEncodedVersions(ctx, q, encs)
+		var versions []string
+		var err error
+		if late {
+			versions, err = db.WriteTasksCountingNames(ctx, q, encs, func() []store.MetricNameDelta { return x.nameDeltas(ids) })
+		} else {
+			versions, err = tasks.WriteEncodedVersions(ctx, q, encs)
+		}
 		if err != nil {
 			return nil, err
 		}
@@ -89,4 +103,39 @@ func (x *txTasks) flush(ctx context.Context, db *store.DB, q store.Querier) ([]w
 		}
 	}
 	return written, nil
+}
+
+// nameDeltas is how writing these held tasks changes the count rows of
+// metric names: each name a task gains counts one more task of its
+// project, each it loses one fewer. They come in a fixed order.
+func (x *txTasks) nameDeltas(ids []string) []store.MetricNameDelta {
+	type countKey struct {
+		company, project string
+		name             store.MetricVariantName
+	}
+	sum := map[countKey]int{}
+	for _, id := range ids {
+		h := x.byID[id]
+		after := namesOf(h.task.LastMetrics)
+		for name := range h.before {
+			if !after[name] {
+				sum[countKey{h.company, h.task.Project, name}]--
+			}
+		}
+		for name := range after {
+			if !h.before[name] {
+				sum[countKey{h.company, h.task.Project, name}]++
+			}
+		}
+	}
+	out := make([]store.MetricNameDelta, 0, len(sum))
+	for k, n := range sum {
+		out = append(out, store.MetricNameDelta{Company: k.company, Project: k.project, MetricVariantName: k.name, Tasks: n})
+	}
+	slices.SortFunc(out, func(a, b store.MetricNameDelta) int {
+		return cmp.Or(cmp.Compare(a.Company, b.Company), cmp.Compare(a.Project, b.Project),
+			cmp.Compare(a.MetricHash, b.MetricHash), cmp.Compare(a.VariantHash, b.VariantHash),
+			cmp.Compare(a.Metric, b.Metric), cmp.Compare(a.Variant, b.Variant))
+	})
+	return out
 }

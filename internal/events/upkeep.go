@@ -22,6 +22,8 @@ type taskUpkeep struct {
 	task    *store.Task
 	enc     *store.EncodedRecord
 	renames bool
+	// before is the names of the task as read, when the batch changes them
+	before nameSet
 }
 
 // prepareUpkeep reads and updates the batch's tasks ahead (from the
@@ -39,13 +41,17 @@ func (in *Ingester) prepareUpkeep(ctx context.Context, company, user string, now
 		if err != nil {
 			continue
 		}
-		renames := p.summary.addsNames(task.LastMetrics)
+		renames := p.summary.changesNames(task.LastMetrics)
+		var before nameSet
+		if renames {
+			before = namesOf(task.LastMetrics)
+		}
 		p.summary.ApplyTask(task, stamp, user)
 		enc, err := tasks.Encode(task)
 		if err != nil {
 			continue
 		}
-		out[p.id] = &taskUpkeep{version: version, task: task, enc: enc, renames: renames}
+		out[p.id] = &taskUpkeep{version: version, task: task, enc: enc, renames: renames, before: before}
 	}
 	return out
 }

@@ -116,6 +116,10 @@ type Dialect interface {
 	// before and after a group transaction (DB.GroupTx); "" for none
 	// (see grouptx.go).
 	GroupTxSettings() (enter, leave string)
+	// WriterCountsMetricNames reports that the events writer counts the
+	// metric names its task writes change, its trigger paused
+	// (DB.WriteTasksCountingNames, task_name_counts.go).
+	WriterCountsMetricNames() bool
 }
 
 type sqliteDialect struct{}
@@ -250,6 +254,14 @@ func (postgresDialect) ForUpdate() string        { return " FOR UPDATE" }
 // RowVersion: every update writes a new row version with its
 // transaction's id as xmin at a new ctid; the pair names the version.
 func (postgresDialect) RowVersion() string { return "xmin::text || ':' || ctid::text" }
+
+// WriterCountsMetricNames: SQLite's row trigger parses the old and new
+// documents of each task several times (migration 0106).
+func (sqliteDialect) WriterCountsMetricNames() bool { return true }
+
+// WriterCountsMetricNames: PostgreSQL's statement triggers count a
+// group's tasks at once, from the changed rows only (migration 0104).
+func (postgresDialect) WriterCountsMetricNames() bool { return false }
 
 // GroupTxSettings: none; PostgreSQL undoes a failed statement without
 // journalling pages to a file.

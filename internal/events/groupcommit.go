@@ -109,36 +109,15 @@ func (g *groupCommit) init(db *store.DB) {
 	})
 }
 
-// laneOf is the lane of a batch: the lane of its first task, or, for a
-// batch adding metric names to a task, the lane of that task's project
-// (see namesKey).
+// laneOf is the lane of a batch: the lane of its first task. A batch
+// adding metric names needs no other: its name counts go to rows no other
+// transaction touches (store.WriteTasksCountingNames), not to the count
+// rows all the tasks of its project share.
 func (g *groupCommit) laneOf(p *pendingBatch) *lane {
 	if len(g.lanes) == 1 {
 		return g.lanes[0]
 	}
-	key := p.namesKey()
-	if key == "" {
-		key = p.parts[0].id
-	}
-	return g.lanes[maphash.String(g.seed, key)%uint64(len(g.lanes))]
-}
-
-// namesKey is the company and project of the first task whose metric
-// names the batch adds, as prepared ("" for none). The triggers of such
-// a task's write add to count rows that every task of the project shares
-// (task_metric_variants), and a transaction holds them until it commits:
-// when the name-adding writes of a project come from every lane, each
-// lane waits for the others' commits on those rows (PostgreSQL showed
-// all lanes in UPDATE tasks waiting on Lock:transactionid). Written by
-// one lane, they queue in that lane's groups instead, and the other
-// lanes, whose writes change no names, touch no shared row at all.
-func (p *pendingBatch) namesKey() string {
-	for _, part := range p.parts {
-		if u := p.upkeep[part.id]; u != nil && u.renames {
-			return p.company + "\x00" + u.task.Project
-		}
-	}
-	return ""
+	return g.lanes[maphash.String(g.seed, p.parts[0].id)%uint64(len(g.lanes))]
 }
 
 // commit queues p on its lane and waits for its group's commit (or the

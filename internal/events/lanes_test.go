@@ -11,25 +11,24 @@ import (
 	"github.com/trove-ml/trove/internal/store/storetest"
 )
 
-// Batches that add metric names to tasks of one project go to one lane
-// (that project's); the others go by task, over every lane.
-func TestNameAddingBatchesShareTheirProjectLane(t *testing.T) {
+// Batches go to lanes by their first task, those adding metric names too.
+func TestBatchesSpreadOverLanesByTask(t *testing.T) {
 	g := &groupCommit{seed: maphash.MakeSeed(), lanes: []*lane{{}, {}, {}, {}}}
 	batch := func(task, project string, renames bool) *pendingBatch {
 		return &pendingBatch{company: "c", parts: []*entityPart{{id: task}},
 			upkeep: map[string]*taskUpkeep{task: {task: &store.Task{ID: task, Project: project}, renames: renames}}}
 	}
 	naming := map[*lane]bool{}
-	byTask := map[*lane]bool{}
 	for i := 0; i < 64; i++ {
-		naming[g.laneOf(batch(fmt.Sprint("t", i), "p1", true))] = true
-		byTask[g.laneOf(batch(fmt.Sprint("t", i), "p1", false))] = true
+		id := fmt.Sprint("t", i)
+		l := g.laneOf(batch(id, "p1", true))
+		if l != g.laneOf(batch(id, "p1", false)) {
+			t.Fatalf("task %s: its batches went to two lanes", id)
+		}
+		naming[l] = true
 	}
-	if len(naming) != 1 {
-		t.Fatalf("name-adding batches of one project went to %d lanes", len(naming))
-	}
-	if len(byTask) < 3 {
-		t.Fatalf("batches adding no name used %d of 4 lanes", len(byTask))
+	if len(naming) < 3 {
+		t.Fatalf("name-adding batches of 64 tasks of one project used %d of 4 lanes", len(naming))
 	}
 	one := &groupCommit{lanes: []*lane{{}}}
 	if one.laneOf(batch("t", "p1", true)) != one.lanes[0] {
@@ -37,13 +36,13 @@ func TestNameAddingBatchesShareTheirProjectLane(t *testing.T) {
 	}
 }
 
-// Batches that add no metric name do not touch the count rows every task
-// of the project shares: while another transaction holds those rows
-// locked, a group of such batches commits; a batch adding a held name
-// (a task's first batch) waits for them and then leaves the counts exact. (SQLite has one writer: there
-// the rows are not held by another transaction, and the batches and
-// counts are checked alone.)
-func TestBatchesAddingNoNameWaitOnNoCountRow(t *testing.T) {
+// Batches do not wait on the count rows every task of the project shares:
+// while another transaction holds those rows locked, a group of batches
+// adding no name commits, and so does a batch adding a held name (a
+// task's first batch), whose count is folded in once the rows are free
+// and is exact. (SQLite has one writer: there the rows are not held by
+// another transaction, and the batches and counts are checked alone.)
+func TestBatchesWaitOnNoCountRow(t *testing.T) {
 	storetest.Each(t, func(t *testing.T, db *store.DB) {
 		ctx := context.Background()
 		in := &Ingester{DB: db, Now: time.Now}
@@ -61,6 +60,10 @@ func TestBatchesAddingNoNameWaitOnNoCountRow(t *testing.T) {
 			if err := ingest(ctx, id, 0, "loss"); err != nil {
 				t.Fatal(err)
 			}
+		}
+		// the first batches' counts, appended on PostgreSQL, go to the rows
+		if err := (&NameCountFolder{DB: db}).Run(ctx); err != nil {
+			t.Fatal(err)
 		}
 		late := newStoredTask(t, db, "c", "late") // reports after the others
 		// holding: another transaction holds the project's count rows
@@ -100,21 +103,17 @@ func TestBatchesAddingNoNameWaitOnNoCountRow(t *testing.T) {
 				t.Fatalf("a batch adding no name, while the count rows are held: %v", err)
 			}
 		}
-		adding := make(chan error, 1)
-		go func() { adding <- ingest(wctx, late, 0, "loss") }()
+		if err := ingest(wctx, late, 0, "loss"); err != nil {
+			t.Fatalf("a name-adding batch, while the count rows are held: %v", err)
+		}
 		if holding {
-			select {
-			case err := <-adding:
-				t.Fatalf("a name-adding batch did not wait for the held count rows: %v", err)
-			case <-time.After(300 * time.Millisecond):
-			}
 			holding = false
 			close(release)
 			if err := <-held; err != nil {
 				t.Fatal(err)
 			}
 		}
-		if err := <-adding; err != nil {
+		if err := (&NameCountFolder{DB: db}).Run(ctx); err != nil {
 			t.Fatal(err)
 		}
 		names, err := db.TaskMetricVariants(ctx, store.DocScan{Table: "tasks", Companies: []string{"c"}, AllProjects: true})

@@ -3,6 +3,7 @@ package events
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -14,9 +15,10 @@ import (
 	"github.com/trove-ml/trove/internal/store/storetest"
 )
 
-// TestIngestKeepsMetricNameCountsExact: whether the writer counts the
-// names its task writes change (SQLite) or the trigger does (PostgreSQL),
-// the count rows end equal to a recount of the stored documents: after
+// TestIngestKeepsMetricNameCountsExact: the names the writer counts for
+// its task writes (added at once on SQLite, appended and folded later on
+// PostgreSQL) are listed at once, and the count rows end equal to a
+// recount of the stored documents: after
 // first batches of several tasks and projects, batches adding names to a
 // task that already has some, batches adding none, concurrent batches of
 // one task (grouped in one transaction), and a task whose stored entry
@@ -63,6 +65,22 @@ func TestIngestKeepsMetricNameCountsExact(t *testing.T) {
 		}
 		wg.Wait()
 
+		// the names a project lists include the counts not yet folded
+		names, err := db.TaskMetricVariants(ctx, store.DocScan{Table: "tasks", Companies: []string{"c"}, AllProjects: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var listed []string
+		for _, n := range names {
+			listed = append(listed, n.Metric+"/"+n.Variant)
+		}
+		slices.Sort(listed)
+		if got := strings.Join(listed, " "); got != "acc/top1 gpu/util loss/train loss/val lr/group0 m0/v m1/v m2/v" {
+			t.Fatalf("names listed before folding: %s", got)
+		}
+		if err := (&NameCountFolder{DB: db}).Run(ctx); err != nil {
+			t.Fatal(err)
+		}
 		kept := countRows(t, db, `SELECT company, coalesce(project, ''), metric_hash, variant_hash, metric, variant, tasks
 			FROM task_metric_variants WHERE tasks <> 0`)
 		recount := countRows(t, db, `SELECT company, coalesce(project, ''), metric_hash, variant_hash, metric, variant, COUNT(*)

@@ -217,13 +217,14 @@ func sortedKeys(m map[string]bool) []string {
 // derivedTables are tables a copy leaves out, with the reason: the target
 // rebuilds them itself. Every other table of either schema is copied.
 var derivedTables = map[string]string{
-	"schema_migrations":    "written by the target's own migrations",
-	"task_input_models":    "kept by triggers on tasks (SQLite only)",
-	"task_param_names":     "kept by triggers on tasks",
-	"task_param_values":    "kept by triggers on tasks",
-	"task_metric_variants": "kept by triggers on tasks",
-	"record_facets":        "kept by triggers on tasks and models",
-	"event_scalar_blocks":  "packed from event_scalars by the target's packer (PostgreSQL only)",
+	"schema_migrations":          "written by the target's own migrations",
+	"task_input_models":          "kept by triggers on tasks (SQLite only)",
+	"task_param_names":           "kept by triggers on tasks",
+	"task_param_values":          "kept by triggers on tasks",
+	"task_metric_variants":       "kept by triggers on tasks",
+	"task_metric_variant_deltas": "folded into task_metric_variants, which the target rebuilds (PostgreSQL only)",
+	"record_facets":              "kept by triggers on tasks and models",
+	"event_scalar_blocks":        "packed from event_scalars by the target's packer (PostgreSQL only)",
 }
 
 // copyFrom is what a copy reads as table: the table itself, but for the

@@ -116,10 +116,11 @@ type Dialect interface {
 	// before and after a group transaction (DB.GroupTx); "" for none
 	// (see grouptx.go).
 	GroupTxSettings() (enter, leave string)
-	// WriterCountsMetricNames reports that the events writer counts the
-	// metric names its task writes change, its trigger paused
-	// (DB.WriteTasksCountingNames, task_name_counts.go).
-	WriterCountsMetricNames() bool
+	// DefersNameCounts reports that the metric-name counts the events
+	// writer works out are appended to task_metric_variant_deltas and
+	// folded later, instead of added to the count rows in its transaction
+	// (task_name_counts.go).
+	DefersNameCounts() bool
 }
 
 type sqliteDialect struct{}
@@ -255,13 +256,12 @@ func (postgresDialect) ForUpdate() string        { return " FOR UPDATE" }
 // transaction's id as xmin at a new ctid; the pair names the version.
 func (postgresDialect) RowVersion() string { return "xmin::text || ':' || ctid::text" }
 
-// WriterCountsMetricNames: SQLite's row trigger parses the old and new
-// documents of each task several times (migration 0106).
-func (sqliteDialect) WriterCountsMetricNames() bool { return true }
+// DefersNameCounts: SQLite's one writer waits on no other transaction.
+func (sqliteDialect) DefersNameCounts() bool { return false }
 
-// WriterCountsMetricNames: PostgreSQL's statement triggers count a
-// group's tasks at once, from the changed rows only (migration 0104).
-func (postgresDialect) WriterCountsMetricNames() bool { return false }
+// DefersNameCounts: concurrent transactions adding to a project's count
+// rows wait for each other's commits (migration 0106).
+func (postgresDialect) DefersNameCounts() bool { return true }
 
 // GroupTxSettings: none; PostgreSQL undoes a failed statement without
 // journalling pages to a file.

@@ -38,6 +38,12 @@ func (db *DB) MoveActiveContents(ctx context.Context, q Querier, table string, c
 			return 0, err
 		}
 	}
+	if table == "tasks" {
+		// the name counts move below: those not yet folded first
+		if err := db.FoldNameCountDeltas(ctx, q); err != nil {
+			return 0, err
+		}
+	}
 	if _, err := q.ExecContext(ctx, "INSERT INTO upkeep_pauses (entity) VALUES (?)", table); err != nil {
 		return 0, err
 	}

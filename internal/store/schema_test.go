@@ -24,7 +24,10 @@ var dialectOnly = map[string][]string{
 		"index:record_facets_key_md5",
 		// Rolled-up scalar points packed into blocks: a row per point costs
 		// PostgreSQL three times its data (migration 0105).
-		"table:event_scalar_blocks", "column:event_series.packed_through"},
+		"table:event_scalar_blocks", "column:event_series.packed_through",
+		// Metric-name counts appended by concurrent writers and folded
+		// later; SQLite's one writer adds them at once (migration 0106).
+		"table:task_metric_variant_deltas"},
 	// ... which SQLite cannot build: triggers keep a side table instead.
 	"sqlite": {"table:task_input_models",
 		"index:task_param_names_key", "index:task_param_values_key", "index:task_metric_variants_key",

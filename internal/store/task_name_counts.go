@@ -3,11 +3,12 @@ package store
 import (
 	"context"
 	"fmt"
+	"strings"
 )
 
 // MetricNameDelta changes by Tasks the count of a project's tasks whose
 // last_metrics hold a metric/variant name (the task_metric_variants row
-// the metrics trigger of migrations 0075/0097 keeps).
+// the tasks' metrics trigger keeps).
 type MetricNameDelta struct {
 	Company, Project string
 	MetricVariantName
@@ -16,15 +17,15 @@ type MetricNameDelta struct {
 
 // WriteTasksCountingNames writes task rows (WriteEncodedVersions) whose
 // metric-name changes the caller works out: deltas gives what the tasks'
-// metrics trigger would add to the count rows for these writes.
-// Where the dialect lets the writer count (SQLite, migration 0106: the
-// trigger parses both documents of every such task several times), the
-// trigger is paused for these writes and the deltas applied instead;
-// elsewhere the trigger counts and deltas is not called.
+// metrics trigger would add to the count rows for these writes. The
+// trigger is paused for these writes (migration 0106 on both backends).
+// On SQLite it parsed the old and new documents of every such task
+// several times, most of a first batch's write; the deltas are added to
+// the count rows at once. On PostgreSQL the count rows of a project are
+// shared by all its tasks, and a transaction adding to them made every
+// other wait for its commit; the deltas are appended to
+// task_metric_variant_deltas, which FoldNameCountDeltas folds into them.
 func (db *DB) WriteTasksCountingNames(ctx context.Context, q Querier, recs []*EncodedRecord, deltas func() []MetricNameDelta) ([]string, error) {
-	if !db.D.WriterCountsMetricNames() {
-		return db.Tasks().WriteEncodedVersions(ctx, q, recs)
-	}
 	if _, err := q.ExecContext(ctx, "INSERT INTO upkeep_pauses (entity) VALUES ('task_metrics')"); err != nil {
 		return nil, err
 	}
@@ -36,11 +37,14 @@ func (db *DB) WriteTasksCountingNames(ctx context.Context, q Querier, recs []*En
 	if err != nil {
 		return nil, err
 	}
+	if db.D.DefersNameCounts() {
+		return versions, db.appendNameCountDeltas(ctx, q, deltas())
+	}
 	return versions, db.addMetricNameCounts(ctx, q, deltas())
 }
 
-// addMetricNameCounts applies deltas as the trigger does: a row missing
-// for a decrease starts at 0.
+// addMetricNameCounts applies deltas as the SQLite trigger does: a row
+// missing for a decrease starts at 0.
 func (db *DB) addMetricNameCounts(ctx context.Context, q Querier, deltas []MetricNameDelta) error {
 	stmt := "INSERT INTO task_metric_variants (company, project, metric_hash, variant_hash, metric, variant, tasks) VALUES (?, ?, ?, ?, ?, ?, ?) " +
 		"ON CONFLICT " + db.D.CountKey("task_metric_variants") + " DO UPDATE SET tasks = task_metric_variants.tasks + ?"
@@ -52,6 +56,47 @@ func (db *DB) addMetricNameCounts(ctx context.Context, q Querier, deltas []Metri
 		if err != nil {
 			return fmt.Errorf("count metric names: %w", err)
 		}
+	}
+	return nil
+}
+
+// deltaRowsPerInsert bounds the rows of one insert of deltas (7
+// placeholders each).
+const deltaRowsPerInsert = 512
+
+// appendNameCountDeltas appends deltas to task_metric_variant_deltas.
+func (db *DB) appendNameCountDeltas(ctx context.Context, q Querier, deltas []MetricNameDelta) error {
+	for len(deltas) > 0 {
+		n := min(len(deltas), deltaRowsPerInsert)
+		rows := strings.TrimSuffix(strings.Repeat("(?, ?, ?, ?, ?, ?, ?), ", n), ", ")
+		args := make([]any, 0, 7*n)
+		for _, d := range deltas[:n] {
+			args = append(args, d.Company, d.Project, d.MetricHash, d.VariantHash, d.Metric, d.Variant, d.Tasks)
+		}
+		if _, err := q.ExecContext(ctx, "INSERT INTO task_metric_variant_deltas (company, project, metric_hash, variant_hash, metric, variant, tasks) VALUES "+rows, args...); err != nil {
+			return fmt.Errorf("count metric names: %w", err)
+		}
+		deltas = deltas[n:]
+	}
+	return nil
+}
+
+// FoldNameCountDeltas moves the appended deltas into the count rows, as
+// the statement trigger adds its own (a missing row starts at the sum),
+// in q's transaction. Folders on several nodes at once each take rows
+// the others do not.
+func (db *DB) FoldNameCountDeltas(ctx context.Context, q Querier) error {
+	if !db.D.DefersNameCounts() {
+		return nil
+	}
+	_, err := q.ExecContext(ctx, `WITH d AS (DELETE FROM task_metric_variant_deltas
+			RETURNING company, project, metric_hash, variant_hash, metric, variant, tasks)
+		INSERT INTO task_metric_variants AS t (company, project, metric_hash, variant_hash, metric, variant, tasks)
+		SELECT company, project, metric_hash, variant_hash, metric, variant, sum(tasks) FROM d
+		GROUP BY 1, 2, 3, 4, 5, 6 HAVING sum(tasks) <> 0 ORDER BY 1, 2, 3, 4, 5, 6
+		ON CONFLICT `+db.D.CountKey("task_metric_variants")+` DO UPDATE SET tasks = t.tasks + excluded.tasks`)
+	if err != nil {
+		return fmt.Errorf("fold metric name counts: %w", err)
 	}
 	return nil
 }

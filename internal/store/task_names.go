@@ -20,7 +20,14 @@ type MetricVariantName struct{ Metric, Variant, MetricHash, VariantHash string }
 // projects in a name table (where an empty project is no project) that
 // some task still holds (rows at 0 are left in place).
 func nameTableWhere(s DocScan) (string, []any) {
-	where := "tasks > 0 AND company IN (" + Placeholders(len(s.Companies)) + ")"
+	where, args := nameTableScope(s)
+	return "tasks > 0 AND " + where, args
+}
+
+// nameTableScope is the condition selecting the rows of s's companies
+// and projects in a name table, whatever their count.
+func nameTableScope(s DocScan) (string, []any) {
+	where := "company IN (" + Placeholders(len(s.Companies)) + ")"
 	args := Args(s.Companies)
 	switch {
 	case s.AllProjects:
@@ -69,7 +76,16 @@ func (db *DB) TaskParamValues(ctx context.Context, s DocScan, section, name stri
 // key (only a hand-made document does that) reports the least keys.
 func (db *DB) TaskMetricVariants(ctx context.Context, s DocScan) ([]MetricVariantName, error) {
 	where, args := nameTableWhere(s)
-	rows, err := db.Read().QueryContext(ctx, "SELECT metric, variant, min(metric_hash), min(variant_hash) FROM task_metric_variants WHERE "+
+	from := "task_metric_variants"
+	if db.D.DefersNameCounts() {
+		// the counts with the deltas not yet folded (task_name_counts.go)
+		scope, scopeArgs := nameTableScope(s)
+		cols := "company, project, metric_hash, variant_hash, metric, variant"
+		from = "(SELECT " + cols + ", sum(tasks) AS tasks FROM (SELECT " + cols + ", tasks FROM task_metric_variants WHERE " + scope +
+			" UNION ALL SELECT " + cols + ", tasks FROM task_metric_variant_deltas WHERE " + scope + ") u GROUP BY " + cols + ") c"
+		args = append(append(scopeArgs, scopeArgs...), args...)
+	}
+	rows, err := db.Read().QueryContext(ctx, "SELECT metric, variant, min(metric_hash), min(variant_hash) FROM "+from+" WHERE "+
 		where+" GROUP BY metric, variant", args...)
 	if err != nil {
 		return nil, err

@@ -137,3 +137,38 @@ func countRows(t testing.TB, db *store.DB, query string) string {
 	}
 	return strings.Join(out, "\n")
 }
+
+// TestMovedTasksTakeTheirUnfoldedNameCounts: tasks moved to another
+// project (projects.merge) right after their first batches, before the
+// counts those appended are folded (PostgreSQL), leave their names
+// counted under the new project only.
+func TestMovedTasksTakeTheirUnfoldedNameCounts(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, db *store.DB) {
+		ctx := context.Background()
+		in := &Ingester{DB: db, Now: time.Now}
+		for i := range 3 {
+			id := newTaskIn(t, db, "c", "src", nil)
+			line := fmt.Sprintf(`{"type":"training_stats_scalar","task":%q,"iter":0,"metric":"loss","variant":"v%d","value":1}`, id, i%2)
+			if _, err := in.Ingest(ctx, Batch{Company: "c", User: "u", Lines: [][]byte{[]byte(line)}}); err != nil {
+				t.Fatal(err)
+			}
+		}
+		err := db.Tx(ctx, func(q store.Querier) error {
+			_, err := db.MoveActiveContents(ctx, q, "tasks", []string{"c"}, "src", "dst")
+			return err
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := (&NameCountFolder{DB: db}).Run(ctx); err != nil {
+			t.Fatal(err)
+		}
+		kept := countRows(t, db, `SELECT company, coalesce(project, ''), metric_hash, variant_hash, metric, variant, tasks
+			FROM task_metric_variants WHERE tasks <> 0`)
+		recount := countRows(t, db, `SELECT company, coalesce(project, ''), metric_hash, variant_hash, metric, variant, COUNT(*)
+			FROM task_metric_variant_rows GROUP BY company, coalesce(project, ''), metric_hash, variant_hash, metric, variant`)
+		if kept != recount || !strings.Contains(kept, " dst:loss/v0=2") || strings.Contains(kept, " src:") {
+			t.Fatalf("count rows:\n%s\nrecounted from the documents:\n%s", kept, recount)
+		}
+	})
+}

@@ -87,6 +87,9 @@ func (x *txTasks) flush(ctx context.Context, db *store.DB, q store.Querier) ([]w
 			}
 			ids, encs = append(ids, id), append(encs, enc)
 		}
+		if len(ids) == 0 {
+			continue
+		}
 		var versions []string
 		var err error
 		if late {

@@ -26,6 +26,9 @@ type MetricNameDelta struct {
 // other wait for its commit; the deltas are appended to
 // task_metric_variant_deltas, which FoldNameCountDeltas folds into them.
 func (db *DB) WriteTasksCountingNames(ctx context.Context, q Querier, recs []*EncodedRecord, deltas func() []MetricNameDelta) ([]string, error) {
+	if len(recs) == 0 {
+		return nil, nil
+	}
 	if _, err := q.ExecContext(ctx, "INSERT INTO upkeep_pauses (entity) VALUES ('task_metrics')"); err != nil {
 		return nil, err
 	}

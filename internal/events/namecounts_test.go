@@ -81,10 +81,7 @@ func TestIngestKeepsMetricNameCountsExact(t *testing.T) {
 		if err := (&NameCountFolder{DB: db}).Run(ctx); err != nil {
 			t.Fatal(err)
 		}
-		kept := countRows(t, db, `SELECT company, coalesce(project, ''), metric_hash, variant_hash, metric, variant, tasks
-			FROM task_metric_variants WHERE tasks <> 0`)
-		recount := countRows(t, db, `SELECT company, coalesce(project, ''), metric_hash, variant_hash, metric, variant, COUNT(*)
-			FROM task_metric_variant_rows GROUP BY company, coalesce(project, ''), metric_hash, variant_hash, metric, variant`)
+		kept, recount := keptAndRecounted(t, db)
 		if kept != recount {
 			t.Fatalf("count rows:\n%s\nrecounted from the documents:\n%s", kept, recount)
 		}
@@ -111,6 +108,17 @@ func newTaskIn(t testing.TB, db *store.DB, company, project string, lm map[strin
 		t.Fatal(err)
 	}
 	return task.ID
+}
+
+// keptAndRecounted is the metric-name count rows held (countRows), and
+// those a recount of the stored task documents gives.
+func keptAndRecounted(t testing.TB, db *store.DB) (kept, recount string) {
+	t.Helper()
+	kept = countRows(t, db, `SELECT company, coalesce(project, ''), metric_hash, variant_hash, metric, variant, tasks
+		FROM task_metric_variants WHERE tasks <> 0`)
+	recount = countRows(t, db, `SELECT company, coalesce(project, ''), metric_hash, variant_hash, metric, variant, COUNT(*)
+		FROM task_metric_variant_rows GROUP BY company, coalesce(project, ''), metric_hash, variant_hash, metric, variant`)
+	return kept, recount
 }
 
 // countRows is the rows of a count query, one sorted line each:
@@ -163,10 +171,7 @@ func TestMovedTasksTakeTheirUnfoldedNameCounts(t *testing.T) {
 		if err := (&NameCountFolder{DB: db}).Run(ctx); err != nil {
 			t.Fatal(err)
 		}
-		kept := countRows(t, db, `SELECT company, coalesce(project, ''), metric_hash, variant_hash, metric, variant, tasks
-			FROM task_metric_variants WHERE tasks <> 0`)
-		recount := countRows(t, db, `SELECT company, coalesce(project, ''), metric_hash, variant_hash, metric, variant, COUNT(*)
-			FROM task_metric_variant_rows GROUP BY company, coalesce(project, ''), metric_hash, variant_hash, metric, variant`)
+		kept, recount := keptAndRecounted(t, db)
 		if kept != recount || !strings.Contains(kept, " dst:loss/v0=2") || strings.Contains(kept, " src:") {
 			t.Fatalf("count rows:\n%s\nrecounted from the documents:\n%s", kept, recount)
 		}

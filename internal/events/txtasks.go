@@ -10,13 +10,10 @@ import (
 )
 
 // txTasks holds the tasks a write transaction has locked for its batches'
-// summaries, and writes each once when the batches are done (flush). A
-// group's batches of one task then cost one row write, and the task
-// writes come last, so that the count rows their name-index triggers
-// update (shared by every task of a project: a task's first batch adds
-// its metric names) are held from those writes to the commit only, not
-// while the rest of the group is written. The writes that change metric
-// names go last of all.
+// summaries, and writes each once when the batches are done (flush): a
+// group's batches of one task cost one row write. The writes that change
+// metric names go last, in statements of their own, and the writer counts
+// their names (store.DB.WriteTasksCountingNames).
 type txTasks struct {
 	byID  map[string]*txTask
 	order []string
@@ -61,12 +58,10 @@ func (x *txTasks) apply(id string, s *Summary, now jsonx.Time, user string) {
 	s.ApplyTask(h.task, now, user)
 }
 
-// flush writes the held tasks, those whose metric names change last,
-// each set with as few statements as it can (store.WriteEncodedVersions):
-// the name-index triggers then add a group's new names once per
-// statement rather than once per task, and the count rows they share
-// with the other lanes are held from that statement to the commit only.
-// It returns what it wrote.
+// flush writes the held tasks, each set with as few statements as it can
+// (store.WriteEncodedVersions); those whose metric names change come
+// last, with the names they gain and lose (nameDeltas). It returns what
+// it wrote.
 func (x *txTasks) flush(ctx context.Context, db *store.DB, q store.Querier) ([]writtenTask, error) {
 	tasks := db.Tasks()
 	written := make([]writtenTask, 0, len(x.order))

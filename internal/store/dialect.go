@@ -121,6 +121,10 @@ type Dialect interface {
 	// folded later, instead of added to the count rows in its transaction
 	// (task_name_counts.go).
 	DefersNameCounts() bool
+	// TaskMetricsPause are the statements that turn the tasks' metrics
+	// trigger off and on again inside a transaction, for the writes whose
+	// names the events writer counts (task_name_counts.go).
+	TaskMetricsPause() (off, on string)
 }
 
 type sqliteDialect struct{}
@@ -255,6 +259,20 @@ func (postgresDialect) ForUpdate() string        { return " FOR UPDATE" }
 // RowVersion: every update writes a new row version with its
 // transaction's id as xmin at a new ctid; the pair names the version.
 func (postgresDialect) RowVersion() string { return "xmin::text || ':' || ctid::text" }
+
+// TaskMetricsPause: a row in upkeep_pauses, which the trigger's WHEN
+// reads (migration 0106).
+func (sqliteDialect) TaskMetricsPause() (off, on string) {
+	return "INSERT INTO upkeep_pauses (entity) VALUES ('task_metrics')", "DELETE FROM upkeep_pauses WHERE entity = 'task_metrics'"
+}
+
+// TaskMetricsPause: a setting local to the transaction, which the
+// trigger's WHEN reads (migration 0106). A row in upkeep_pauses, written
+// and deleted by every group adding names, left dead rows that the WHEN of
+// every trigger on tasks scanned until vacuum came by.
+func (postgresDialect) TaskMetricsPause() (off, on string) {
+	return "SELECT set_config('trove.task_metrics_paused', 'on', true)", "SELECT set_config('trove.task_metrics_paused', '', true)"
+}
 
 // DefersNameCounts: SQLite's one writer waits on no other transaction.
 func (sqliteDialect) DefersNameCounts() bool { return false }

@@ -18,7 +18,8 @@ type MetricNameDelta struct {
 // WriteTasksCountingNames writes task rows (WriteEncodedVersions) whose
 // metric-name changes the caller works out: deltas gives what the tasks'
 // metrics trigger would add to the count rows for these writes. The
-// trigger is paused for these writes (migration 0106 on both backends).
+// trigger is paused for these writes (Dialect.TaskMetricsPause, migration
+// 0106 on both backends).
 // On SQLite it parsed the old and new documents of every such task
 // several times, most of a first batch's write; the deltas are added to
 // the count rows at once. On PostgreSQL the count rows of a project are
@@ -29,12 +30,13 @@ func (db *DB) WriteTasksCountingNames(ctx context.Context, q Querier, recs []*En
 	if len(recs) == 0 {
 		return nil, nil
 	}
-	if _, err := q.ExecContext(ctx, "INSERT INTO upkeep_pauses (entity) VALUES ('task_metrics')"); err != nil {
+	off, on := db.D.TaskMetricsPause()
+	if _, err := q.ExecContext(ctx, off); err != nil {
 		return nil, err
 	}
 	versions, err := db.Tasks().WriteEncodedVersions(ctx, q, recs)
 	// the pause ends whatever happened: the transaction may go on
-	if _, endErr := q.ExecContext(ctx, "DELETE FROM upkeep_pauses WHERE entity = 'task_metrics'"); err == nil {
+	if _, endErr := q.ExecContext(ctx, on); err == nil {
 		err = endErr
 	}
 	if err != nil {

@@ -10,8 +10,10 @@
 -- no other transaction touches; a background job folds them into the
 -- counts (store.FoldNameCountDeltas), and the readers add the rows not
 -- yet folded. The statement trigger of migration 0104 is paused for those
--- writes by a row in upkeep_pauses for 'task_metrics', which exists only
--- inside the writer's transaction.
+-- writes by the setting trove.task_metrics_paused, local to the writer's
+-- transaction (a row in upkeep_pauses, written and deleted by every group
+-- adding names, left dead rows that the WHEN of every trigger on tasks
+-- scanned until vacuum came by).
 CREATE TABLE task_metric_variant_deltas (
     company TEXT NOT NULL,
     project TEXT NOT NULL,
@@ -24,5 +26,6 @@ CREATE TABLE task_metric_variant_deltas (
 
 DROP TRIGGER tasks_metrics_update ON tasks;
 CREATE TRIGGER tasks_metrics_update AFTER UPDATE ON tasks REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows
-    FOR EACH STATEMENT WHEN (NOT trove_upkeep_paused('tasks') AND NOT trove_upkeep_paused('task_metrics'))
+    FOR EACH STATEMENT WHEN (NOT trove_upkeep_paused('tasks')
+        AND current_setting('trove.task_metrics_paused', true) IS DISTINCT FROM 'on')
     EXECUTE FUNCTION trove_task_metrics_update_upkeep();

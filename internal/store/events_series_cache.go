@@ -32,17 +32,18 @@ type seriesCache struct {
 	// cannot order itself with the writer; it stays off from then on.
 	off   bool
 	gen   uint64
-	tasks map[string]map[string]map[string]Series // task -> metric -> variant
-	where map[int64]seriesAt                      // series id -> its place
+	// Entries are held by pointer in both maps, so a committed touch
+	// updates its series through one lookup by id: at 5,000 experiments
+	// the three string-keyed lookups per series it took before were a
+	// twentieth of the writer's time. Callers only ever get copies.
+	tasks map[string]map[string]map[string]*Series // task -> metric -> variant
+	where map[int64]*Series                       // series id -> its entry
 	count int
 	limit int // maxCachedSeries
 }
 
-// seriesAt is where a cached series is.
-type seriesAt struct{ task, metric, variant string }
-
 func newSeriesCache() *seriesCache {
-	return &seriesCache{tasks: map[string]map[string]map[string]Series{}, where: map[int64]seriesAt{}, limit: maxCachedSeries}
+	return &seriesCache{tasks: map[string]map[string]map[string]*Series{}, where: map[int64]*Series{}, limit: maxCachedSeries}
 }
 
 // usable is the cache of a transaction of DB.Tx on SQLite, nil when
@@ -96,7 +97,7 @@ func (c *seriesCache) lookup(task string, metrics []string, out map[[2]string]*S
 			continue
 		}
 		for v, sr := range set {
-			copies = append(copies, sr)
+			copies = append(copies, *sr)
 			out[[2]string{m, v}] = &copies[len(copies)-1]
 		}
 	}
@@ -116,7 +117,7 @@ func (c *seriesCache) put(gen uint64, task string, metrics []string, found []Ser
 	}
 	for _, m := range metrics {
 		c.dropMetricLocked(task, m)
-		c.setLocked(task, m, map[string]Series{})
+		c.setLocked(task, m, map[string]*Series{})
 	}
 	for _, sr := range found {
 		c.addLocked(task, sr.Metric, sr)
@@ -148,18 +149,15 @@ func (c *seriesCache) touched(gen uint64, rows []SeriesTouch) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	for _, t := range rows {
-		at, ok := c.where[t.ID]
+		sr, ok := c.where[t.ID]
 		if !ok {
 			continue
 		}
 		if gen != c.gen {
-			c.dropMetricLocked(at.task, at.metric)
+			c.dropMetricLocked(sr.Task, sr.Metric)
 			continue
 		}
-		set := c.tasks[at.task][at.metric]
-		sr := set[at.variant]
 		sr.MaxIter, sr.RolledThrough, sr.LastWTS = t.MaxIter, t.RolledThrough, t.LastWTS
-		set[at.variant] = sr
 	}
 }
 
@@ -178,8 +176,8 @@ func (c *seriesCache) dropSeries(ids ...int64) {
 	defer c.mu.Unlock()
 	c.gen++
 	for _, id := range ids {
-		if at, ok := c.where[id]; ok {
-			c.dropMetricLocked(at.task, at.metric)
+		if sr, ok := c.where[id]; ok {
+			c.dropMetricLocked(sr.Task, sr.Metric)
 		}
 	}
 }
@@ -202,10 +200,10 @@ func (c *seriesCache) dropSeriesLocked(list []Series) {
 	}
 }
 
-func (c *seriesCache) setLocked(task, metric string, set map[string]Series) {
+func (c *seriesCache) setLocked(task, metric string, set map[string]*Series) {
 	byMetric := c.tasks[task]
 	if byMetric == nil {
-		byMetric = map[string]map[string]Series{}
+		byMetric = map[string]map[string]*Series{}
 		c.tasks[task] = byMetric
 	}
 	byMetric[metric] = set
@@ -213,7 +211,7 @@ func (c *seriesCache) setLocked(task, metric string, set map[string]Series) {
 
 // resetLocked empties the cache (its bound reached).
 func (c *seriesCache) resetLocked() {
-	c.tasks, c.where, c.count = map[string]map[string]map[string]Series{}, map[int64]seriesAt{}, 0
+	c.tasks, c.where, c.count = map[string]map[string]map[string]*Series{}, map[int64]*Series{}, 0
 }
 
 // addLocked adds a series to its set (made if missing); the callers keep
@@ -221,17 +219,18 @@ func (c *seriesCache) resetLocked() {
 func (c *seriesCache) addLocked(task, metric string, sr Series) {
 	set, ok := c.tasks[task][metric]
 	if !ok {
-		set = map[string]Series{}
+		set = map[string]*Series{}
 		c.setLocked(task, metric, set)
 	}
 	if old, ok := set[sr.Variant]; ok {
 		delete(c.where, old.ID)
 		c.count--
 	}
-	// the names share the keys' memory
+	// the names share the keys' memory; the entry is the cache's own copy
 	sr.Task, sr.Metric = task, metric
-	set[sr.Variant] = sr
-	c.where[sr.ID] = seriesAt{task, metric, sr.Variant}
+	entry := &sr
+	set[sr.Variant] = entry
+	c.where[sr.ID] = entry
 	c.count++
 }
 

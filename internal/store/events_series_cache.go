@@ -30,14 +30,14 @@ type seriesCache struct {
 	mu sync.Mutex
 	// off: a change came from outside a transaction, where the cache
 	// cannot order itself with the writer; it stays off from then on.
-	off   bool
-	gen   uint64
+	off bool
+	gen uint64
 	// Entries are held by pointer in both maps, so a committed touch
 	// updates its series through one lookup by id: at 5,000 experiments
 	// the three string-keyed lookups per series it took before were a
 	// twentieth of the writer's time. Callers only ever get copies.
 	tasks map[string]map[string]map[string]*Series // task -> metric -> variant
-	where map[int64]*Series                       // series id -> its entry
+	where map[int64]*Series                        // series id -> its entry
 	count int
 	limit int // maxCachedSeries
 }

@@ -95,7 +95,8 @@ func randomFacets(r *rand.Rand) (tags, systemTags []string) {
 
 // record_facets follows every way tasks and models are written: inserts,
 // updates of tags, system tags (archiving), type, parent and project,
-// bulk moves, merges, a project's disassociation and deletes, several per
+// bulk moves, merges, a project's disassociation, multi-row rewrites
+// where only some rows change facets, and deletes, several per
 // transaction.
 func TestRecordFacetsFollowWrites(t *testing.T) {
 	storetest.Each(t, func(t *testing.T, db *store.DB) {
@@ -118,7 +119,7 @@ func TestRecordFacetsFollowWrites(t *testing.T) {
 			var op string
 			mustTx(t, db, func(q store.Querier) error {
 				for n := 1 + r.Intn(3); n > 0; n-- {
-					switch k := r.Intn(13); {
+					switch k := r.Intn(14); {
 					case k < 3 || len(taskIDs) == 0:
 						op += " insert task"
 						tk := newTask(fmt.Sprintf("t%03d-%d", step, n), companies[r.Intn(len(companies))], "n")
@@ -233,6 +234,27 @@ func TestRecordFacetsFollowWrites(t *testing.T) {
 							if _, err := db.MoveActiveContents(ctx, q, table, scope, src, dst); err != nil {
 								return err
 							}
+						}
+					case k < 13:
+						// one statement rewriting several tasks (the events
+						// writer's), some changing facets and some not
+						op += " rewrite tasks"
+						var recs []*store.EncodedRecord
+						for _, id := range taskIDs[:min(2+r.Intn(4), len(taskIDs))] {
+							tk := tasks[id]
+							if r.Intn(2) == 0 {
+								tk.Tags, tk.SystemTags = randomFacets(r)
+							} else {
+								tk.Name += "y"
+							}
+							e, err := db.Tasks().Encode(tk)
+							if err != nil {
+								return err
+							}
+							recs = append(recs, e)
+						}
+						if _, err := db.Tasks().WriteEncodedVersions(ctx, q, recs); err != nil {
+							return err
 						}
 					default:
 						op += " delete model"

@@ -35,9 +35,10 @@ type packedDialect interface {
 	// highest iteration, unpacking at most one block (arguments: series,
 	// bound, bound, bound, series, bound, series, series).
 	iterBoundsSQL() string
-	// touchSQL is TouchSeriesMany's statement head and row, with a fifth
-	// column: a series never written before starts packing above it.
-	touchSQL() (head, row string)
+	// touchSQL is TouchSeriesMany's statement, taking one array per
+	// column (id, max_iter, rolled_through, last_wts, and a fifth: a
+	// series never written before starts packing above it).
+	touchSQL() string
 	// blockCountSQL counts the packed points of the series matching
 	// "series "+cond from the blocks' counts, unpacking nothing.
 	blockCountSQL(cond string) string
@@ -158,11 +159,16 @@ func (postgresDialect) iterBoundsSQL() string {
 		(SELECT last_iter FROM event_scalar_blocks WHERE series = ? ORDER BY first_iter DESC LIMIT 1)) m)`
 }
 
-func (postgresDialect) touchSQL() (string, string) {
-	return "UPDATE event_series SET max_iter = v.column2, rolled_through = v.column3, last_wts = v.column4," +
-			" packed_through = CASE WHEN event_series.max_iter = " + strconv.FormatInt(noIter, 10) +
-			" THEN GREATEST(event_series.packed_through, v.column5) ELSE event_series.packed_through END FROM (",
-		"(CAST(? AS BIGINT), CAST(? AS BIGINT), CAST(? AS BIGINT), CAST(? AS BIGINT), CAST(? AS BIGINT))"
+// The series are given as arrays, as points are (dialect_columns.go):
+// five parameters whatever their number. With a VALUES row of five per
+// series, planning the statement cost more than its updates: 0.32 ms for
+// 16 series, 0.38 ms for 32, at 300 experiments reporting.
+func (postgresDialect) touchSQL() string {
+	return "UPDATE event_series SET max_iter = v.max_iter, rolled_through = v.rolled_through, last_wts = v.last_wts," +
+		" packed_through = CASE WHEN event_series.max_iter = " + strconv.FormatInt(noIter, 10) +
+		" THEN GREATEST(event_series.packed_through, v.below) ELSE event_series.packed_through END" +
+		" FROM unnest($1::int8[], $2::int8[], $3::int8[], $4::int8[], $5::int8[]) AS v(id, max_iter, rolled_through, last_wts, below)" +
+		" WHERE event_series.id = v.id"
 }
 
 func (postgresDialect) blockCountSQL(cond string) string {

@@ -41,12 +41,14 @@ const (
 func (s *EventStore) TouchSeriesMany(ctx context.Context, q Querier, rows []SeriesTouch) error {
 	var err error
 	if pd, ok := s.db.D.(packedDialect); ok {
-		head, row := pd.touchSQL()
-		err = s.multiRows(ctx, q, head, row, 5, touchTail,
-			len(rows), func(args []any, i int) []any {
+		if len(rows) > 0 {
+			ids, maxIters, rolled, wts, below := make([]int64, len(rows)), make([]int64, len(rows)), make([]int64, len(rows)), make([]int64, len(rows)), make([]int64, len(rows))
+			for i := range rows {
 				r := &rows[i]
-				return append(args, r.ID, r.MaxIter, r.RolledThrough, r.LastWTS, max(r.Below, singleValueIter))
-			})
+				ids[i], maxIters[i], rolled[i], wts[i], below[i] = r.ID, r.MaxIter, r.RolledThrough, r.LastWTS, max(r.Below, singleValueIter)
+			}
+			_, err = q.ExecContext(ctx, pd.touchSQL(), ids, maxIters, rolled, wts, below)
+		}
 	} else {
 		err = s.multiRows(ctx, q, touchHead, touchRow, 4, touchTail,
 			len(rows), func(args []any, i int) []any {

@@ -79,13 +79,15 @@ func benchFleet(args []string) error {
 	if *traceOut != "" {
 		time.AfterFunc(*dur/2, func() { writeTrace(*traceOut, 3*time.Second) })
 	}
+	meter := postgresMeter(*db)
 	load0 := loadAverage()
-	cpu0 := cpuTime()
+	cpu0, db0 := cpuTime(), meter.mark()
 	res := f.report(exps, *dur, *interval, *scalars, *timeout)
-	cpu := cpuTime() - cpu0
+	cpu, db1 := cpuTime()-cpu0, meter.mark()
 	res.print(*n, *interval, *scalars)
 	fmt.Printf("process CPU (server and clients): %.1f s over %.1f s = %.2f cores, %.2f ms per acknowledged batch; load average %s -> %s\n",
 		cpu.Seconds(), res.elapsed.Seconds(), cpu.Seconds()/res.elapsed.Seconds(), 1000*cpu.Seconds()/float64(max(1, res.acked.Load())), load0, loadAverage())
+	printDatabaseCPU(meter, db0, db1, res)
 	return nil
 }
 

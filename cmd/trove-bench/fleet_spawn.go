@@ -82,14 +82,16 @@ func fleetOnChild(bin, db string, n int, dur, interval time.Duration, scalars in
 	if err != nil {
 		return err
 	}
+	meter := postgresMeter(db)
 	load0 := loadAverage()
-	srv0, cli0 := c.cpu(), cpuTime()
+	srv0, cli0, db0 := c.cpu(), cpuTime(), meter.mark()
 	res := (&fleetServer{url: c.URL}).report(exps, dur, interval, scalars, timeout)
-	srv, cli := c.cpu()-srv0, cpuTime()-cli0
+	srv, cli, db1 := c.cpu()-srv0, cpuTime()-cli0, meter.mark()
 	res.print(n, interval, scalars)
 	acked := float64(max(1, res.acked.Load()))
 	secs := res.elapsed.Seconds()
 	fmt.Printf("server CPU: %.1f s over %.1f s = %.2f cores, %.2f ms per acknowledged batch; clients' CPU: %.2f cores; load average %s -> %s\n",
 		srv.Seconds(), secs, srv.Seconds()/secs, 1000*srv.Seconds()/acked, cli.Seconds()/secs, load0, loadAverage())
+	printDatabaseCPU(meter, db0, db1, res)
 	return nil
 }

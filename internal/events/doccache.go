@@ -25,6 +25,8 @@ type docCache struct {
 type cachedDoc struct {
 	task    *store.Task
 	version string
+	// memo is the task's encoding's, for the next (store.EncodeTask)
+	memo *store.TaskMemo
 	// size is the task's encoded length, the measure of the cache's bound
 	size int
 }
@@ -55,7 +57,7 @@ func (c *docCache) put(written []writtenTask) {
 		if c.m == nil || c.bytes+w.size > maxCachedDocBytes {
 			c.m, c.bytes = map[string]cachedDoc{}, 0
 		}
-		c.m[k] = cachedDoc{task: w.task, version: w.version, size: w.size}
+		c.m[k] = cachedDoc{task: w.task, version: w.version, memo: w.memo, size: w.size}
 		c.bytes += w.size
 	}
 }
@@ -68,4 +70,5 @@ type writtenTask struct {
 	task        *store.Task
 	version     string
 	size        int
+	memo        *store.TaskMemo
 }

@@ -94,3 +94,49 @@ func BenchmarkParseScalars(b *testing.B) {
 	}
 	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*len(lines)), "ns/event")
 }
+
+// BenchmarkIngestSmallBatches measures what trove-bench fleet's batches
+// cost without HTTP: 200 tasks, each reporting 5 metrics x 10 variants,
+// take turns sending a 50-scalar batch (one iteration), one batch at a
+// time through Ingest. Per batch this is the summary upkeep of a task
+// document with 50 entries, 50 series touched and 50 points.
+//
+//	go test -run '^$' -bench IngestSmallBatches -benchmem ./internal/events/
+func BenchmarkIngestSmallBatches(b *testing.B) {
+	ctx := context.Background()
+	db, err := store.Open(ctx, "", b.TempDir())
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer db.Close()
+	const tasks = 200
+	ids := make([]string, tasks)
+	for i := range ids {
+		ids[i] = newStoredTask(b, db, "c", "fleet "+strconv.Itoa(i))
+	}
+	in := &Ingester{DB: db, Now: time.Now}
+	batch := func(id string, iter int64) [][]byte {
+		out := make([][]byte, 0, 50)
+		ts := strconv.FormatInt(time.Now().UnixMilli(), 10)
+		for m := range 5 {
+			for v := range 10 {
+				out = append(out, []byte(`{"timestamp":`+ts+`,"type":"training_stats_scalar","task":"`+id+`","iter":`+strconv.FormatInt(iter, 10)+
+					`,"metric":"metric_`+strconv.Itoa(m)+`","variant":"variant_`+strconv.Itoa(v)+`","value":`+strconv.FormatFloat(float64(iter%97)/91, 'g', -1, 64)+`}`))
+			}
+		}
+		return out
+	}
+	send := func(n int, iter int64) {
+		id := ids[n%tasks]
+		if _, err := in.Ingest(ctx, Batch{Company: "c", User: "u", Lines: batch(id, iter)}); err != nil {
+			b.Fatal(err)
+		}
+	}
+	// every task's first batch creates its series: not what is measured
+	for i := range tasks {
+		send(i, 0)
+	}
+	for i := 0; b.Loop(); i++ {
+		send(i, int64(1+i/tasks))
+	}
+}

@@ -27,6 +27,9 @@ type txTask struct {
 	company string
 	task    *store.Task
 	enc     *store.EncodedRecord
+	// memo is the prepared encoding's, kept for the task's encoding when
+	// later batches change its summary again (store.EncodeTask)
+	memo    *store.TaskMemo
 	renames bool
 	before  nameSet
 }
@@ -38,7 +41,11 @@ func (x *txTasks) get(id string) *txTask { return x.byID[id] }
 
 // hold records a task locked by the transaction for a batch's summary.
 func (x *txTasks) hold(company, id string, t *store.Task, enc *store.EncodedRecord, renames bool, before nameSet) {
-	x.byID[id] = &txTask{company: company, task: t, enc: enc, renames: renames, before: before}
+	h := &txTask{company: company, task: t, enc: enc, renames: renames, before: before}
+	if enc != nil {
+		h.memo = enc.TaskMemo
+	}
+	x.byID[id] = h
 	x.order = append(x.order, id)
 }
 
@@ -76,7 +83,7 @@ func (x *txTasks) flush(ctx context.Context, db *store.DB, q store.Querier) ([]w
 			enc := h.enc
 			if enc == nil {
 				var err error
-				if enc, err = tasks.Encode(h.task); err != nil {
+				if enc, err = store.EncodeTask(h.task, h.memo); err != nil {
 					return nil, err
 				}
 			}
@@ -97,7 +104,8 @@ func (x *txTasks) flush(ctx context.Context, db *store.DB, q store.Querier) ([]w
 		}
 		for i, id := range ids {
 			h := x.byID[id]
-			written = append(written, writtenTask{company: h.company, id: id, task: h.task, version: versions[i], size: len(encs[i].Doc)})
+			written = append(written, writtenTask{company: h.company, id: id, task: h.task, version: versions[i],
+				size: len(encs[i].Doc), memo: encs[i].TaskMemo})
 		}
 	}
 	return written, nil

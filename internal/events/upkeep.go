@@ -32,12 +32,11 @@ type taskUpkeep struct {
 func (in *Ingester) prepareUpkeep(ctx context.Context, company, user string, now time.Time, parts []*entityPart) map[string]*taskUpkeep {
 	out := map[string]*taskUpkeep{}
 	stamp := upkeepTime(now)
-	tasks := in.DB.Tasks()
 	for _, p := range parts {
 		if p.model {
 			continue
 		}
-		task, version, err := in.storedTask(ctx, company, p.id)
+		task, version, memo, err := in.storedTask(ctx, company, p.id)
 		if err != nil {
 			continue
 		}
@@ -47,7 +46,7 @@ func (in *Ingester) prepareUpkeep(ctx context.Context, company, user string, now
 			before = namesOf(task.LastMetrics)
 		}
 		p.summary.ApplyTask(task, stamp, user)
-		enc, err := tasks.Encode(task)
+		enc, err := store.EncodeTask(task, memo)
 		if err != nil {
 			continue
 		}
@@ -56,18 +55,18 @@ func (in *Ingester) prepareUpkeep(ctx context.Context, company, user string, now
 	return out
 }
 
-// storedTask is a task as last stored, and its row version, for the
-// caller to change: a summaryCopy of the task ingest last wrote when
-// kept, else read.
-func (in *Ingester) storedTask(ctx context.Context, company, id string) (*store.Task, string, error) {
+// storedTask is a task as last stored, its row version and its
+// encoding's memo when known, for the caller to change: a summaryCopy of
+// the task ingest last wrote when kept, else read.
+func (in *Ingester) storedTask(ctx context.Context, company, id string) (*store.Task, string, *store.TaskMemo, error) {
 	if c, ok := in.docs.get(company, id); ok {
-		return summaryCopy(c.task), c.version, nil
+		return summaryCopy(c.task), c.version, c.memo, nil
 	}
 	sd, err := in.DB.Tasks().GetStored(ctx, in.DB.Read(), id, company)
 	if err != nil {
-		return nil, "", err
+		return nil, "", nil, err
 	}
-	return sd.Rec, sd.Version, nil
+	return sd.Rec, sd.Version, nil, nil
 }
 
 // lockTask locks and loads a task inside the transaction. A task the

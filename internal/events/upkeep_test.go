@@ -2,7 +2,9 @@ package events
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
+	"reflect"
 	"testing"
 	"time"
 
@@ -120,5 +122,38 @@ func TestKeptDocumentsFollowOtherWrites(t *testing.T) {
 		if got.Name != "renamed" || lm == nil || lm.Count != 3 || lm.MinValue != 5 || lm.MaxValue != 20 || got.LastIteration != 3 {
 			t.Fatalf("name %q, summary %+v, last_iteration %d", got.Name, lm, got.LastIteration)
 		}
+
+		// the next batch encodes from the kept document's memo (made after
+		// the rename): the stored document is what encoding the stored
+		// task afresh gives, the new name in it
+		send(4, 7)
+		sd, err := db.Tasks().GetStored(ctx, db.Read(), id, "c")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if sd.Rec.Name != "renamed" || sd.Rec.LastIteration != 4 {
+			t.Fatalf("after the next batch: name %q, last_iteration %d", sd.Rec.Name, sd.Rec.LastIteration)
+		}
+		fresh, err := db.Tasks().Encode(sd.Rec)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if string(fresh.Doc) != string(sd.Raw) && !jsonEqual(t, fresh.Doc, sd.Raw) {
+			t.Fatalf("stored document is not the task's encoding:\n stored %s\n fresh  %s", sd.Raw, fresh.Doc)
+		}
 	})
+}
+
+// jsonEqual compares two JSON documents by value (PostgreSQL's jsonb
+// stores members in an order of its own).
+func jsonEqual(t *testing.T, a, b []byte) bool {
+	t.Helper()
+	var x, y any
+	if err := json.Unmarshal(a, &x); err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(b, &y); err != nil {
+		t.Fatal(err)
+	}
+	return reflect.DeepEqual(x, y)
 }

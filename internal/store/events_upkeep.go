@@ -70,6 +70,8 @@ type EncodedRecord struct {
 	ID   string
 	Doc  []byte
 	Cols []any
+	// TaskMemo is kept by EncodeTask for the task's next encoding.
+	TaskMemo *TaskMemo
 }
 
 // Encode encodes rec for WriteEncoded.

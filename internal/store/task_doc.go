@@ -1,44 +1,105 @@
 package store
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
-	"maps"
 	"slices"
+	"strconv"
+
+	"github.com/trove-ml/trove/internal/jsonx"
 )
 
 // taskDocFields is Task without its methods, for taskDocShell to embed.
 type taskDocFields Task
 
-// taskDocShell encodes every member of a task but last_metrics: its own
-// last_metrics, declared first, hides the embedded one and encodes as a
-// placeholder that AppendDoc replaces with the real member.
+// taskDocShell encodes every member of a task but its summary, the
+// members ingest rewrites with every batch (appendSummary writes those):
+// each is hidden by a member of the same name, nil and so omitted.
 type taskDocShell struct {
-	LastMetrics int `json:"last_metrics"`
+	LastMetrics    *struct{} `json:"last_metrics,omitempty"`
+	MetricStats    *struct{} `json:"metric_stats,omitempty"`
+	LastIteration  *struct{} `json:"last_iteration,omitempty"`
+	LastUpdate     *struct{} `json:"last_update,omitempty"`
+	LastChange     *struct{} `json:"last_change,omitempty"`
+	LastChangedBy  *struct{} `json:"last_changed_by,omitempty"`
+	ActiveDuration *struct{} `json:"active_duration,omitempty"`
 	*taskDocFields
 }
 
-// taskShellPrefix is how every taskDocShell encoding starts.
-const taskShellPrefix = `{"last_metrics":0`
-
-// AppendDoc appends the task's stored document: what json.Marshal writes,
-// with last_metrics moved to the front and written without reflection.
-// Every ingested batch re-encodes its task, and last_metrics (one entry
-// per metric and variant, most of a reporting task's document) cost most
-// of that through encoding/json, which re-scans every Marshaler's output.
+// AppendDoc appends the task's stored document: the members json.Marshal
+// writes, with the summary first and written without reflection. Every
+// ingested batch re-encodes its task, and last_metrics (one entry per
+// metric and variant, most of a reporting task's document) cost most of
+// that through encoding/json, which re-scans every Marshaler's output.
 func (t *Task) AppendDoc(b []byte) ([]byte, error) {
+	rest, err := t.encodeRest()
+	if err != nil {
+		return nil, err
+	}
+	return t.appendDocWithRest(b, rest, orderOf(t.LastMetrics))
+}
+
+// encodeRest encodes the members appendSummary does not write, as an
+// object.
+func (t *Task) encodeRest() ([]byte, error) {
 	rest, err := json.Marshal(taskDocShell{taskDocFields: (*taskDocFields)(t)})
 	if err != nil {
 		return nil, err
 	}
-	if !bytes.HasPrefix(rest, []byte(taskShellPrefix)) {
+	if len(rest) < 2 || rest[0] != '{' {
 		return nil, fmt.Errorf("task document starts %.20q", rest)
 	}
-	b = slices.Grow(b, len(rest)+lastMetricsSizeHint(t.LastMetrics))
+	return rest, nil
+}
+
+// appendDocWithRest appends the document of a task whose other members
+// encode as rest (encodeRest), its last_metrics in order.
+func (t *Task) appendDocWithRest(b, rest []byte, order lmOrder) ([]byte, error) {
+	b = slices.Grow(b, len(rest)+lastMetricsSizeHint(t.LastMetrics)+256)
+	b, err := t.appendSummary(b, order)
+	if err != nil {
+		return nil, err
+	}
+	if len(rest) > 2 {
+		b = append(b, ',')
+	}
+	return append(b, rest[1:]...), nil
+}
+
+// appendSummary appends "{" and the summary members, as json.Marshal
+// writes them.
+func (t *Task) appendSummary(b []byte, order lmOrder) ([]byte, error) {
 	b = append(b, `{"last_metrics":`...)
-	b = appendLastMetrics(b, t.LastMetrics)
-	return append(b, rest[len(taskShellPrefix):]...), nil
+	b = appendLastMetrics(b, t.LastMetrics, order)
+	stats, err := json.Marshal(t.MetricStats)
+	if err != nil {
+		return nil, err
+	}
+	b = append(b, `,"metric_stats":`...)
+	b = append(b, stats...)
+	b = append(b, `,"last_iteration":`...)
+	b = strconv.AppendInt(b, t.LastIteration, 10)
+	b = append(b, `,"last_update":`...)
+	b = appendTime(b, t.LastUpdate)
+	b = append(b, `,"last_change":`...)
+	b = appendTime(b, t.LastChange)
+	b = append(b, `,"last_changed_by":`...)
+	b = appendJSONString(b, t.LastChangedBy, true)
+	if t.ActiveDuration != nil {
+		b = append(b, `,"active_duration":`...)
+		b = strconv.AppendInt(b, *t.ActiveDuration, 10)
+	}
+	return b, nil
+}
+
+// appendTime appends a time as jsonx.Time encodes it.
+func appendTime(b []byte, t jsonx.Time) []byte {
+	if t.IsZero() {
+		return append(b, "null"...)
+	}
+	b = append(b, '"')
+	b = append(b, t.Format()...)
+	return append(b, '"')
 }
 
 // lastMetricsSizeHint is about the encoded size of a task's last_metrics.
@@ -50,33 +111,34 @@ func lastMetricsSizeHint(lm map[string]map[string]*MetricSummary) int {
 	return n
 }
 
-// appendLastMetrics writes last_metrics as json.Marshal does: keys in
-// byte order, strings HTML-escaped, nil maps and entries as null.
-func appendLastMetrics(b []byte, lm map[string]map[string]*MetricSummary) []byte {
+// appendLastMetrics writes last_metrics as json.Marshal does (keys in
+// byte order, the order given; strings HTML-escaped; nil maps and entries
+// as null).
+func appendLastMetrics(b []byte, lm map[string]map[string]*MetricSummary, order lmOrder) []byte {
 	if lm == nil {
 		return append(b, "null"...)
 	}
 	b = append(b, '{')
-	for i, metric := range slices.Sorted(maps.Keys(lm)) {
+	for i, m := range order {
 		if i > 0 {
 			b = append(b, ',')
 		}
-		b = appendJSONString(b, metric, true)
+		b = appendJSONString(b, m.key, true)
 		b = append(b, ':')
-		vs := lm[metric]
+		vs := lm[m.key]
 		if vs == nil {
 			b = append(b, "null"...)
 			continue
 		}
 		b = append(b, '{')
-		for j, variant := range slices.Sorted(maps.Keys(vs)) {
+		for j, v := range m.variants {
 			if j > 0 {
 				b = append(b, ',')
 			}
-			b = appendJSONString(b, variant, true)
+			b = appendJSONString(b, v.key, true)
 			b = append(b, ':')
-			if m := vs[variant]; m != nil {
-				b = m.appendJSON(b, true)
+			if s := vs[v.key]; s != nil {
+				b = s.appendJSON(b, true)
 			} else {
 				b = append(b, "null"...)
 			}

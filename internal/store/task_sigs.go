@@ -4,7 +4,6 @@ import (
 	"crypto/sha256"
 	"encoding/base64"
 	"encoding/json"
-	"sort"
 )
 
 // Two columns of a task (migration 0096) summarize what the name-index
@@ -33,33 +32,7 @@ func paramsSig(params map[string]map[string]*ParamItem) any {
 // metricsSig fingerprints the set of (metric hash, variant hash, metric,
 // variant) the metrics trigger indexes; values and counts do not enter it.
 func metricsSig(metrics map[string]map[string]*MetricSummary) any {
-	if len(metrics) == 0 {
-		return ""
-	}
-	mks := make([]string, 0, len(metrics))
-	for mk := range metrics {
-		mks = append(mks, mk)
-	}
-	sort.Strings(mks)
-	var keys []string
-	for _, mk := range mks {
-		vks := make([]string, 0, len(metrics[mk]))
-		for vk, s := range metrics[mk] {
-			if s != nil {
-				vks = append(vks, vk)
-			}
-		}
-		sort.Strings(vks)
-		for _, vk := range vks {
-			s := metrics[mk][vk]
-			keys = append(keys, mk, vk, s.Metric, s.Variant)
-		}
-	}
-	b, err := json.Marshal(keys)
-	if err != nil {
-		return nil
-	}
-	return digest(b)
+	return orderOf(metrics).sig()
 }
 
 // modelsSig fingerprints the input models (migration 0102): the SQLite

@@ -146,6 +146,11 @@ func (t *Task) RecordID() string { return t.ID }
 
 // ColumnValues implements Record.
 func (t *Task) ColumnValues() []any {
+	return t.columnValues(paramsSig(t.Hyperparams), metricsSig(t.LastMetrics), modelsSig(t.Models.Input))
+}
+
+// columnValues is ColumnValues with the fingerprint columns given.
+func (t *Task) columnValues(params, metrics, models any) []any {
 	var sc any
 	if t.StatusChanged != nil {
 		sc = t.StatusChanged.Millis()
@@ -156,7 +161,7 @@ func (t *Task) ColumnValues() []any {
 	}
 	return []any{t.Company, t.Name, nullable(t.Project), nullable(t.Parent), t.User, t.Type, t.Status,
 		t.Created.Millis(), t.LastUpdate.Millis(), sc, JSONArray(t.Tags), JSONArray(t.SystemTags), t.LastChange.Millis(), started,
-		paramsSig(t.Hyperparams), metricsSig(t.LastMetrics), modelsSig(t.Models.Input)}
+		params, metrics, models}
 }
 
 // Tasks is the tasks table.

@@ -138,7 +138,7 @@ func TestKeptDocumentsFollowOtherWrites(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if string(fresh.Doc) != string(sd.Raw) && !jsonEqual(t, fresh.Doc, sd.Raw) {
+		if fresh.Doc != string(sd.Raw) && !jsonEqual(t, []byte(fresh.Doc), sd.Raw) {
 			t.Fatalf("stored document is not the task's encoding:\n stored %s\n fresh  %s", sd.Raw, fresh.Doc)
 		}
 	})

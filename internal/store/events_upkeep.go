@@ -67,8 +67,10 @@ func (t *Table[S, P]) noRow(id string, err error) error {
 
 // EncodedRecord is a record ready to be written: its document and columns.
 type EncodedRecord struct {
-	ID   string
-	Doc  []byte
+	ID string
+	// Doc is a string: the statement's argument and, on SQLite, the row's
+	// version are this one copy of it
+	Doc  string
 	Cols []any
 	// TaskMemo is kept by EncodeTask for the task's next encoding.
 	TaskMemo *TaskMemo
@@ -80,7 +82,7 @@ func (t *Table[S, P]) Encode(rec P) (*EncodedRecord, error) {
 	if err != nil {
 		return nil, fmt.Errorf("encode %s: %w", t.Name, err)
 	}
-	return &EncodedRecord{ID: rec.RecordID(), Doc: doc, Cols: rec.ColumnValues()}, nil
+	return &EncodedRecord{ID: rec.RecordID(), Doc: string(doc), Cols: rec.ColumnValues()}, nil
 }
 
 // WriteEncoded rewrites a record's document and columns as Update does,
@@ -107,7 +109,7 @@ func (t *Table[S, P]) WriteEncodedVersion(ctx context.Context, q Querier, e *Enc
 		if n == 0 {
 			return "", t.noRow(e.ID, sql.ErrNoRows)
 		}
-		return string(e.Doc), nil
+		return e.Doc, nil
 	}
 	var version string
 	err := q.QueryRowContext(ctx, t.writeEncodedSQL(" RETURNING "+t.DB.D.RowVersion()), e.args()...).Scan(&version)
@@ -123,7 +125,7 @@ func (t *Table[S, P]) writeEncodedSQL(suffix string) string {
 }
 
 func (e *EncodedRecord) args() []any {
-	args := append([]any{string(e.Doc)}, e.Cols...)
+	args := append([]any{e.Doc}, e.Cols...)
 	return append(args, e.ID)
 }
 

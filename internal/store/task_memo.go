@@ -45,7 +45,7 @@ func EncodeTask(t *Task, memo *TaskMemo) (*EncodedRecord, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &EncodedRecord{ID: t.ID, Doc: doc, Cols: t.columnValues(m.paramsSig, m.metricsSig, m.modelsSig), TaskMemo: m}, nil
+	return &EncodedRecord{ID: t.ID, Doc: string(doc), Cols: t.columnValues(m.paramsSig, m.metricsSig, m.modelsSig), TaskMemo: m}, nil
 }
 
 // lmOrder is last_metrics' keys as documents write them (metrics in byte

@@ -1,7 +1,6 @@
 package store
 
 import (
-	"bytes"
 	"fmt"
 	"reflect"
 	"testing"
@@ -107,7 +106,7 @@ func checkAgainstFresh(t *testing.T, task *Task, enc *EncodedRecord) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !bytes.Equal(enc.Doc, fresh.Doc) {
+	if enc.Doc != fresh.Doc {
 		t.Fatalf("document:\n got  %s\n want %s", enc.Doc, fresh.Doc)
 	}
 	if !reflect.DeepEqual(enc.Cols, fresh.Cols) {

@@ -70,7 +70,7 @@ func (t *Table[S, P]) WriteEncodedVersions(ctx context.Context, q Querier, recs 
 func (t *Table[S, P]) writeEncodedRows(ctx context.Context, q Querier, types []string, recs []*EncodedRecord) ([]string, error) {
 	args := make([]any, 0, len(recs)*(len(t.Cols)+2))
 	for _, e := range recs {
-		args = append(args, e.ID, string(e.Doc))
+		args = append(args, e.ID, e.Doc)
 		args = append(args, e.Cols...)
 	}
 	rows, err := q.QueryContext(ctx, t.writeEncodedRowsSQL(types, len(recs)), args...)

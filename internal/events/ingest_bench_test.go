@@ -18,11 +18,7 @@ import (
 //	go test -run '^$' -bench IngestScalars ./internal/events/
 func BenchmarkIngestScalars(b *testing.B) {
 	ctx := context.Background()
-	db, err := store.Open(ctx, "", b.TempDir())
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer db.Close()
+	db := openBenchDB(b)
 	now := jsonx.Now()
 	task := &store.Task{ID: "benchtask", Company: "c", User: "u", Name: "bench", Type: "training", Status: "in_progress",
 		Created: now, LastUpdate: now, LastChange: now}
@@ -104,11 +100,7 @@ func BenchmarkParseScalars(b *testing.B) {
 //	go test -run '^$' -bench IngestSmallBatches -benchmem ./internal/events/
 func BenchmarkIngestSmallBatches(b *testing.B) {
 	ctx := context.Background()
-	db, err := store.Open(ctx, "", b.TempDir())
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer db.Close()
+	db := openBenchDB(b)
 	const tasks = 200
 	ids := make([]string, tasks)
 	for i := range ids {
@@ -139,4 +131,15 @@ func BenchmarkIngestSmallBatches(b *testing.B) {
 	for i := 0; b.Loop(); i++ {
 		send(i, int64(1+i/tasks))
 	}
+}
+
+// openBenchDB opens an embedded store in the benchmark's temp dir, closed
+// when it ends.
+func openBenchDB(b *testing.B) *store.DB {
+	db, err := store.Open(context.Background(), "", b.TempDir())
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() { db.Close() })
+	return db
 }

@@ -78,6 +78,11 @@ type EncodedRecord struct {
 
 // Encode encodes rec for WriteEncoded.
 func (t *Table[S, P]) Encode(rec P) (*EncodedRecord, error) {
+	if task, ok := any(rec).(*Task); ok {
+		// one pass: last_metrics' order serves the document and its
+		// names' fingerprint column
+		return EncodeTask(task, nil)
+	}
 	doc, err := encodeDoc(rec)
 	if err != nil {
 		return nil, fmt.Errorf("encode %s: %w", t.Name, err)

@@ -98,19 +98,26 @@ func TestEncodeTaskReusesMemo(t *testing.T) {
 	}
 }
 
-// checkAgainstFresh compares an encoding with Table.Encode's of the same
-// task: the same document and columns.
+// checkAgainstFresh compares an encoding with the task's document and
+// columns made afresh (AppendDoc, ColumnValues), and with Table.Encode's.
 func checkAgainstFresh(t *testing.T, task *Task, enc *EncodedRecord) {
 	t.Helper()
-	fresh, err := (&Table[Task, *Task]{}).Encode(task)
+	doc, err := task.AppendDoc(nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if enc.Doc != fresh.Doc {
-		t.Fatalf("document:\n got  %s\n want %s", enc.Doc, fresh.Doc)
+	if enc.Doc != string(doc) {
+		t.Fatalf("document:\n got  %s\n want %s", enc.Doc, doc)
 	}
-	if !reflect.DeepEqual(enc.Cols, fresh.Cols) {
-		t.Fatalf("columns:\n got  %v\n want %v", enc.Cols, fresh.Cols)
+	if cols := task.ColumnValues(); !reflect.DeepEqual(enc.Cols, cols) {
+		t.Fatalf("columns:\n got  %v\n want %v", enc.Cols, cols)
+	}
+	viaTable, err := (&Table[Task, *Task]{}).Encode(task)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if viaTable.Doc != enc.Doc || !reflect.DeepEqual(viaTable.Cols, enc.Cols) {
+		t.Fatalf("Table.Encode differs:\n got  %s %v\n want %s %v", viaTable.Doc, viaTable.Cols, enc.Doc, enc.Cols)
 	}
 	checkTaskDoc(t, task)
 }

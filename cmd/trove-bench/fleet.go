@@ -44,22 +44,30 @@ func benchFleet(args []string) error {
 	traceOut := fs.String("trace", "", "write an execution trace of 3 s, halfway through the reporting phase, to this file (go tool trace)")
 	waits := fs.String("waitprofile", "", "write where every goroutine is, halfway through the reporting phase, to this file (text)")
 	spawn := fs.String("server", "", "run this trove binary as `trove serve` in a child process and report to it (default: a server inside this process)")
+	history := fs.Int64("history", 0, "iterations every experiment has already reported before the measured phase (sent first, 100 a request): long series, as after minutes of training")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
+	cfg := fleetConfig{n: *n, dur: *dur, interval: *interval, scalars: *scalars, timeout: *timeout, history: *history}
 	if *spawn != "" {
-		return fleetOnChild(*spawn, *db, *n, *dur, *interval, *scalars, *timeout)
+		return fleetOnChild(*spawn, *db, cfg)
 	}
 	f, err := startFleetServer(*db)
 	if err != nil {
 		return err
 	}
 	defer f.close()
-	fmt.Printf("fleet benchmark: backend %s, GOMAXPROCS=%d, %d experiments x %d scalars every %s for %s\n",
-		f.a.DB.D.Name(), runtime.GOMAXPROCS(0), *n, *scalars, *interval, *dur)
+	fmt.Printf("fleet benchmark: backend %s, GOMAXPROCS=%d, %s\n", f.a.DB.D.Name(), runtime.GOMAXPROCS(0), cfg)
 	exps, err := f.experiments(*n)
 	if err != nil {
 		return err
+	}
+	meter := postgresMeter(*db)
+	if err := f.fillHistory(exps, cfg); err != nil {
+		return err
+	}
+	if cfg.history > 0 {
+		settle(cpuTime, meter)
 	}
 	if *profile != "" {
 		pf, err := os.Create(*profile)
@@ -79,12 +87,11 @@ func benchFleet(args []string) error {
 	if *traceOut != "" {
 		time.AfterFunc(*dur/2, func() { writeTrace(*traceOut, 3*time.Second) })
 	}
-	meter := postgresMeter(*db)
 	load0 := loadAverage()
 	cpu0, db0 := cpuTime(), meter.mark()
-	res := f.report(exps, *dur, *interval, *scalars, *timeout)
+	res := f.report(exps, cfg)
 	cpu, db1 := cpuTime()-cpu0, meter.mark()
-	res.print(*n, *interval, *scalars)
+	res.print(cfg)
 	fmt.Printf("process CPU (server and clients): %.1f s over %.1f s = %.2f cores, %.2f ms per acknowledged batch; load average %s -> %s\n",
 		cpu.Seconds(), res.elapsed.Seconds(), cpu.Seconds()/res.elapsed.Seconds(), 1000*cpu.Seconds()/float64(max(1, res.acked.Load())), load0, loadAverage())
 	printDatabaseCPU(meter, db0, db1, res)
@@ -180,14 +187,16 @@ func (r *fleetResult) fail(why string) {
 	r.mu.Unlock()
 }
 
-// report runs the experiments for d: each sends a batch every interval
-// (the first at a random point of the first interval); a batch that is
-// late leaves at once, none is skipped.
-func (f *fleetServer) report(exps []experiment, d, interval time.Duration, scalars int, timeout time.Duration) *fleetResult {
-	client := &http.Client{Timeout: timeout, Transport: &http.Transport{DisableKeepAlives: true, MaxConnsPerHost: 0}}
+// report runs the experiments for cfg.dur: each sends a batch every
+// interval (the first at a random point of the first interval), from
+// iteration cfg.history on; a batch that is late leaves at once, none is
+// skipped.
+func (f *fleetServer) report(exps []experiment, cfg fleetConfig) *fleetResult {
+	interval, scalars := cfg.interval, cfg.scalars
+	client := &http.Client{Timeout: cfg.timeout, Transport: &http.Transport{DisableKeepAlives: true, MaxConnsPerHost: 0}}
 	res := &fleetResult{failures: map[string]int{}}
 	start := time.Now()
-	end := start.Add(d)
+	end := start.Add(cfg.dur)
 	var wg sync.WaitGroup
 	for i := range exps {
 		wg.Add(1)
@@ -195,7 +204,7 @@ func (f *fleetServer) report(exps []experiment, d, interval time.Duration, scala
 			defer wg.Done()
 			next := start.Add(time.Duration(rand.Int64N(int64(interval))))
 			var lat, first, later []time.Duration
-			for iter := int64(0); next.Before(end); iter++ {
+			for iter := cfg.history; next.Before(end); iter++ {
 				time.Sleep(time.Until(next))
 				next = next.Add(interval)
 				body := fleetLines(e.task, iter, scalars)
@@ -218,7 +227,7 @@ func (f *fleetServer) report(exps []experiment, d, interval time.Duration, scala
 				}
 				took := time.Since(t0)
 				lat = append(lat, took)
-				if iter == 0 {
+				if iter == cfg.history {
 					first = append(first, took)
 				} else {
 					later = append(later, took)
@@ -237,9 +246,10 @@ func (f *fleetServer) report(exps []experiment, d, interval time.Duration, scala
 	return res
 }
 
-func (r *fleetResult) print(n int, interval time.Duration, scalars int) {
+func (r *fleetResult) print(cfg fleetConfig) {
+	scalars := cfg.scalars
 	sort.Slice(r.lat, func(i, j int) bool { return r.lat[i] < r.lat[j] })
-	offered := float64(n) / interval.Seconds()
+	offered := float64(cfg.n) / cfg.interval.Seconds()
 	fmt.Printf("batches: sent %d, acknowledged %d, failed %d (offered %.0f batches/s, acknowledged %.0f batches/s = %.0f scalars/s)\n",
 		r.sent.Load(), r.acked.Load(), r.sent.Load()-r.acked.Load(), offered,
 		float64(r.acked.Load())/r.elapsed.Seconds(), float64(r.acked.Load())*float64(scalars)/r.elapsed.Seconds())

@@ -61,7 +61,7 @@ func (c *childServer) experiments(n int) ([]experiment, error) {
 
 // fleetOnChild runs the fleet against a child `trove serve` and prints the
 // server's CPU apart from this process's (the clients').
-func fleetOnChild(bin, db string, n int, dur, interval time.Duration, scalars int, timeout time.Duration) error {
+func fleetOnChild(bin, db string, cfg fleetConfig) error {
 	dir, err := os.MkdirTemp("", "trove-fleet-")
 	if err != nil {
 		return err
@@ -76,18 +76,24 @@ func fleetOnChild(bin, db string, n int, dur, interval time.Duration, scalars in
 	if db != "" {
 		backend = "postgres"
 	}
-	fmt.Printf("fleet benchmark: backend %s, server %s in its own process, %d experiments x %d scalars every %s for %s\n",
-		backend, bin, n, scalars, interval, dur)
-	exps, err := c.experiments(n)
+	fmt.Printf("fleet benchmark: backend %s, server %s in its own process, %s\n", backend, bin, cfg)
+	exps, err := c.experiments(cfg.n)
 	if err != nil {
 		return err
 	}
+	f := &fleetServer{url: c.URL}
 	meter := postgresMeter(db)
+	if err := f.fillHistory(exps, cfg); err != nil {
+		return err
+	}
+	if cfg.history > 0 {
+		settle(c.cpu, meter)
+	}
 	load0 := loadAverage()
 	srv0, cli0, db0 := c.cpu(), cpuTime(), meter.mark()
-	res := (&fleetServer{url: c.URL}).report(exps, dur, interval, scalars, timeout)
+	res := f.report(exps, cfg)
 	srv, cli, db1 := c.cpu()-srv0, cpuTime()-cli0, meter.mark()
-	res.print(n, interval, scalars)
+	res.print(cfg)
 	acked := float64(max(1, res.acked.Load()))
 	secs := res.elapsed.Seconds()
 	fmt.Printf("server CPU: %.1f s over %.1f s = %.2f cores, %.2f ms per acknowledged batch; clients' CPU: %.2f cores; load average %s -> %s\n",

@@ -1,0 +1,119 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"time"
+
+	"golang.org/x/sync/errgroup"
+)
+
+// fleetConfig is what a fleet run sends.
+type fleetConfig struct {
+	n             int
+	dur, interval time.Duration
+	scalars       int
+	timeout       time.Duration
+	history       int64
+}
+
+func (c fleetConfig) String() string {
+	s := fmt.Sprintf("%d experiments x %d scalars every %s for %s", c.n, c.scalars, c.interval, c.dur)
+	if c.history > 0 {
+		s += fmt.Sprintf(", after %d iterations of history each", c.history)
+	}
+	return s
+}
+
+// historyIters is the iterations of one history request: 100 x 50
+// scalars is a 5,000-event batch, the SDK's largest flush.
+const historyIters = 100
+
+// fillHistory reports iterations [0, cfg.history) of every experiment
+// before the measured phase, from 4 clients, so that the measured batches
+// append to long series. A 20-s run from iteration 0 measures series of a
+// few points, whose tails share pages; an experiment that has trained for
+// minutes has a page of its own at the end of each series.
+func (f *fleetServer) fillHistory(exps []experiment, cfg fleetConfig) error {
+	if cfg.history <= 0 {
+		return nil
+	}
+	start := time.Now()
+	client := &http.Client{Timeout: 5 * time.Minute}
+	g, ctx := errgroup.WithContext(context.Background())
+	g.SetLimit(4)
+	for i, e := range exps {
+		g.Go(func() error {
+			for from := int64(0); from < cfg.history && ctx.Err() == nil; from += historyIters {
+				if err := f.post(client, e, historyLines(e.task, from, min(cfg.history, from+historyIters), cfg.scalars)); err != nil {
+					return fmt.Errorf("history of experiment %d: %w", i, err)
+				}
+			}
+			return nil
+		})
+	}
+	if err := g.Wait(); err != nil {
+		return err
+	}
+	points := int64(len(exps)) * cfg.history * int64(cfg.scalars)
+	fmt.Printf("history: %d points in %.1f s\n", points, time.Since(start).Seconds())
+	return nil
+}
+
+// historyLines is iterations [from, to) of an experiment as one batch.
+func historyLines(task string, from, to int64, scalars int) []byte {
+	var buf []byte
+	for it := from; it < to; it++ {
+		if it > from {
+			buf = append(buf, '\n')
+		}
+		buf = append(buf, fleetLines(task, it, scalars)...)
+	}
+	return buf
+}
+
+// post sends one add_batch of an experiment and checks it was taken.
+func (f *fleetServer) post(client *http.Client, e experiment, body []byte) error {
+	req, _ := http.NewRequest(http.MethodPost, f.url+"/events.add_batch", bytes.NewReader(body))
+	req.Header.Set("Content-Type", "application/json-lines")
+	req.Header.Set("Authorization", "Bearer "+e.token)
+	resp, err := client.Do(req)
+	if err != nil {
+		return err
+	}
+	defer resp.Body.Close()
+	msg, _ := io.ReadAll(io.LimitReader(resp.Body, 1<<16))
+	var env struct {
+		Data struct {
+			Errors int `json:"errors"`
+		} `json:"data"`
+	}
+	if resp.StatusCode != http.StatusOK || json.Unmarshal(msg, &env) != nil || env.Data.Errors > 0 {
+		return fmt.Errorf("HTTP %d: %.300s", resp.StatusCode, msg)
+	}
+	return nil
+}
+
+// settle waits, after a history, until the server's background work
+// (checkpoints, rollups, PostgreSQL's packing of the history's points)
+// is done: until Trove and the database together use less than a tenth
+// of a core over settleWindow, or settleLimit has passed. Otherwise the
+// measured phase would pay for the history.
+func settle(trove func() time.Duration, db cpuMeter) {
+	const settleWindow, settleLimit = 3 * time.Second, 10 * time.Minute
+	start := time.Now()
+	busy := func() time.Duration { return trove() + db.serverCPU() }
+	for time.Since(start) < settleLimit {
+		before := busy()
+		time.Sleep(settleWindow)
+		if used := busy() - before; used < settleWindow/10 {
+			fmt.Printf("settled: the server was idle after %.0f s\n", time.Since(start).Seconds())
+			return
+		}
+	}
+	fmt.Printf("settle: the server was still busy after %s; measuring anyway\n", settleLimit)
+}

@@ -208,9 +208,7 @@ func (f *fleetServer) report(exps []experiment, cfg fleetConfig) *fleetResult {
 				time.Sleep(time.Until(next))
 				next = next.Add(interval)
 				body := fleetLines(e.task, iter, scalars)
-				req, _ := http.NewRequest(http.MethodPost, f.url+"/events.add_batch", bytes.NewReader(body))
-				req.Header.Set("Content-Type", "application/json-lines")
-				req.Header.Set("Authorization", "Bearer "+e.token)
+				req := f.batchRequest(e, body)
 				req.Close = true // Connection: close, as the SDK asks
 				res.sent.Add(1)
 				t0 := time.Now()
@@ -244,6 +242,14 @@ func (f *fleetServer) report(exps []experiment, cfg fleetConfig) *fleetResult {
 	wg.Wait()
 	res.elapsed = time.Since(start)
 	return res
+}
+
+// batchRequest is an events.add_batch of an experiment's lines.
+func (f *fleetServer) batchRequest(e experiment, body []byte) *http.Request {
+	req, _ := http.NewRequest(http.MethodPost, f.url+"/events.add_batch", bytes.NewReader(body))
+	req.Header.Set("Content-Type", "application/json-lines")
+	req.Header.Set("Authorization", "Bearer "+e.token)
+	return req
 }
 
 func (r *fleetResult) print(cfg fleetConfig) {

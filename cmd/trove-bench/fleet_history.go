@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -29,8 +28,8 @@ func (c fleetConfig) String() string {
 	return s
 }
 
-// historyIters is the iterations of one history request: 100 x 50
-// scalars is a 5,000-event batch, the SDK's largest flush.
+// historyIters is the iterations of one history request (with 50
+// scalars, a batch of 5,000 events).
 const historyIters = 100
 
 // fillHistory reports iterations [0, cfg.history) of every experiment
@@ -78,10 +77,7 @@ func historyLines(task string, from, to int64, scalars int) []byte {
 
 // post sends one add_batch of an experiment and checks it was taken.
 func (f *fleetServer) post(client *http.Client, e experiment, body []byte) error {
-	req, _ := http.NewRequest(http.MethodPost, f.url+"/events.add_batch", bytes.NewReader(body))
-	req.Header.Set("Content-Type", "application/json-lines")
-	req.Header.Set("Authorization", "Bearer "+e.token)
-	resp, err := client.Do(req)
+	resp, err := client.Do(f.batchRequest(e, body))
 	if err != nil {
 		return err
 	}

@@ -2,10 +2,7 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
-	"io"
-	"net/http"
 	"time"
 
 	"golang.org/x/sync/errgroup"
@@ -42,13 +39,12 @@ func (f *fleetServer) fillHistory(exps []experiment, cfg fleetConfig) error {
 		return nil
 	}
 	start := time.Now()
-	client := &http.Client{Timeout: 5 * time.Minute}
 	g, ctx := errgroup.WithContext(context.Background())
 	g.SetLimit(4)
 	for i, e := range exps {
 		g.Go(func() error {
 			for from := int64(0); from < cfg.history && ctx.Err() == nil; from += historyIters {
-				if err := f.post(client, e, historyLines(e.task, from, min(cfg.history, from+historyIters), cfg.scalars)); err != nil {
+				if err := f.post(e, historyLines(e.task, from, min(cfg.history, from+historyIters), cfg.scalars)); err != nil {
 					return fmt.Errorf("history of experiment %d: %w", i, err)
 				}
 			}
@@ -75,21 +71,19 @@ func historyLines(task string, from, to int64, scalars int) []byte {
 	return buf
 }
 
-// post sends one add_batch of an experiment and checks it was taken.
-func (f *fleetServer) post(client *http.Client, e experiment, body []byte) error {
-	resp, err := client.Do(f.batchRequest(e, body))
-	if err != nil {
-		return err
-	}
-	defer resp.Body.Close()
-	msg, _ := io.ReadAll(io.LimitReader(resp.Body, 1<<16))
+// post sends one add_batch of an experiment and checks that every event
+// was taken.
+func (f *fleetServer) post(e experiment, body []byte) error {
 	var env struct {
 		Data struct {
 			Errors int `json:"errors"`
 		} `json:"data"`
 	}
-	if resp.StatusCode != http.StatusOK || json.Unmarshal(msg, &env) != nil || env.Data.Errors > 0 {
-		return fmt.Errorf("HTTP %d: %.300s", resp.StatusCode, msg)
+	if err := doJSON(f.batchRequest(e, body), &env); err != nil {
+		return err
+	}
+	if env.Data.Errors > 0 {
+		return fmt.Errorf("add_batch answered \"errors\":%d", env.Data.Errors)
 	}
 	return nil
 }

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"net/http"
 	"strings"
 	"testing"
 	"time"
@@ -62,15 +61,14 @@ func TestFleetHistoryFailsOnRefusedEvents(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	client := &http.Client{Timeout: 10 * time.Second}
 	good := fleetLines(exps[0].task, 0, 2)
-	if err := f.post(client, exps[0], good); err != nil {
+	if err := f.post(exps[0], good); err != nil {
 		t.Fatalf("a valid batch: %v", err)
 	}
 	// one event of an unknown type: the rest is added, the answer counts
 	// one error
 	partly := append(append([]byte{}, fleetLines(exps[0].task, 1, 2)...), []byte("\n{\"type\":\"no_such_type\",\"task\":\""+exps[0].task+"\"}")...)
-	if err := f.post(client, exps[0], partly); err == nil || !strings.Contains(err.Error(), `"errors":1`) {
+	if err := f.post(exps[0], partly); err == nil || !strings.Contains(err.Error(), `"errors":1`) {
 		t.Fatalf("a batch with a refused event: %v", err)
 	}
 	missing := experiment{task: "no-such-task", token: exps[0].token}

@@ -225,13 +225,18 @@ var derivedTables = map[string]string{
 	"task_metric_variant_deltas": "folded into task_metric_variants, which the target rebuilds (PostgreSQL only)",
 	"record_facets":              "kept by triggers on tasks and models",
 	"event_scalar_blocks":        "packed from event_scalars by the target's packer (PostgreSQL only)",
+	"event_scalars_staged":       "copied as part of event_scalars, straight into it (SQLite only)",
 }
 
 // copyFrom is what a copy reads as table: the table itself, but for the
-// scalar points of a store that packs them, packed and unpacked together.
+// scalar points of a store that packs or stages them, all of them
+// together.
 func copyFrom(d Dialect, table string) string {
 	if pd, ok := d.(packedDialect); ok && table == "event_scalars" {
 		return pd.allScalarsSQL()
+	}
+	if sd, ok := d.(stagedDialect); ok && table == "event_scalars" {
+		return sd.allStagedScalarsSQL()
 	}
 	return quoteIdent(table)
 }

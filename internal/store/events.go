@@ -148,7 +148,8 @@ func (s *EventStore) SetRolledThrough(ctx context.Context, q Querier, id, throug
 // IterValues reads up to limit (iteration, value) pairs of a series after
 // iteration after, in order.
 func (s *EventStore) IterValues(ctx context.Context, q Querier, series, after int64, limit int) ([]int64, []float64, error) {
-	rows, err := q.QueryContext(ctx, "SELECT iter, value FROM event_scalars WHERE series = ? AND iter > ? ORDER BY iter LIMIT ?", series, after, limit)
+	src, args := s.unpackedFrom("= ?", []any{series}, after+1, lastIter, limit, false)
+	rows, err := q.QueryContext(ctx, "SELECT iter, value FROM "+src+" p WHERE series = ? AND iter > ? ORDER BY iter LIMIT ?", append(args, series, after, limit)...)
 	if err != nil {
 		return nil, nil, err
 	}

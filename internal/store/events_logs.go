@@ -164,9 +164,8 @@ func (s *EventStore) DeleteFor(ctx context.Context, q Querier, ids []string) (in
 	// read every point of the series (4 s for 10M points).
 	if err := q.QueryRowContext(ctx, `SELECT COALESCE(SUM(
 		COALESCE((SELECT SUM(r.cnt) FROM event_scalar_rollups r WHERE r.series = s.id AND r.level = (SELECT MAX(level) FROM event_scalar_rollups WHERE series = s.id)), 0)
-		+ (SELECT COUNT(*) FROM event_scalars p WHERE p.series = s.id AND p.iter > s.rolled_through)
-		+ (SELECT COUNT(*) FROM event_scalars p WHERE p.series = s.id AND p.iter <= ?)), 0)
-		FROM event_series s WHERE s.task IN `+in, append([]any{singleValueIter}, args...)...).Scan(&total); err != nil {
+		+ `+s.sumOverPointTables("(SELECT COUNT(*) FROM %[1]s p WHERE p.series = s.id AND p.iter > s.rolled_through) + (SELECT COUNT(*) FROM %[1]s p WHERE p.series = s.id AND p.iter <= ?)")+`), 0)
+		FROM event_series s WHERE s.task IN `+in, append(s.repeatArgs(singleValueIter), args...)...).Scan(&total); err != nil {
 		return 0, err
 	}
 	for _, stmt := range []string{

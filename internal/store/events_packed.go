@@ -50,11 +50,16 @@ const vacuumDeadRows = 100000
 // dwts) of the series matching "series "+cond (its placeholders taking
 // condArgs) with lo <= iter <= hi, and the arguments it takes, which come
 // before the statement's own. The statement must apply those conditions
-// itself: on SQLite this is event_scalars itself, and on PostgreSQL the
-// packed points come a block at a time. limit > 0 says the statement
-// reads at most limit points in iteration order (desc: downwards), so
-// only the blocks those can come from are unpacked.
+// itself: PostgreSQL's packed points come a block at a time, points
+// around the range included. On SQLite it is event_scalars and the staged
+// points together. limit > 0 says the statement reads at most limit
+// points in iteration order (desc: downwards), so only the blocks those
+// can come from are unpacked, and SQLite reads only that many of each
+// table.
 func (s *EventStore) scalarsFrom(cond string, condArgs []any, lo, hi int64, limit int, desc bool) (string, []any) {
+	if sd, ok := s.db.D.(stagedDialect); ok {
+		return stagedFrom(sd, cond, condArgs, lo, hi, limit, desc)
+	}
 	pd, ok := s.db.D.(packedDialect)
 	if !ok {
 		return "event_scalars", nil

@@ -17,23 +17,26 @@ func (s *EventStore) SeriesToPurge(ctx context.Context, q Querier, limit int) ([
 }
 
 // PurgeSeries deletes up to chunk points of a deleted series (packed
-// ones first), then up to chunk of its rollups; once none remain it
-// deletes the series and reports done. Extras go with the series: a series id can be taken again
-// once its row is gone (SQLite reuses the highest row id).
+// ones first, then those in each of pointTables), then up to chunk of
+// its rollups; once none remain it deletes the series and reports done.
+// Extras go with the series: a series id can be taken again once its row
+// is gone (SQLite reuses the highest row id).
 func (s *EventStore) PurgeSeries(ctx context.Context, q Querier, id int64, chunk int) (done bool, err error) {
 	if n, err := s.purgeBlocks(ctx, q, id, chunk); err != nil || n > 0 {
 		return false, err
 	}
-	res, err := q.ExecContext(ctx, "DELETE FROM event_scalars WHERE series = ? AND iter IN (SELECT iter FROM event_scalars WHERE series = ? ORDER BY iter LIMIT ?)", id, id, chunk)
-	if err != nil {
-		return false, err
-	}
-	if n, _ := res.RowsAffected(); n >= int64(chunk) {
-		return false, nil
+	for _, table := range s.pointTables() {
+		res, err := q.ExecContext(ctx, "DELETE FROM "+table+" WHERE series = ? AND iter IN (SELECT iter FROM "+table+" WHERE series = ? ORDER BY iter LIMIT ?)", id, id, chunk)
+		if err != nil {
+			return false, err
+		}
+		if n, _ := res.RowsAffected(); n >= int64(chunk) {
+			return false, nil
+		}
 	}
 	// then its rollups, as many per call (a series of millions of points
 	// has hundreds of thousands)
-	res, err = q.ExecContext(ctx, "DELETE FROM event_scalar_rollups WHERE series = ? AND (level, bucket) IN (SELECT level, bucket FROM event_scalar_rollups WHERE series = ? ORDER BY level, bucket LIMIT ?)", id, id, chunk)
+	res, err := q.ExecContext(ctx, "DELETE FROM event_scalar_rollups WHERE series = ? AND (level, bucket) IN (SELECT level, bucket FROM event_scalar_rollups WHERE series = ? ORDER BY level, bucket LIMIT ?)", id, id, chunk)
 	if err != nil {
 		return false, err
 	}

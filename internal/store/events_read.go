@@ -101,8 +101,9 @@ func (s *EventStore) PointsWithoutIter(ctx context.Context, q Querier, series []
 	if len(series) == 0 {
 		return nil, nil
 	}
-	return scanPoints(q.QueryContext(ctx, "SELECT "+pointCols+" FROM event_scalars"+pointJoins+" WHERE p.iter = ? AND p.series IN ("+Placeholders(len(series))+") ORDER BY p.series",
-		append([]any{int64(noIter)}, Args(series)...)...))
+	src, args := s.unpackedFrom("IN ("+Placeholders(len(series))+")", Args(series), noIter, noIter, 0, false)
+	return scanPoints(q.QueryContext(ctx, "SELECT "+pointCols+" FROM "+src+pointJoins+" WHERE p.iter = ? AND p.series IN ("+Placeholders(len(series))+") ORDER BY p.series",
+		append(append(args, int64(noIter)), Args(series)...)...))
 }
 
 // PointsAt reads the points of series at one iteration.
@@ -158,8 +159,9 @@ func (s *EventStore) IterRange(ctx context.Context, q Querier, series int64, coa
 	var r SeriesRange
 	var cnt sql.NullInt64
 	var tail int64
-	if err := q.QueryRowContext(ctx, "SELECT (SELECT SUM(cnt) FROM event_scalar_rollups WHERE series = ? AND level = ?), (SELECT COUNT(*) FROM event_scalars WHERE series = ? AND iter > ? AND iter > ?)",
-		series, coarsest, series, rolled, minIter).Scan(&cnt, &tail); err != nil {
+	if err := q.QueryRowContext(ctx, "SELECT (SELECT SUM(cnt) FROM event_scalar_rollups WHERE series = ? AND level = ?), "+
+		s.sumOverPointTables("(SELECT COUNT(*) FROM %s WHERE series = ? AND iter > ? AND iter > ?)"),
+		append([]any{series, coarsest}, s.repeatArgs(series, rolled, minIter)...)...).Scan(&cnt, &tail); err != nil {
 		return r, err
 	}
 	r.Count = cnt.Int64 + tail
@@ -170,8 +172,10 @@ func (s *EventStore) IterRange(ctx context.Context, q Querier, series int64, coa
 		err := q.QueryRowContext(ctx, pd.iterBoundsSQL(), series, minIter, minIter, minIter, series, minIter, series, series).Scan(&r.Min, &r.Max)
 		return r, err
 	}
-	err := q.QueryRowContext(ctx, "SELECT (SELECT iter FROM event_scalars WHERE series = ? AND iter > ? ORDER BY iter LIMIT 1), (SELECT iter FROM event_scalars WHERE series = ? ORDER BY iter DESC LIMIT 1)",
-		series, minIter, series).Scan(&r.Min, &r.Max)
+	// on SQLite each table's first and last, the staged points included
+	err := q.QueryRowContext(ctx, "SELECT MIN(lo), MAX(hi) FROM ("+s.unionOverPointTables(
+		"SELECT (SELECT iter FROM %[1]s WHERE series = ? AND iter > ? ORDER BY iter LIMIT 1) AS lo, (SELECT iter FROM %[1]s WHERE series = ? ORDER BY iter DESC LIMIT 1) AS hi")+") b",
+		s.repeatArgs(series, minIter, series)...).Scan(&r.Min, &r.Max)
 	return r, err
 }
 
@@ -457,8 +461,9 @@ func floorTo(k, interval int64, nonNegative bool) int64 {
 // the rollups) in buckets of interval iterations.
 func (s *EventStore) HistogramTail(ctx context.Context, q Querier, series, after, interval int64) ([]HistBucket, error) {
 	b, args := floorExpr("iter", interval, after >= -1)
-	return scanBuckets(q.QueryContext(ctx, "SELECT "+b+" AS x, SUM(value), COUNT(*) FROM event_scalars WHERE series = ? AND iter > ? GROUP BY x ORDER BY x",
-		append(args, series, after)...))
+	src, sargs := s.unpackedFrom("= ?", []any{series}, after+1, lastIter, 0, false)
+	return scanBuckets(q.QueryContext(ctx, "SELECT "+b+" AS x, SUM(value), COUNT(*) FROM "+src+" p WHERE series = ? AND iter > ? GROUP BY x ORDER BY x",
+		append(append(args, sargs...), series, after)...))
 }
 
 // HistogramFromPoints averages a series' points above minIter in buckets
@@ -540,8 +545,8 @@ func (s *EventStore) CountPoints(ctx context.Context, q Querier, series []int64,
 			break
 		}
 		var n, packed int
-		if err := q.QueryRowContext(ctx, "SELECT COUNT(*) FROM (SELECT 1 FROM event_scalars WHERE series = ? ORDER BY iter LIMIT ?) c",
-			id, limit-total).Scan(&n); err != nil {
+		if err := q.QueryRowContext(ctx, "SELECT "+s.sumOverPointTables("(SELECT COUNT(*) FROM (SELECT 1 FROM %s WHERE series = ? ORDER BY iter LIMIT ?) c)"),
+			s.repeatArgs(id, limit-total)...).Scan(&n); err != nil {
 			return 0, err
 		}
 		if pd, ok := s.db.D.(packedDialect); ok {
@@ -562,8 +567,8 @@ func (s *EventStore) CountPointsWithIter(ctx context.Context, q Querier, series 
 	}
 	var n, packed int
 	in := "IN (" + Placeholders(len(series)) + ")"
-	if err := q.QueryRowContext(ctx, "SELECT COUNT(*) FROM event_scalars WHERE iter > ? AND series "+in,
-		append([]any{int64(noIter)}, Args(series)...)...).Scan(&n); err != nil {
+	if err := q.QueryRowContext(ctx, "SELECT "+s.sumOverPointTables("(SELECT COUNT(*) FROM %s WHERE iter > ? AND series "+in+")"),
+		s.repeatArgs(append([]any{int64(noIter)}, Args(series)...)...)...).Scan(&n); err != nil {
 		return 0, err
 	}
 	if pd, ok := s.db.D.(packedDialect); ok {

@@ -27,7 +27,8 @@ func (s *EventStore) ScalarValues(ctx context.Context, q Querier, series, lo, hi
 	if err := s.thaw(ctx, q, series, lo, hi); err != nil {
 		return nil, err
 	}
-	rows, err := q.QueryContext(ctx, "SELECT iter, value FROM event_scalars WHERE series = ? AND iter >= ? AND iter <= ?", series, lo, hi)
+	src, args := s.unpackedFrom("= ?", []any{series}, lo, hi, 0, false)
+	rows, err := q.QueryContext(ctx, "SELECT iter, value FROM "+src+" p WHERE series = ? AND iter >= ? AND iter <= ?", append(args, series, lo, hi)...)
 	if err != nil {
 		return nil, err
 	}
@@ -45,9 +46,13 @@ func (s *EventStore) ScalarValues(ctx context.Context, q Querier, series, lo, hi
 }
 
 // UpsertScalars writes points; a point with the same (series, iter)
-// replaces the stored one, extras included. rows must not repeat a
+// replaces the stored one, extras included (a staged one too: the
+// replacing point goes to event_scalars). rows must not repeat a
 // (series, iter).
 func (s *EventStore) UpsertScalars(ctx context.Context, q Querier, rows []ScalarRow) error {
+	if err := s.unstageRows(ctx, q, rows); err != nil {
+		return err
+	}
 	if err := s.insertPoints(ctx, q, rows, " ON CONFLICT (series, iter) DO UPDATE SET value = excluded.value, dts = excluded.dts, dwts = excluded.dwts"); err != nil {
 		return err
 	}
@@ -59,9 +64,18 @@ func (s *EventStore) UpsertScalars(ctx context.Context, q Querier, rows []Scalar
 }
 
 // InsertScalars writes points that cannot exist yet (above their series'
-// highest iteration).
+// highest iteration). Where the store stages small writes, the series
+// rows brings few points of are staged (events_staged.go).
 func (s *EventStore) InsertScalars(ctx context.Context, q Querier, rows []ScalarRow) error {
-	if err := s.insertPoints(ctx, q, rows, ""); err != nil {
+	direct := rows
+	if s.stages() {
+		var staged []ScalarRow
+		staged, direct = splitStaged(rows)
+		if err := s.insertStaged(ctx, q, staged); err != nil {
+			return err
+		}
+	}
+	if err := s.insertPoints(ctx, q, direct, ""); err != nil {
 		return err
 	}
 	return s.insertExtras(ctx, q, rows)

@@ -31,7 +31,10 @@ var dialectOnly = map[string][]string{
 	// ... which SQLite cannot build: triggers keep a side table instead.
 	"sqlite": {"table:task_input_models",
 		"index:task_param_names_key", "index:task_param_values_key", "index:task_metric_variants_key",
-		"index:record_facets_key"},
+		"index:record_facets_key",
+		// Points of small batches staged apart: its one writer would otherwise
+		// change a page per long series and batch (migration 0108).
+		"table:event_scalars_staged"},
 }
 
 // fact is one statement about a schema; subjects name what it is about

@@ -33,6 +33,7 @@ func Register(r *rpc.Registry, d *api.Deps) {
 	d.Hooks.Every("events rollups", 2*time.Second, events.NewRoller(d.DB, now).Run)
 	d.Hooks.Every("events purge", 2*time.Second, (&events.Purger{DB: d.DB}).Run)
 	d.Hooks.Every("events packing", 2*time.Second, events.NewPacker(d.DB, now).Run)
+	d.Hooks.Every("events staged points", time.Second, (&events.StageMover{DB: d.DB}).Run)
 	d.Hooks.Every("events name counts", time.Second, (&events.NameCountFolder{DB: d.DB}).Run)
 	d.Hooks.Every("events scroll sweep", 10*time.Minute, s.scrolls.Sweep)
 	d.Hooks.Every("events space reclaim", 30*time.Second, func(ctx context.Context) error {

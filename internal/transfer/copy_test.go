@@ -50,6 +50,12 @@ func TestCopyRoundTrip(t *testing.T) {
 	src := testenv.New(t, "sqlite")
 	tasks := populate(t, src)
 	want := answers(t, src, tasks)
+	// the training loop's points are still staged: the copy reads them
+	// beside event_scalars
+	var staged int
+	if err := src.App.DB.Read().QueryRowContext(context.Background(), "SELECT COUNT(*) FROM event_scalars_staged").Scan(&staged); err != nil || staged < 20 {
+		t.Fatalf("%d points staged in the source (%v), want the 20 of the training loop", staged, err)
+	}
 
 	if os.Getenv("TROVE_TEST_POSTGRES") == "" {
 		// Without PostgreSQL, SQLite to SQLite still runs the whole path.

@@ -48,6 +48,12 @@ func populate(t *testing.T, e *testenv.Env) []string {
 		add(obj{"type": "training_debug_image", "task": task, "metric": "img", "variant": "v", "iter": 3, "key": "k", "url": "http://files/a.png"})
 	}
 	sendBatch(t, e, lines)
+	// a training loop's flushes, an iteration each (staged on SQLite)
+	for it := 0; it < 20; it++ {
+		lines = nil
+		add(obj{"type": "training_stats_scalar", "task": tasks[0], "metric": "lr", "variant": "sched", "iter": it, "value": 0.1 / float64(it+1), "timestamp": 1700000100000 + it})
+		sendBatch(t, e, lines)
+	}
 	lines = nil
 	add(obj{"type": "training_stats_scalar", "model_event": true, "task": model, "metric": "m", "variant": "v", "iter": 1, "value": 2.5})
 	sendBatch(t, e, lines)

@@ -109,7 +109,7 @@ func (s *EventStore) unstageRows(ctx context.Context, q Querier, rows []ScalarRo
 			args = append(args, r.Iter)
 		}
 		where := " WHERE series = ? AND iter IN (" + Placeholders(j-i) + ")"
-		if _, err := q.ExecContext(ctx, "INSERT INTO event_scalars ("+stagedCols+") SELECT "+stagedCols+" FROM "+stagedTable+where, args...); err != nil {
+		if _, err := q.ExecContext(ctx, "INSERT INTO event_scalars ("+stagedCols+") SELECT "+stagedCols+" FROM "+stagedTable+where+unstageConflict, args...); err != nil {
 			return err
 		}
 		if _, err := q.ExecContext(ctx, "DELETE FROM "+stagedTable+where, args...); err != nil {
@@ -119,6 +119,12 @@ func (s *EventStore) unstageRows(ctx context.Context, q Querier, rows []ScalarRo
 	}
 	return nil
 }
+
+// unstageConflict makes a staged point replace one of event_scalars with
+// its key. No such pair should exist (a point is in one table); if one
+// ever did, the staged point is the later write, and a plain insert
+// would fail every move of its range from then on.
+const unstageConflict = " ON CONFLICT (series, iter) DO UPDATE SET value = excluded.value, dts = excluded.dts, dwts = excluded.dwts"
 
 // unstageChunk bounds the iterations of one unstaging statement.
 const unstageChunk = 500
@@ -179,7 +185,7 @@ func (s *EventStore) moveStagedFrom(ctx context.Context, q Querier, lo, hi int64
 		hi = max(bound, lo+1)
 	}
 	res, err := q.ExecContext(ctx, "INSERT INTO event_scalars ("+stagedCols+") SELECT "+stagedCols+" FROM "+stagedTable+
-		" WHERE series >= ? AND series < ? ORDER BY series, iter", lo, hi)
+		" WHERE series >= ? AND series < ? ORDER BY series, iter"+unstageConflict, lo, hi)
 	if err != nil {
 		return 0, lo, err
 	}

@@ -281,3 +281,35 @@ func TestMoveStagedGoesRoundInParts(t *testing.T) {
 		}
 	})
 }
+
+// TestMoveStagedReplacesAConflictingPoint: should a key ever be in both
+// tables, the move keeps the staged point (the later write) instead of
+// failing, so the series' later moves go on. SQLite only: PostgreSQL has
+// no staged table (TestMoveStagedGoesRoundInParts checks it moves nothing).
+func TestMoveStagedReplacesAConflictingPoint(t *testing.T) {
+	db := storetest.Open(t, "sqlite")
+	ev := db.Events()
+	sr := &store.Series{Task: "tconflict", Metric: "m", Variant: "v", Worker: "w1", MaxIter: 1, RolledThrough: singleValue}
+	mustTx(t, db, func(q store.Querier) error {
+		if err := ev.CreateSeries(ctx, q, sr); err != nil {
+			return err
+		}
+		if err := ev.InsertScalars(ctx, q, []store.ScalarRow{{Series: sr.ID, Iter: 0, Value: 1, TS: 5, WTS: 5}, {Series: sr.ID, Iter: 1, Value: 2, TS: 6, WTS: 6}}); err != nil {
+			return err
+		}
+		// the broken state, written behind the store's back
+		_, err := q.ExecContext(ctx, "INSERT INTO event_scalars (series, iter, value, dts, dwts) VALUES (?, 1, 99, 1, 1)", sr.ID)
+		return err
+	})
+	if _, moved, err := ev.MoveStaged(ctx, 0, 1); err != nil || moved != 2 {
+		t.Fatalf("moved %d points: %v", moved, err)
+	}
+	var staged int
+	if err := db.Read().QueryRowContext(ctx, "SELECT COUNT(*) FROM event_scalars_staged").Scan(&staged); err != nil || staged != 0 {
+		t.Fatalf("%d points left staged: %v", staged, err)
+	}
+	its, vals, err := ev.IterValues(ctx, db.Read(), sr.ID, -1, 10)
+	if err != nil || !reflect.DeepEqual(its, []int64{0, 1}) || !reflect.DeepEqual(vals, []float64{1, 2}) {
+		t.Fatalf("after the move: iterations %v values %v (%v); want [0 1] [1 2]", its, vals, err)
+	}
+}

@@ -150,17 +150,10 @@ func TestPackedPointsReadAsUnpacked(t *testing.T) {
 			_, err := ev.DeleteFor(ctx, q, []string{"tpack"})
 			return err
 		})
-		for done := false; !done; {
-			mustTx(t, db, func(q store.Querier) error {
-				var err error
-				done, err = ev.PurgeSeries(ctx, q, packed.ID, 500)
-				return err
-			})
-		}
+		purgeAll(t, db, packed.ID, 500)
 		if db.IsPostgres() {
-			var left int
-			if err := db.Read().QueryRowContext(ctx, "SELECT COUNT(*) FROM event_scalar_blocks").Scan(&left); err != nil || left != 0 {
-				t.Fatalf("blocks after the purge: %d, %v", left, err)
+			if left := queryCount(t, db, "SELECT COUNT(*) FROM event_scalar_blocks"); left != 0 {
+				t.Fatalf("blocks after the purge: %d", left)
 			}
 		}
 	})

@@ -80,15 +80,10 @@ func TestStagedPointsReadAsDirect(t *testing.T) {
 			if db.IsPostgres() {
 				return 0
 			}
-			var n int
-			if err := db.Read().QueryRowContext(ctx, "SELECT COUNT(*) FROM event_scalars_staged WHERE series = ?", small.ID).Scan(&n); err != nil {
-				t.Fatal(err)
+			if other := queryCount(t, db, "SELECT COUNT(*) FROM event_scalars_staged WHERE series <> ?", small.ID); other != 0 {
+				t.Fatalf("the big writes staged %d points", other)
 			}
-			var other int
-			if err := db.Read().QueryRowContext(ctx, "SELECT COUNT(*) FROM event_scalars_staged WHERE series <> ?", small.ID).Scan(&other); err != nil || other != 0 {
-				t.Fatalf("the big writes staged %d points (%v)", other, err)
-			}
-			return n
+			return queryCount(t, db, "SELECT COUNT(*) FROM event_scalars_staged WHERE series = ?", small.ID)
 		}
 		compare := func(step string) {
 			t.Helper()
@@ -166,17 +161,10 @@ func TestStagedPointsReadAsDirect(t *testing.T) {
 		if deleted[0] != deleted[1] {
 			t.Fatalf("deleting counted %d points of small writes, %d of big ones", deleted[0], deleted[1])
 		}
-		for done := false; !done; {
-			mustTx(t, db, func(q store.Querier) error {
-				var err error
-				done, err = ev.PurgeSeries(ctx, q, small.ID, 500)
-				return err
-			})
-		}
+		purgeAll(t, db, small.ID, 500)
 		if !db.IsPostgres() {
-			var left int
-			if err := db.Read().QueryRowContext(ctx, "SELECT COUNT(*) FROM event_scalars_staged").Scan(&left); err != nil || left != 0 {
-				t.Fatalf("staged points after the purge: %d, %v", left, err)
+			if left := queryCount(t, db, "SELECT COUNT(*) FROM event_scalars_staged"); left != 0 {
+				t.Fatalf("staged points after the purge: %d", left)
 			}
 		}
 	})
@@ -234,11 +222,7 @@ func TestMoveStagedGoesRoundInParts(t *testing.T) {
 		})
 		staged := func() int {
 			t.Helper()
-			var n int
-			if err := db.Read().QueryRowContext(ctx, "SELECT COUNT(*) FROM event_scalars_staged").Scan(&n); err != nil {
-				t.Fatal(err)
-			}
-			return n
+			return queryCount(t, db, "SELECT COUNT(*) FROM event_scalars_staged")
 		}
 		if db.IsPostgres() {
 			next, moved, err := ev.MoveStaged(ctx, 0, 3)
@@ -304,9 +288,8 @@ func TestMoveStagedReplacesAConflictingPoint(t *testing.T) {
 	if _, moved, err := ev.MoveStaged(ctx, 0, 1); err != nil || moved != 2 {
 		t.Fatalf("moved %d points: %v", moved, err)
 	}
-	var staged int
-	if err := db.Read().QueryRowContext(ctx, "SELECT COUNT(*) FROM event_scalars_staged").Scan(&staged); err != nil || staged != 0 {
-		t.Fatalf("%d points left staged: %v", staged, err)
+	if staged := queryCount(t, db, "SELECT COUNT(*) FROM event_scalars_staged"); staged != 0 {
+		t.Fatalf("%d points left staged", staged)
 	}
 	its, vals, err := ev.IterValues(ctx, db.Read(), sr.ID, -1, 10)
 	if err != nil || !reflect.DeepEqual(its, []int64{0, 1}) || !reflect.DeepEqual(vals, []float64{1, 2}) {

@@ -15,9 +15,9 @@ import (
 //     than stageBelow points of. They lie above their series' highest
 //     iteration, so neither table holds them yet.
 //   - UpsertScalars, which may replace points, first moves the staged
-//     points in its range into event_scalars, and upserts there.
+//     points with its keys into event_scalars, and upserts there.
 //   - MoveStaged moves the staged points of a range of series into
-//     event_scalars in one transaction.
+//     event_scalars, each part inserted and deleted in one transaction.
 // Big writes go straight to event_scalars: they already change a
 // series' page once per many points.
 
@@ -124,7 +124,7 @@ func (s *EventStore) unstageRows(ctx context.Context, q Querier, rows []ScalarRo
 // its key. No such pair should exist (a point is in one table); if one
 // ever did, the staged point is the later write, and a plain insert
 // would fail every move of its range from then on.
-const unstageConflict = " ON CONFLICT (series, iter) DO UPDATE SET value = excluded.value, dts = excluded.dts, dwts = excluded.dwts"
+const unstageConflict = replacePoint
 
 // unstageChunk bounds the iterations of one unstaging statement.
 const unstageChunk = 500

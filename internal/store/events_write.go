@@ -45,6 +45,10 @@ func (s *EventStore) ScalarValues(ctx context.Context, q Querier, series, lo, hi
 	return out, rows.Err()
 }
 
+// replacePoint is the tail of a points insert whose point replaces the
+// stored one with its key.
+const replacePoint = " ON CONFLICT (series, iter) DO UPDATE SET value = excluded.value, dts = excluded.dts, dwts = excluded.dwts"
+
 // UpsertScalars writes points; a point with the same (series, iter)
 // replaces the stored one, extras included (a staged one too: the
 // replacing point goes to event_scalars). rows must not repeat a
@@ -53,7 +57,7 @@ func (s *EventStore) UpsertScalars(ctx context.Context, q Querier, rows []Scalar
 	if err := s.unstageRows(ctx, q, rows); err != nil {
 		return err
 	}
-	if err := s.insertPoints(ctx, q, rows, " ON CONFLICT (series, iter) DO UPDATE SET value = excluded.value, dts = excluded.dts, dwts = excluded.dwts"); err != nil {
+	if err := s.insertPoints(ctx, q, rows, replacePoint); err != nil {
 		return err
 	}
 	if err := s.multiRows(ctx, q, "DELETE FROM event_scalar_extras WHERE (series, iter) IN (", "(CAST(? AS BIGINT), CAST(? AS BIGINT))", 2, ")",

@@ -39,6 +39,19 @@ func ValidRole(r string) bool {
 	return false
 }
 
+// Role sets named by the endpoint tables; docs/security.md says what
+// each may do.
+var (
+	// Everyone is every role: reads, and changes to the caller's own
+	// session and preferences.
+	Everyone = []string{RoleSystem, RoleRoot, RoleAdmin, RoleSuperuser, RoleUser, RoleAnnotator, RoleGuest}
+	// Writers change the company's records (tasks, models, projects,
+	// queues, events, reports, workers).
+	Writers = []string{RoleSystem, RoleRoot, RoleAdmin, RoleSuperuser, RoleUser}
+	// Roots alone grant system or root and act across companies.
+	Roots = []string{RoleSystem, RoleRoot}
+)
+
 // Privileged is the set of roles allowed to administer users and logins.
 var Privileged = []string{RoleSystem, RoleRoot, RoleAdmin}
 

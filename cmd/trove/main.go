@@ -3,6 +3,8 @@ package main
 
 import (
 	"context"
+	"errors"
+	"flag"
 	"fmt"
 	"io"
 	"log/slog"
@@ -30,32 +32,43 @@ Usage:
 `
 
 func main() {
-	if len(os.Args) < 2 {
-		fmt.Fprint(os.Stderr, usage)
-		os.Exit(2)
-	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
+	code := run(ctx, os.Args[1:], os.Getenv, os.Stdout, os.Stderr)
+	stop()
+	os.Exit(code)
+}
+
+// run runs one command and returns the process's exit code: 0 for success
+// and for -h/--help, 1 when the command failed, 2 for a usage error.
+func run(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) int {
+	if len(args) < 1 {
+		fmt.Fprint(stderr, usage)
+		return 2
+	}
 	var err error
-	switch os.Args[1] {
+	switch args[0] {
 	case "serve":
-		err = serve(ctx, os.Args[2:], os.Getenv, os.Stdout, os.Stderr)
+		err = serve(ctx, args[1:], getenv, stdout, stderr)
 	case "credentials":
-		err = credentials(ctx, os.Args[2:], os.Getenv, os.Stdout)
+		err = credentials(ctx, args[1:], getenv, stdout)
 	case "copy", "import", "backup", "restore":
-		err = maintenance[os.Args[1]](ctx, os.Args[2:])
-	case "version":
-		fmt.Println("trove (ClearML API 2.31)")
+		err = maintenance[args[0]](ctx, args[1:])
+	case "version", "--version":
+		printVersion(stdout)
 	case "-h", "--help", "help":
-		fmt.Print(usage)
+		fmt.Fprint(stdout, usage)
 	default:
-		fmt.Fprintf(os.Stderr, "trove: unknown command %q\n\n%s", os.Args[1], usage)
-		os.Exit(2)
+		fmt.Fprintf(stderr, "trove: unknown command %q\n\n%s", args[0], usage)
+		return 2
+	}
+	if errors.Is(err, flag.ErrHelp) {
+		return 0 // -h or --help: the flag set printed its usage
 	}
 	if err != nil {
-		fmt.Fprintln(os.Stderr, "trove:", err)
-		os.Exit(1)
+		fmt.Fprintln(stderr, "trove:", err)
+		return 1
 	}
+	return 0
 }
 
 // maintenance are the commands that work on a store rather than serve it.

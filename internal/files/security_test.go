@@ -155,7 +155,7 @@ func TestReadOnlyRolesCannotWriteFiles(t *testing.T) {
 				t.Run(u.Role+"/"+port.name, func(t *testing.T) {
 					p := "Proj/task.1/artifacts/by-" + u.Role + ".txt"
 					r := port.env.upload(t, p, tok, []byte("x"))
-					if r.Status != http.StatusForbidden || !strings.Contains(string(r.Body), "read-only") || !strings.Contains(string(r.Body), "upload") {
+					if r.Status != http.StatusForbidden || !strings.Contains(string(r.Body), `"`+u.Role+`" role is read-only and may not upload`) {
 						t.Errorf("upload: %d %s", r.Status, r.Body)
 					}
 					if r := e.do(t, "GET", "/"+p, e.Token, nil, nil); r.Status != http.StatusNotFound {

@@ -150,7 +150,7 @@ func (s *Service) ServeHTTP(rw http.ResponseWriter, r *http.Request) {
 			h.Set("Content-Type", "text/plain; charset=utf-8")
 			_, _ = w.Write([]byte("OK"))
 		case http.MethodPost:
-			s.withIdentity(w, r, writer("upload", s.upload))
+			s.withIdentity(w, r, s.writer("upload", s.upload))
 		default:
 			methodNotAllowed(w, "GET, HEAD, POST, OPTIONS")
 		}
@@ -160,7 +160,7 @@ func (s *Service) ServeHTTP(rw http.ResponseWriter, r *http.Request) {
 	case http.MethodGet, http.MethodHead:
 		s.withIdentity(w, r, s.download)
 	case http.MethodDelete:
-		s.withIdentity(w, r, writer("delete", s.remove))
+		s.withIdentity(w, r, s.writer("delete", s.remove))
 	default:
 		methodNotAllowed(w, "GET, HEAD, DELETE, OPTIONS")
 	}
@@ -187,22 +187,15 @@ func (s *Service) withIdentity(w http.ResponseWriter, r *http.Request, fn func(h
 // writer lets only the roles that change the company's records
 // (auth.Writers) run fn: annotators and guests read files and never
 // upload or delete them.
-func writer(what string, fn func(http.ResponseWriter, *http.Request, *auth.Identity)) func(http.ResponseWriter, *http.Request, *auth.Identity) {
+func (s *Service) writer(what string, fn func(http.ResponseWriter, *http.Request, *auth.Identity)) func(http.ResponseWriter, *http.Request, *auth.Identity) {
 	return func(w http.ResponseWriter, r *http.Request, id *auth.Identity) {
 		if !slices.Contains(auth.Writers, id.Role) {
-			http.Error(w, fmt.Sprintf("%v: the %s role is read-only and may not %s files (allowed roles: %s)",
-				ErrForbidden, roleName(id.Role), what, strings.Join(auth.Writers, ", ")), statusOf(ErrForbidden))
+			s.fail(w, r, fmt.Errorf("%w: the %q role is read-only and may not %s files (allowed roles: %s)",
+				ErrForbidden, id.Role, what, strings.Join(auth.Writers, ", ")))
 			return
 		}
 		fn(w, r, id)
 	}
-}
-
-func roleName(role string) string {
-	if role == "" {
-		return "empty"
-	}
-	return strconv.Quote(role)
 }
 
 // fail answers an error with its status and a plain-text message (the SDK

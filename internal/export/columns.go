@@ -168,7 +168,9 @@ func cellText(v any) string {
 }
 
 // Cell reads the column's value from an item and writes it as text,
-// mapped to its display value when the column maps it.
+// mapped to its display value when the column maps it. Text that a
+// spreadsheet would run as a formula is escaped (asText); numbers are
+// written as they are.
 func (c *Column) Cell(item map[string]any) string {
 	var v any = item
 	for _, p := range c.Path {
@@ -186,9 +188,13 @@ func (c *Column) Cell(item map[string]any) string {
 	if c.Values != nil {
 		if k, ok := keyOf(v); ok {
 			if d, ok := c.Values[k]; ok {
-				return d
+				return asText(d)
 			}
 		}
 	}
-	return cellText(v)
+	switch v.(type) {
+	case json.Number, float64:
+		return cellText(v)
+	}
+	return asText(cellText(v))
 }

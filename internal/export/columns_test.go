@@ -2,6 +2,7 @@ package export
 
 import (
 	"encoding/json"
+	"strconv"
 	"testing"
 
 	"github.com/trove-ml/trove/internal/apierr"
@@ -30,6 +31,51 @@ func TestColumnCells(t *testing.T) {
 	}
 }
 
+// Text cells that a spreadsheet would run as formulas get a leading
+// single quote, as the reference writes them; values that are numbers in
+// the data stay numbers, negative ones included; display values are text.
+func TestCellsEscapeFormulas(t *testing.T) {
+	cols, err := ParseColumns(json.RawMessage(`[{"field":"v"},{"field":"status","values":[{"key":"created","value":"=1+1"},{"key":"closed","value":"Closed"}]}]`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	cases := []struct {
+		v    any
+		want string
+	}{
+		{`=HYPERLINK("http://x","y")`, `'=HYPERLINK("http://x","y")`},
+		{"+1+cmd|' /C calc'!A0", "'+1+cmd|' /C calc'!A0"},
+		{"-2+3", "'-2+3"},
+		{"-5", "'-5"}, // text that looks like a number is text, as in the reference
+		{"@SUM(A1:A2)", "'@SUM(A1:A2)"},
+		{"\t=1", "'\t=1"},
+		{"\r=1", "'\r=1"},
+		{"＝1+1", "'＝1+1"},
+		{"a=1", "a=1"},
+		{" =1", " =1"},
+		{"'=1", "'=1"},
+		{"", ""},
+		{json.Number("-1.5"), "-1.5"},
+		{json.Number("+3"), "+3"},
+		{-2.25, "-2.25"},
+		{-1e21, "-1e+21"},
+		{true, "true"},
+		{map[string]any{"id": "=id"}, "'=id"},
+		{[]any{"=x"}, `["=x"]`},
+	}
+	for _, c := range cases {
+		if got := cols[0].Cell(map[string]any{"v": c.v}); got != c.want {
+			t.Errorf("%#v: %q, want %q", c.v, got, c.want)
+		}
+	}
+	if got := cols[1].Cell(map[string]any{"status": "created"}); got != "'=1+1" {
+		t.Errorf("display value: %q", got)
+	}
+	if got := cols[1].Cell(map[string]any{"status": "closed"}); got != "Closed" {
+		t.Errorf("display value: %q", got)
+	}
+}
+
 // FuzzParseColumns: any field_mappings is parsed or refused with a 400,
 // never a panic; a parsed column reads any item without panicking.
 func FuzzParseColumns(f *testing.F) {
@@ -53,7 +99,13 @@ func FuzzParseColumns(f *testing.F) {
 			return
 		}
 		for _, c := range cols {
-			_ = c.Cell(it)
+			// A cell starts with a formula character only when it is a
+			// number.
+			if cell := c.Cell(it); asText(cell) != cell {
+				if _, err := strconv.ParseFloat(cell, 64); err != nil {
+					t.Fatalf("%s: unescaped formula cell %q", c.Name, cell)
+				}
+			}
 		}
 	})
 }

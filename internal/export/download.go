@@ -108,7 +108,9 @@ func writeFile(ctx context.Context, env *domain.Env, company string, p *store.Pr
 	}
 	header := make([]string, len(cols))
 	for i, c := range cols {
-		header[i] = c.Name
+		// Column names come from the web app's table, which names
+		// columns after metrics and parameters any writer chooses.
+		header[i] = asText(c.Name)
 	}
 	if err := writeRow(w, header); err != nil {
 		return err

@@ -2,9 +2,7 @@ package files
 
 import (
 	"encoding/json"
-	"mime"
 	"net/http"
-	"path"
 
 	"github.com/trove-ml/trove/internal/auth"
 )
@@ -25,13 +23,16 @@ func (s *Service) download(w http.ResponseWriter, r *http.Request, id *auth.Iden
 	}
 	defer obj.Close()
 	h := w.Header()
-	h.Set("Content-Type", contentType(p))
+	// The type comes from the path alone and nosniff (set for every
+	// answer) keeps browsers to it: a .png holding HTML is a broken image.
+	fh := headersFor(p, r.URL.Query().Has("download"))
+	h.Set("Content-Type", fh.ContentType)
+	if fh.Disposition != "" {
+		h.Set("Content-Disposition", fh.Disposition)
+	}
 	// Debug images are overwritten in place (the SDK recycles slots):
 	// caches must revalidate.
 	h.Set("Cache-Control", "no-cache")
-	if r.URL.Query().Has("download") {
-		h.Set("Content-Disposition", mime.FormatMediaType("attachment", map[string]string{"filename": path.Base(p)}))
-	}
 	// The bare file (not the Object wrapper) lets net/http use sendfile.
 	http.ServeContent(w, r, "", obj.ModTime, obj.ReadSeekCloser)
 }
@@ -50,13 +51,4 @@ func (s *Service) remove(w http.ResponseWriter, r *http.Request, id *auth.Identi
 	body, _ := json.Marshal(p)
 	w.Header().Set("Content-Type", "application/json")
 	_, _ = w.Write(body)
-}
-
-// contentType guesses from the extension, like the reference; stored
-// files keep no metadata of their own.
-func contentType(p string) string {
-	if ct := mime.TypeByExtension(path.Ext(p)); ct != "" {
-		return ct
-	}
-	return "application/octet-stream"
 }

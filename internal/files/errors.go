@@ -22,6 +22,9 @@ var (
 	ErrBadUpload = errors.New("bad upload")
 	// ErrNoSpace: the storage is full.
 	ErrNoSpace = errors.New("no space left for the file")
+	// ErrForbidden: the caller's role may not do this (a read-only role
+	// uploading or deleting).
+	ErrForbidden = errors.New("forbidden")
 )
 
 // statusOf maps an error to its HTTP status; 500 for anything unexpected.
@@ -37,6 +40,8 @@ func statusOf(err error) int {
 		return http.StatusRequestEntityTooLarge
 	case errors.Is(err, ErrNoSpace):
 		return http.StatusInsufficientStorage
+	case errors.Is(err, ErrForbidden):
+		return http.StatusForbidden
 	}
 	return http.StatusInternalServerError
 }

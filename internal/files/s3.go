@@ -5,10 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"mime"
 	"net/url"
 	"os"
-	"path"
 	"strings"
 
 	"github.com/minio/minio-go/v7"
@@ -71,12 +69,11 @@ func (s *S3) Put(ctx context.Context, key Key, src *os.File, size int64) error {
 	if _, err := src.Seek(0, io.SeekStart); err != nil {
 		return err
 	}
-	ct := mime.TypeByExtension(path.Ext(key.Path))
-	if ct == "" {
-		ct = "application/octet-stream"
-	}
+	// The object carries the headers Trove would send, for whoever reads
+	// the bucket directly (a presigned or public URL).
+	fh := headersFor(key.Path, false)
 	_, err := s.client.PutObject(ctx, s.bucket, s.object(key), src, size,
-		minio.PutObjectOptions{ContentType: ct, PartSize: s3PartSize})
+		minio.PutObjectOptions{ContentType: fh.ContentType, ContentDisposition: fh.Disposition, PartSize: s3PartSize})
 	if err != nil {
 		return fmt.Errorf("files.s3: put %q: %w", key.Path, err)
 	}

@@ -16,7 +16,9 @@ import (
 	"log/slog"
 	"net/http"
 	"runtime/debug"
+	"slices"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/trove-ml/trove/internal/apierr"
@@ -126,6 +128,10 @@ func (s *Service) ServeHTTP(rw http.ResponseWriter, r *http.Request) {
 	// The SDK forks reporting processes that share pooled sockets: never
 	// keep a connection alive (as the reference never does).
 	h.Set("Connection", "close")
+	// Stored files are user content: never sniffed into another type, and
+	// sandboxed when opened as a page (see headersFor).
+	h.Set("X-Content-Type-Options", "nosniff")
+	h.Set("Content-Security-Policy", sandboxPolicy)
 	// The web UI (another origin) shows debug images and downloads
 	// artifacts with its session cookie.
 	httpx.AllowOrigin(w, r, "GET, HEAD, POST, DELETE, OPTIONS")
@@ -144,7 +150,7 @@ func (s *Service) ServeHTTP(rw http.ResponseWriter, r *http.Request) {
 			h.Set("Content-Type", "text/plain; charset=utf-8")
 			_, _ = w.Write([]byte("OK"))
 		case http.MethodPost:
-			s.withIdentity(w, r, s.upload)
+			s.withIdentity(w, r, s.writer("upload", s.upload))
 		default:
 			methodNotAllowed(w, "GET, HEAD, POST, OPTIONS")
 		}
@@ -154,7 +160,7 @@ func (s *Service) ServeHTTP(rw http.ResponseWriter, r *http.Request) {
 	case http.MethodGet, http.MethodHead:
 		s.withIdentity(w, r, s.download)
 	case http.MethodDelete:
-		s.withIdentity(w, r, s.remove)
+		s.withIdentity(w, r, s.writer("delete", s.remove))
 	default:
 		methodNotAllowed(w, "GET, HEAD, DELETE, OPTIONS")
 	}
@@ -176,6 +182,20 @@ func (s *Service) withIdentity(w http.ResponseWriter, r *http.Request, fn func(h
 		return
 	}
 	fn(w, r, id)
+}
+
+// writer lets only the roles that change the company's records
+// (auth.Writers) run fn: annotators and guests read files and never
+// upload or delete them.
+func (s *Service) writer(what string, fn func(http.ResponseWriter, *http.Request, *auth.Identity)) func(http.ResponseWriter, *http.Request, *auth.Identity) {
+	return func(w http.ResponseWriter, r *http.Request, id *auth.Identity) {
+		if !slices.Contains(auth.Writers, id.Role) {
+			s.fail(w, r, fmt.Errorf("%w: the %q role is read-only and may not %s files (allowed roles: %s)",
+				ErrForbidden, id.Role, what, strings.Join(auth.Writers, ", ")))
+			return
+		}
+		fn(w, r, id)
+	}
 }
 
 // fail answers an error with its status and a plain-text message (the SDK

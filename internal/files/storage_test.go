@@ -10,6 +10,8 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/minio/minio-go/v7"
+
 	"github.com/trove-ml/trove/internal/config"
 )
 
@@ -239,5 +241,33 @@ func must(t *testing.T, err error) {
 	t.Helper()
 	if err != nil {
 		t.Fatal(err)
+	}
+}
+
+// The S3 objects carry the headers Trove sends for them, so a reader of
+// the bucket itself (a presigned or public URL) gets no page either. (Runs
+// with TROVE_TEST_S3, like the S3 cases of every test here.)
+func TestS3ObjectHeaders(t *testing.T) {
+	for _, ts := range storages(t) {
+		s3, ok := ts.st.(*S3)
+		if !ok {
+			continue
+		}
+		cases := []struct{ path, ctype, disp string }{
+			{"x/page.html", "text/html; charset=utf-8", "attachment; filename=page.html"},
+			{"x/drawing.svg", "image/svg+xml", "attachment; filename=drawing.svg"},
+			{"x/trap.png", "image/png", ""},
+		}
+		for _, c := range cases {
+			key := Key{Company: "c1", Path: c.path}
+			put(t, ts, key, "<html><script>alert(1)</script></html>")
+			info, err := s3.client.StatObject(context.Background(), s3.bucket, s3.object(key), minio.StatObjectOptions{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if info.ContentType != c.ctype || info.Metadata.Get("Content-Disposition") != c.disp {
+				t.Errorf("%s: %q %q, want %q %q", c.path, info.ContentType, info.Metadata.Get("Content-Disposition"), c.ctype, c.disp)
+			}
+		}
 	}
 }

@@ -140,3 +140,33 @@ func TestExportBadInput(t *testing.T) {
 		e.Call(t, "v2.25/organization.prepare_download_for_get_all", base(nil)).Err(t, 404, 0)
 	})
 }
+
+// Cells a spreadsheet would run as formulas are written as text with a
+// leading single quote (the reference's escape), in the rows and in the
+// header; values that are numbers in the data stay numbers. (Task names
+// lose leading whitespace on create, so tab and CR come in a runtime
+// value.)
+func TestExportEscapesFormulas(t *testing.T) {
+	testenv.Each(t, func(t *testing.T, e *testenv.Env) {
+		p := e.Call(t, "projects.create", obj{"name": "Formulas"}).OK(t).Str("id")
+		names := []string{`=HYPERLINK("http://x","y")`, "+1+1", "-2+3", "@SUM(A1)", "plain=1"}
+		notes := []string{"\t=1+2", "\r=1+2", "=1+2", "-7", "ok"}
+		for i, n := range names {
+			e.Call(t, "tasks.create", obj{"name": n, "type": "training", "project": p, "comment": strings.Repeat("a", i+1),
+				"runtime": obj{"score": -1.5 * float64(i+1), "note": notes[i]}}).OK(t)
+		}
+		id := prepare(t, e, obj{"entity_type": "task", "project": []string{p}, "order_by": []string{"comment"},
+			"only_fields":    []string{"name", "comment", "runtime"},
+			"field_mappings": []obj{{"field": "name", "name": "=Name"}, {"field": "runtime.score", "name": "Score"}, {"field": "runtime.note", "name": "Note"}}})
+		r := download(t, e, id)
+		want := "\ufeff" + `"'=Name","Score","Note"` + "\r\n" +
+			"\"'=HYPERLINK(\"\"http://x\"\",\"\"y\"\")\",\"-1.5\",\"'\t=1+2\"\r\n" +
+			"\"'+1+1\",\"-3\",\"'\r=1+2\"\r\n" +
+			`"'-2+3","-4.5","'=1+2"` + "\r\n" +
+			`"'@SUM(A1)","-6","'-7"` + "\r\n" +
+			`"plain=1","-7.5","ok"` + "\r\n"
+		if string(r.Raw) != want {
+			t.Fatalf("csv:\n%q\nwant\n%q", r.Raw, want)
+		}
+	})
+}

@@ -16,7 +16,11 @@ type getResponse struct {
 }
 
 func (s *service) getSettings(ctx context.Context, c *rpc.Call, _ *empty) (*getResponse, error) {
-	st, err := settings.Storage(ctx, &s.d.Env, c.Company())
+	role := ""
+	if c.Identity != nil {
+		role = c.Identity.Role
+	}
+	st, err := settings.StorageFor(ctx, &s.d.Env, c.Company(), role)
 	if err != nil {
 		return nil, err
 	}

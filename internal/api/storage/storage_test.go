@@ -101,3 +101,56 @@ func TestStorageSettingsBadInput(t *testing.T) {
 		e.Call(t, "v2.21/storage.get_settings", nil).Err(t, 404, 0)
 	})
 }
+
+var (
+	storageGuest     = auth.FixedUser{ID: "storage-guest", Name: "guest", AccessKey: "STORAGEGUESTKEY000000000000", SecretKey: "storage-guest-secret-000000000000000000", Role: auth.RoleGuest}
+	storageAnnotator = auth.FixedUser{ID: "storage-annotator", Name: "annotator", AccessKey: "STORAGEANNOTATORKEY00000000", SecretKey: "storage-annotator-secret-00000000000000", Role: auth.RoleAnnotator}
+	storageUser      = auth.FixedUser{ID: "storage-user", Name: "user", AccessKey: "STORAGEUSERKEY0000000000000", SecretKey: "storage-user-secret-0000000000000000000", Role: auth.RoleUser}
+)
+
+// get_settings never hands a guest or an annotator a credential: the raw
+// answer holds none of the stored secrets, yet keeps the shape the web app
+// parses (buckets, hosts, accounts). The roles that write get them whole.
+func TestStorageSecretsHiddenFromReadOnlyRoles(t *testing.T) {
+	testenv.Each(t, func(t *testing.T, e *testenv.Env) {
+		secrets := []string{"AKIA-TOP-SECRET-KEY", "top-secret-s3-secret", "top-secret-session-token", "AKIA-BUCKET-SECRET-KEY",
+			"bucket-secret-s3-secret", "bucket-secret-session-token", "google-private-key-secret", "google-bucket-private-key-secret", "azure-account-key-secret"}
+		e.Call(t, "storage.set_settings", obj{
+			"aws": obj{"key": secrets[0], "secret": secrets[1], "token": secrets[2], "region": "eu-west-1",
+				"buckets": []obj{{"bucket": "debug-samples", "host": "minio:9000", "key": secrets[3], "secret": secrets[4], "token": secrets[5]}}},
+			"google": obj{"project": "gproj", "credentials_json": `{"private_key":"` + secrets[6] + `"}`,
+				"buckets": []obj{{"bucket": "gbucket", "credentials_json": `{"private_key":"` + secrets[7] + `"}`}}},
+			"azure": obj{"containers": []obj{{"account_name": "acct", "account_key": secrets[8], "container_name": "cont"}}},
+		}).OK(t)
+		cases := []struct {
+			user  auth.FixedUser
+			token string
+			sees  bool
+		}{
+			{user: storageGuest}, {user: storageAnnotator},
+			{user: storageUser, sees: true}, {user: auth.FixedUser{Name: "admin", Role: auth.RoleAdmin}, token: e.Token, sees: true},
+		}
+		for _, c := range cases {
+			t.Run(c.user.Role, func(t *testing.T) {
+				tok := c.token
+				if tok == "" {
+					tok = e.Login(t, c.user.AccessKey, c.user.SecretKey)
+				}
+				r := e.CallAs(t, tok, "storage.get_settings", nil).OK(t)
+				for _, s := range secrets {
+					if got := strings.Contains(string(r.Raw), s); got != c.sees {
+						t.Errorf("secret %q in the answer: %v, want %v", s, got, c.sees)
+					}
+				}
+				s := &testenv.Response{Data: r.Data["settings"].(map[string]any)}
+				if s.Str("aws.buckets.0.bucket") != "debug-samples" || s.Str("aws.buckets.0.host") != "minio:9000" || s.Str("aws.region") != "eu-west-1" ||
+					s.Str("google.buckets.0.bucket") != "gbucket" || s.Str("azure.containers.0.account_name") != "acct" || s.Str("last_update") == "" {
+					t.Errorf("the settings lost their shape: %s", r.Raw)
+				}
+				if !c.sees && (s.Str("aws.secret") != "" || s.Str("aws.buckets.0.secret") != "" || s.Str("azure.containers.0.account_key") != "") {
+					t.Errorf("credentials not blank: %s", r.Raw)
+				}
+			})
+		}
+	}, testenv.WithUsers(storageGuest, storageAnnotator, storageUser))
+}

@@ -68,7 +68,8 @@ func (r *setRequest) patch() settings.StoragePatch {
 }
 
 // settingsWire is the answer of get_settings: every section, empty when
-// not set. Secrets are returned to the company's callers, as stored.
+// not set. Credentials are as settings.StorageFor gives them to the
+// caller's role (blank for annotators and guests).
 type settingsWire struct {
 	AWS        awsWire     `json:"aws"`
 	Google     googleWire  `json:"google"`

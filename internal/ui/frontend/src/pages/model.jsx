@@ -103,7 +103,7 @@ function ModelFile({ uri }) {
       <code data-testid="model-uri">{uri}</code>
       {c.kind === 'files' && <a class="btn btn-small" href={c.href} download={fileName(uri)} data-testid="model-download" data-action="download">Download</a>}
       {c.kind === 'external' && <ExternalUrl href={c.href} />}
-      {c.kind === 'blocked' && c.reason === 'scheme' && <BlockedUrl raw={uri} c={c} />}
+      {c.kind === 'blocked' && <BlockedUrl raw={uri} c={c} />}
     </div>
   );
 }

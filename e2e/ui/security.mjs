@@ -196,11 +196,14 @@ async function open(t, g, path, ready) {
   await g.afterPage(path);
 }
 
+// sec is one security case: its pages, then the checks of guard, which
+// run (and report) even when the pages' own assertions failed.
 const sec = (name, run) => ({name: `security: ${name}`, fresh: true, run: async t => {
   const g = await guard(t);
-  await run(t, g);
-  await t.shot('');
-  await g.check();
+  const errors = [];
+  try { await run(t, g); } catch (err) { errors.push(err); }
+  try { await g.check(); } catch (err) { errors.push(err); }
+  if (errors.length) throw new Error(errors.map(e => String(e.message || e)).join('\n'));
 }});
 
 export function securityCases(seeded) {
@@ -236,6 +239,16 @@ export function securityCases(seeded) {
         const hrefs = await viewer.locator('a[href]').evaluateAll(els => els.map(e => e.getAttribute('href')));
         for (const h of hrefs) if (!h.startsWith('/files/')) throw new Error(`${variant}: the full view links ${h}`);
         await t.shot(`full view ${variant}`);
+        if (variant === 'external') {
+          // Open asks first; cancelled, nothing is opened or fetched.
+          const pages = t.context.pages().length;
+          await viewer.locator('[data-action=open-external]').click();
+          const ask = page.locator('.modal[aria-label="Open a link to another site?"]');
+          await visible(ask, 'the warning before opening another host');
+          await t.shot('open another host asks first');
+          await ask.locator('button', {hasText: 'Cancel'}).click();
+          if (t.context.pages().length !== pages) throw new Error('a page was opened after Cancel');
+        }
         await page.keyboard.press('Escape');
         await page.waitForLoadState('networkidle');
         await g.afterPage(`debug sample ${variant}`);
@@ -254,7 +267,10 @@ export function securityCases(seeded) {
         images: [...el.querySelectorAll('image')].map(x => x.getAttribute('href') || x.getAttribute('xlink:href')),
       }));
       if (found.links.length) throw new Error(`the plot has links: ${JSON.stringify(found.links)}`);
-      if (found.images.length !== 1 || !found.images[0].startsWith('/files/')) throw new Error(`the plot's images: ${JSON.stringify(found.images)}, want only the file server's`);
+      // plotly draws a layout image it loaded (from /files/) as a data: PNG.
+      if (found.images.length !== 1 || !/^(\/files\/|data:image\/png;base64,)/.test(found.images[0])) {
+        throw new Error(`the plot's images: ${JSON.stringify(found.images).slice(0, 300)}, want only the file server's`);
+      }
       await g.afterPage('plots');
     }),
     sec('artifacts, models, execution and the other tabs of the experiment', async (t, g) => {

@@ -235,9 +235,10 @@ export function securityCases(seeded) {
           external: '[data-testid=external-url]', protocol_relative: '[data-testid=blocked-url]',
         }[variant] || '[data-testid=blocked-url]';
         await visible(viewer.locator(`.lightbox-stage ${want}`), `the full view of ${variant} shows ${want}`);
-        // Links in the full view go to /files/ only.
-        const hrefs = await viewer.locator('a[href]').evaluateAll(els => els.map(e => e.getAttribute('href')));
-        for (const h of hrefs) if (!h.startsWith('/files/')) throw new Error(`${variant}: the full view links ${h}`);
+        // Links in the full view go to /files/ only, and download (an HTML
+        // or SVG file opened as a page would run in this origin).
+        const links = await viewer.locator('a[href]').evaluateAll(els => els.map(e => ({href: e.getAttribute('href'), download: e.hasAttribute('download')})));
+        for (const l of links) if (!l.href.startsWith('/files/') || !l.download) throw new Error(`${variant}: the full view links ${JSON.stringify(l)}`);
         await t.shot(`full view ${variant}`);
         if (variant === 'external') {
           // Open asks first; cancelled, nothing is opened or fetched.
@@ -276,8 +277,9 @@ export function securityCases(seeded) {
     sec('artifacts, models, execution and the other tabs of the experiment', async (t, g) => {
       const {page} = t;
       await open(t, g, `${xp}/artifacts`, '[data-testid=artifacts]');
-      const hrefs = await page.locator('[data-testid=artifacts] a[href]').evaluateAll(els => els.map(e => e.getAttribute('href')));
-      for (const h of hrefs) if (!h.startsWith('/files/')) throw new Error(`an artifact links ${h}`);
+      const links = await page.locator('[data-testid=artifacts] a[href]').evaluateAll(els => els.map(e => ({href: e.getAttribute('href'), download: e.hasAttribute('download')})));
+      for (const l of links) if (!l.href.startsWith('/files/') || !l.download) throw new Error(`an artifact links ${JSON.stringify(l)}`);
+      const hrefs = links.map(l => l.href);
       if (!hrefs.some(h => h.endsWith('page.html'))) throw new Error(`the file server's artifact is not linked: ${JSON.stringify(hrefs)}`);
       await visible(page.locator('[data-testid=artifact][data-name="other host"] [data-testid=external-url]'), 'another host shown as text with Open');
       await t.shot('artifacts');

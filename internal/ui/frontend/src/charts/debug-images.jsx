@@ -180,7 +180,8 @@ function ImageViewer({ start, onClose }) {
       <button class="btn btn-small lightbox-close" onClick={onClose} aria-label="Close">✕</button>
       <div class="lightbox-stage">
         {c.kind === 'files' && isImage(ev.url) && <img src={c.href} alt={`${ev.metric} ${ev.variant} ${ev.iter}`} onError={brokenImage} onLoad={markSmall} />}
-        {c.kind === 'files' && !isImage(ev.url) && <a class="btn" href={c.href} target="_blank" rel="noopener noreferrer">Open {fileLabel(ev.url)}</a>}
+        {/* Never navigated to: an HTML or SVG file would run as a page of this origin. */}
+        {c.kind === 'files' && !isImage(ev.url) && <a class="btn" href={c.href} download data-testid="sample-download">Download {fileLabel(ev.url)}</a>}
         {c.kind === 'external' && <ExternalUrl href={c.href} />}
         {c.kind === 'blocked' && <BlockedUrl raw={ev.url} c={c} />}
       </div>

@@ -16,13 +16,18 @@ export function randomKeys(prefix) {
 }
 
 // startTrove runs `trove serve` on port (API), port+1 (files), port+2
-// (web) and resolves once the API and the web address answer.
-export async function startTrove({bin, port, db, outDir, keys}) {
+// (web) and resolves once the API and the web address answer. users
+// ({name: {id, key, secret, role}}) are more users with access keys,
+// given to trove in its config file.
+export async function startTrove({bin, port, db, outDir, keys, users = {}}) {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'trove-ui-e2e-'));
+  const configPath = path.join(dataDir, 'trove.yaml');
+  fs.writeFileSync(configPath, Object.keys(users).length === 0 ? 'users: []\n' : 'users:\n' + Object.entries(users).map(([name, u]) =>
+    `  - {id: ${JSON.stringify(u.id)}, name: ${JSON.stringify(name)}, access_key: ${JSON.stringify(u.key)}, secret_key: ${JSON.stringify(u.secret)}, role: ${JSON.stringify(u.role)}}\n`).join(''));
   const api = `http://127.0.0.1:${port}`;
   const files = `http://127.0.0.1:${port + 1}`;
   const web = `http://127.0.0.1:${port + 2}`;
-  const args = ['serve', '--data-dir', dataDir, '--api-addr', `127.0.0.1:${port}`, '--files-addr', `127.0.0.1:${port + 1}`,
+  const args = ['serve', '--config', configPath, '--data-dir', dataDir, '--api-addr', `127.0.0.1:${port}`, '--files-addr', `127.0.0.1:${port + 1}`,
     '--web-addr', `127.0.0.1:${port + 2}`, '--log-level', 'warn'];
   if (db) args.push('--db', db);
   const logPath = path.join(outDir, 'trove.log');
@@ -53,7 +58,7 @@ export async function startTrove({bin, port, db, outDir, keys}) {
     await stop();
     throw err;
   }
-  return {api, files, web, ...keys, dataDir, logPath, pid: proc.pid, stop, exited: () => exited};
+  return {api, files, web, ...keys, users, dataDir, logPath, pid: proc.pid, stop, exited: () => exited};
 }
 
 async function waitUp(url, exited, logPath, ms = 60000) {

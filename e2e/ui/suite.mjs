@@ -30,6 +30,7 @@ import {randomKeys, sessionToken, startTrove, tail} from './server.mjs';
 import {seed} from './seed.mjs';
 import {contextOptions, runCases, writeJUnit} from './harness.mjs';
 import {allCases} from './cases.mjs';
+import {securityCases, seedAttacks} from './security.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const repo = path.resolve(here, '..', '..');
@@ -62,6 +63,12 @@ async function main() {
   const server = await startTrove({
     bin: env.TROVE_BIN || path.join(repo, 'bin', 'trove'), port: Number(env.TROVE_UI_E2E_PORT || 21040),
     db: opts.db, outDir, keys: randomKeys('UIE2E'),
+    // The security cases store their payloads as a guest (or a plain user
+    // when guests may not write) and look at them as the admin.
+    users: {
+      guest: {id: 'ui-e2e-guest', role: 'guest', ...randomKeys('GUEST')},
+      user: {id: 'ui-e2e-user', role: 'user', ...randomKeys('USER')},
+    },
   });
   const stopAll = async code => {
     await server.stop();
@@ -76,6 +83,8 @@ async function main() {
   try {
     console.log(`ui e2e: trove up on ${server.web} (${((Date.now() - t0) / 1000).toFixed(1)} s); seeding with the clearml SDK`);
     const seeded = await seed(server);
+    seeded.attacks = await seedAttacks(server, seeded);
+    console.log(`ui e2e: stored the security payloads as the ${seeded.attacks.writer}`);
     fs.writeFileSync(path.join(outDir, 'seeded.json'), JSON.stringify(seeded, null, 2));
     console.log(`ui e2e: seeded (${((Date.now() - t0) / 1000).toFixed(1)} s); driving Chromium`);
 
@@ -84,7 +93,7 @@ async function main() {
     session.setDefaultTimeout(Number(env.TROVE_UI_E2E_WAIT_MS || 15000));
     await session.addCookies([{name: 'clearml_token_basic', value: await sessionToken(server), url: server.web, httpOnly: true, sameSite: 'Lax'}]);
     results = await runCases({
-      browser, session, server, seeded, outDir, cases: allCases(seeded),
+      browser, session, server, seeded, outDir, cases: [...allCases(seeded), ...securityCases(seeded)],
       caseTimeout: Number(env.TROVE_UI_E2E_CASE_MS || 90000),
       only: env.TROVE_UI_E2E_ONLY ? new RegExp(env.TROVE_UI_E2E_ONLY, 'i') : null,
     });

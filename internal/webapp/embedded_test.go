@@ -12,6 +12,7 @@ import (
 	"github.com/trove-ml/trove/internal/config"
 	"github.com/trove-ml/trove/internal/testenv"
 	"github.com/trove-ml/trove/internal/ui"
+	"github.com/trove-ml/trove/internal/webapp"
 )
 
 // embeddedUI is a web address serving Trove's own UI (no --webapp-dir).
@@ -62,7 +63,7 @@ func TestEmbeddedUIStaticFiles(t *testing.T) {
 		t.Fatalf("/: %d, want the embedded index.html; got %.200q", root.status, root.body)
 	}
 	for k, want := range map[string]string{"Content-Type": "text/html; charset=utf-8", "Cache-Control": "no-cache",
-		"X-Content-Type-Options": "nosniff", "Content-Security-Policy": "frame-ancestors 'self'"} {
+		"X-Content-Type-Options": "nosniff", "Content-Security-Policy": webapp.OwnUICSP} {
 		if got := root.header.Get(k); got != want {
 			t.Errorf("/ %s: %q, want %q", k, got, want)
 		}

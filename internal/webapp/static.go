@@ -103,16 +103,10 @@ func (s *staticFiles) serveFile(w http.ResponseWriter, r *http.Request, name str
 	}
 	h := w.Header()
 	h.Set("Content-Type", contentType(name))
-	h.Set("X-Content-Type-Options", "nosniff")
 	if hashedName.MatchString(name) || versionedName.MatchString(name) {
 		h.Set("Cache-Control", cacheForever)
 	} else {
 		h.Set("Cache-Control", cacheRevalidate)
-	}
-	if name == "index.html" {
-		// The app must not be framed by other sites (the reference's
-		// webserver sends the same).
-		h.Set("Content-Security-Policy", "frame-ancestors 'self'")
 	}
 	http.ServeContent(w, r, name, st.ModTime(), rs)
 	return true

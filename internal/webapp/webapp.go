@@ -84,8 +84,12 @@ func New(o Options) (http.Handler, error) {
 	}
 	// Trove's own UI reads it too: fileBaseUrl tells which stored URLs
 	// are the file server's, to fetch them under /files/ of this origin.
-	mux.Handle("/"+configFile, configHandler(local, o.Servers))
-	mux.Handle("/", gzhttp.GzipHandler(&staticFiles{root: root}))
+	csp := WebappCSP
+	if o.Assets != nil {
+		csp = OwnUICSP
+	}
+	mux.Handle("/"+configFile, securityHeaders(configHandler(local, o.Servers), csp))
+	mux.Handle("/", securityHeaders(gzhttp.GzipHandler(&staticFiles{root: root}), csp))
 	return mux, nil
 }
 

@@ -41,18 +41,26 @@ const built = Object.keys(result.metafile.outputs).map(p => path.relative(out, p
 const js = built.find(p => p.endsWith('.js'));
 const css = built.find(p => p.endsWith('.css'));
 
-// plotly keeps its version in its name: the UI asks for that exact file.
-const plotlyVersion = JSON.parse(fs.readFileSync(path.join(nm, 'plotly.js-dist-min', 'package.json'), 'utf8')).version;
-fs.copyFileSync(path.join(nm, 'plotly.js-dist-min', 'plotly.min.js'), path.join(out, 'vendor', `plotly-${plotlyVersion}.min.js`));
+// plotly.js's "strict" bundle: its WebGL traces (parcoords, scattergl) use
+// precompiled shader code instead of new Function(), so the UI runs under a
+// Content-Security-Policy without 'unsafe-eval' (internal/webapp). The
+// package ships it unminified; esbuild minifies it here. plotly keeps its
+// version in its name: the UI asks for that exact file.
+const plotlyPkg = path.join(nm, 'plotly.js-strict-dist');
+const plotlyVersion = JSON.parse(fs.readFileSync(path.join(plotlyPkg, 'package.json'), 'utf8')).version;
+const plotlyMin = await esbuild.transform(fs.readFileSync(path.join(plotlyPkg, 'plotly-strict.js'), 'utf8'), {
+  minify: true, target: 'es2017', legalComments: 'none', logLevel: 'error',
+});
+fs.writeFileSync(path.join(out, 'vendor', `plotly-strict-${plotlyVersion}.min.js`), plotlyMin.code);
 
-for (const [pkg, file] of [['preact', 'LICENSE'], ['uplot', 'LICENSE'], ['plotly.js-dist-min', 'LICENSE']]) {
+for (const [pkg, file] of [['preact', 'LICENSE'], ['uplot', 'LICENSE'], ['plotly.js-strict-dist', 'LICENSE']]) {
   fs.copyFileSync(path.join(nm, pkg, file), path.join(out, 'licenses', `${pkg}.LICENSE.txt`));
 }
 
 const page = fs.readFileSync(path.join(here, 'src', 'index.html'), 'utf8')
   .replace('%APP_JS%', '/' + js)
   .replace('%APP_CSS%', '/' + css)
-  .replace('%PLOTLY_JS%', `/vendor/plotly-${plotlyVersion}.min.js`);
+  .replace('%PLOTLY_JS%', `/vendor/plotly-strict-${plotlyVersion}.min.js`);
 fs.writeFileSync(path.join(out, 'index.html'), page);
 fs.copyFileSync(path.join(here, 'src', 'favicon.svg'), path.join(out, 'favicon.svg'));
-console.log(`built ${js}, ${css}, vendor/plotly-${plotlyVersion}.min.js`);
+console.log(`built ${js}, ${css}, vendor/plotly-strict-${plotlyVersion}.min.js`);

@@ -9,13 +9,20 @@ import { call } from '../api.js';
 import { useApi } from '../hooks.js';
 import { ErrorBox, Spinner } from '../components/feedback.jsx';
 import { colorAt } from './palette.js';
-import { imgFallback, viaWebOrigin } from './file-url.js';
+import { BlockedUrl, ExternalUrl, useUrlPolicy } from '../safe-link.jsx';
 import './charts.css';
 
 const ITERS_PER_PAGE = 3;
 const IMAGE_EXT = /\.(png|jpe?g|gif|bmp|webp|svg|tiff?)(\?|#|$)/i;
 
-export const isImage = url => !!url && (IMAGE_EXT.test(url) || url.startsWith('data:image/'));
+// isImage tells by the file name whether a sample is shown as an image
+// (data: URLs are stored data too and never shown: safeurl.js).
+export const isImage = url => typeof url === 'string' && IMAGE_EXT.test(url);
+
+// brokenImage marks an image that could not be loaded.
+const brokenImage = e => e.currentTarget.classList.add('img-broken');
+
+const fileLabel = url => (typeof url === 'string' && url ? url.split(/[/?#]/).filter(Boolean).pop() || url : 'no file');
 
 // fetchImageMetrics lists each task's debug-image metrics.
 async function fetchImageMetrics(taskIds, signal) {
@@ -51,6 +58,7 @@ export function DebugImagesPanel({ tasks = [] }) {
 
 // MetricImages pages through one metric's iterations, newest first.
 function MetricImages({ task, metric, onOpen }) {
+  const policy = useUrlPolicy();
   const [pages, setPages] = useState([]); // [{scroll, iterations}]
   const [at, setAt] = useState(0);
   const [state, setState] = useState({ loading: true, error: null, end: false });
@@ -101,7 +109,7 @@ function MetricImages({ task, metric, onOpen }) {
         <div key={it.iter} class="image-iteration">
           <div class="image-iter">Iteration {it.iter}</div>
           <div class="image-row">
-            {it.events.map(ev => <Thumb key={`${ev.variant}\u0000${ev.url}`} ev={ev} onOpen={() => onOpen({ task: task.id, metric, variant: ev.variant, iteration: ev.iter ?? it.iter, ev })} />)}
+            {it.events.map(ev => <Thumb key={`${ev.variant}\u0000${ev.url}`} ev={ev} onOpen={() => onOpen({ task: task.id, metric, variant: ev.variant, iteration: ev.iter ?? it.iter, ev })} policy={policy} />)}
           </div>
         </div>
       ))}
@@ -115,13 +123,15 @@ function markSmall(e) {
   if (img.naturalWidth && img.naturalWidth < 128) img.classList.add('img-pixel');
 }
 
-function Thumb({ ev, onOpen }) {
-  const src = viaWebOrigin(ev.url);
+// Thumb shows a sample: an image on our file server as an <img>, anything
+// else as its file name (opened in the full view).
+function Thumb({ ev, onOpen, policy }) {
+  const c = policy(ev.url);
   return (
-    <button type="button" class="thumb" onClick={onOpen} title={`${ev.variant} · iteration ${ev.iter}`}>
-      {isImage(ev.url)
-        ? <img data-testid="debug-image" src={src} alt={`${ev.metric} ${ev.variant} ${ev.iter}`} loading="lazy" onError={imgFallback(ev.url)} onLoad={markSmall} />
-        : <span class="thumb-file">{ev.url ? ev.url.split('/').pop() : 'no file'}</span>}
+    <button type="button" class="thumb" onClick={onOpen} title={`${ev.variant} · iteration ${ev.iter}`} data-url-kind={c.kind}>
+      {c.kind === 'files' && isImage(ev.url)
+        ? <img data-testid="debug-image" src={c.href} alt={`${ev.metric} ${ev.variant} ${ev.iter}`} loading="lazy" onError={brokenImage} onLoad={markSmall} />
+        : <span class="thumb-file">{fileLabel(ev.url)}</span>}
       <span class="thumb-label">{ev.variant}</span>
     </button>
   );
@@ -132,6 +142,7 @@ function Thumb({ ev, onOpen }) {
 // neighbouring iteration, the slider moves the same variant through its
 // iterations.
 function ImageViewer({ start, onClose }) {
+  const policy = useUrlPolicy();
   const [cur, setCur] = useState({ ev: start.ev, scroll: null, min: null, max: null });
   const [error, setError] = useState(null);
   const [busy, setBusy] = useState(false);
@@ -161,15 +172,18 @@ function ImageViewer({ start, onClose }) {
   });
 
   const ev = cur.ev;
+  const c = policy(ev.url);
   const ranged = cur.min !== null && cur.max !== null && cur.max > cur.min;
   return (
     <div class="lightbox" role="dialog" aria-modal="true" aria-label="Debug sample" onClick={e => { if (e.target === e.currentTarget) onClose(); }} data-testid="image-viewer">
       <div class="lightbox-title">{ev.metric} · {ev.variant} · iteration {ev.iter}</div>
       <button class="btn btn-small lightbox-close" onClick={onClose} aria-label="Close">✕</button>
       <div class="lightbox-stage">
-        {isImage(ev.url)
-          ? <img src={viaWebOrigin(ev.url)} alt={`${ev.metric} ${ev.variant} ${ev.iter}`} onError={imgFallback(ev.url)} onLoad={markSmall} />
-          : <a class="btn" href={viaWebOrigin(ev.url)} target="_blank" rel="noreferrer">Open {ev.url?.split('/').pop()}</a>}
+        {c.kind === 'files' && isImage(ev.url) && <img src={c.href} alt={`${ev.metric} ${ev.variant} ${ev.iter}`} onError={brokenImage} onLoad={markSmall} />}
+        {/* Never navigated to: an HTML or SVG file would run as a page of this origin. */}
+        {c.kind === 'files' && !isImage(ev.url) && <a class="btn" href={c.href} download data-testid="sample-download">Download {fileLabel(ev.url)}</a>}
+        {c.kind === 'external' && <ExternalUrl href={c.href} />}
+        {c.kind === 'blocked' && <BlockedUrl raw={ev.url} c={c} />}
       </div>
       {error && <ErrorBox error={error} />}
       <div class="lightbox-bar">
@@ -184,7 +198,7 @@ function ImageViewer({ start, onClose }) {
         )}
         <button class="btn btn-small" onClick={() => step(false, true)} disabled={busy || !cur.scroll} data-action="image-later" title="The next iteration's first sample (↑)">Later iteration</button>
         <button class="btn btn-small" onClick={() => step(false, false)} disabled={busy || !cur.scroll} data-action="image-next" title="Next sample (→)">Next ›</button>
-        <a class="btn btn-small" href={viaWebOrigin(ev.url)} download>Download</a>
+        {c.kind === 'files' && <a class="btn btn-small" href={c.href} download data-testid="image-download">Download</a>}
       </div>
     </div>
   );

@@ -9,6 +9,7 @@ import { useApi } from '../hooks.js';
 import { ErrorBox, Spinner } from '../components/feedback.jsx';
 import { loadPlotly } from './plotly.js';
 import { colorAt } from './palette.js';
+import { PLOTLY_CONFIG, loadUrlPolicy, sanitizeFigure } from '../safeurl.js';
 import './charts.css';
 
 const POLL_MS = 30000;
@@ -117,12 +118,15 @@ export function PlotlyFigure({ figure, height = 360 }) {
     if (!visible) return undefined;
     const node = el.current;
     let gone = false;
-    loadPlotly().then(Plotly => {
+    Promise.all([loadPlotly(), loadUrlPolicy()]).then(([Plotly, policy]) => {
       if (gone) return undefined;
-      const layout = { ...(figure.layout || {}), autosize: true, height };
+      // Stored figures are drawn only through the URL policy: images off
+      // our file server and links in text fields are dropped (safeurl.js).
+      const safe = sanitizeFigure(figure, policy);
+      const layout = { ...(safe.layout || {}), autosize: true, height };
       delete layout.width;
-      layout.margin = { l: 56, r: 24, t: layout.title ? 48 : 20, b: 48, ...(figure.layout?.margin || {}) };
-      return Plotly.react(node, figure.data || [], layout, { responsive: true, displaylogo: false });
+      layout.margin = { l: 56, r: 24, t: layout.title ? 48 : 20, b: 48, ...(safe.layout?.margin || {}) };
+      return Plotly.react(node, Array.isArray(safe.data) ? safe.data : [], layout, PLOTLY_CONFIG);
     }).catch(e => { if (!gone) setError(e); });
     return () => { gone = true; };
   }, [visible, figure, height]);

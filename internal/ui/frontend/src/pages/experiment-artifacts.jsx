@@ -2,27 +2,28 @@
 // and a download link through the file server (under /files/ of this
 // origin, where the session cookie authorises it).
 
-import { useEffect, useRef, useState } from 'preact/hooks';
+import { useEffect, useRef } from 'preact/hooks';
 import { fmtBytes, fmtDate } from '../format.js';
-import { browserUrl, loadFileServer } from './experiment-files.js';
+import { urlPolicy } from '../safeurl.js';
+import { BlockedUrl, ExternalUrl, useUrlPolicy } from '../safe-link.jsx';
 
-// useFileUrls resolves the file server's matcher once per page.
-export function useFileMatcher() {
-  const [match, setMatch] = useState(null);
-  useEffect(() => { let on = true; loadFileServer().then(m => on && setMatch(() => m)); return () => { on = false; }; }, []);
-  return match;
-}
+// useFileMatcher is the page's URL policy (safeurl.js), known once
+// configuration.json has been read.
+export const useFileMatcher = useUrlPolicy;
 
-// DownloadLink links a stored URL where the browser can fetch it; a
-// file:// URL lives on the machine that ran the task and cannot be.
+// DownloadLink links a stored URL when it is a file of our file server
+// (through /files/ of this origin); a URL of another host is shown with an
+// Open that warns first; anything else is text. A file:// URL lives on the
+// machine that ran the task.
 export function DownloadLink({ uri, match, label = 'Download' }) {
   if (!uri) return <span class="muted small">no file</span>;
   if (/^file:/i.test(uri)) return <span class="muted small" title={uri}>local to the machine that ran it</span>;
-  const href = browserUrl(uri, match);
-  const http = /^(https?:|\/)/i.test(href);
-  if (!http) return <span class="muted small" title={uri}>stored at {uri.split(':')[0]}://</span>;
-  const name = decodeURIComponent(uri.split('?')[0].split('/').pop() || 'download');
-  return <a class="btn btn-small" href={href} download={name} data-testid="download" target={href.startsWith('/') ? undefined : '_blank'} rel="noreferrer">{label}</a>;
+  const c = (match || urlPolicy())(uri);
+  if (c.kind === 'external') return <ExternalUrl href={c.href} />;
+  if (c.kind !== 'files') return <BlockedUrl raw={uri} c={c} />;
+  let name = 'download';
+  try { name = decodeURIComponent(uri.split(/[?#]/)[0].split('/').pop()) || name; } catch { /* keep */ }
+  return <a class="btn btn-small" href={c.href} download={name} data-testid="download" rel="noreferrer">{label}</a>;
 }
 
 function Artifact({ a, match, focused }) {

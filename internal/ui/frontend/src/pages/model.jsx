@@ -8,7 +8,8 @@ import { Link, navigate } from '../router.jsx';
 import { Loaded, NotFound } from '../components/feedback.jsx';
 import { fmtDate } from '../format.js';
 import { modelActions } from './models-actions.js';
-import { ModelStatus, downloadHref, fileName } from './model-parts.jsx';
+import { ModelStatus, fileName } from './model-parts.jsx';
+import { BlockedUrl, ExternalUrl, useUrlPolicy } from '../safe-link.jsx';
 import './models.css';
 
 const fields = ['created', 'last_change', 'last_update', 'framework', 'id', 'labels', 'name', 'ready', 'tags',
@@ -93,13 +94,16 @@ function ModelView({ m, reload }) {
 }
 
 function ModelFile({ uri }) {
+  const policy = useUrlPolicy();
   if (!uri) return <p class="muted model-uri">No file is stored for this model.</p>;
-  const href = downloadHref(uri);
+  const c = policy(uri);
   return (
     <div class="model-uri">
       <h3 class="model-sub">File</h3>
       <code data-testid="model-uri">{uri}</code>
-      {href && <a class="btn btn-small" href={href} download={fileName(uri)} data-testid="model-download" data-action="download">Download</a>}
+      {c.kind === 'files' && <a class="btn btn-small" href={c.href} download={fileName(uri)} data-testid="model-download" data-action="download">Download</a>}
+      {c.kind === 'external' && <ExternalUrl href={c.href} />}
+      {c.kind === 'blocked' && <BlockedUrl raw={uri} c={c} />}
     </div>
   );
 }

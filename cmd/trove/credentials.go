@@ -17,7 +17,8 @@ import (
 // credentials runs `trove credentials create [--user NAME] [serve flags]`:
 // a new key pair for the user, printed with a clearml.conf snippet for the
 // addresses the server flags name. It works whether or not a key was ever
-// shown, for example after a first start that died before printing one.
+// shown, for example after a first start that died before printing one,
+// and whether or not a server is running on the store.
 func credentials(ctx context.Context, args []string, getenv func(string) string, out io.Writer) error {
 	if len(args) == 0 || args[0] != "create" {
 		return errors.New("usage: trove credentials create [--user NAME] [the serve flags naming the database]")
@@ -28,7 +29,9 @@ func credentials(ctx context.Context, args []string, getenv func(string) string,
 	if err != nil {
 		return err
 	}
-	db, err := store.Open(ctx, cfg.DB, cfg.DataDir)
+	// A running server may hold the store: the key is written beside it,
+	// and the server accepts it at the next login.
+	db, _, err := store.OpenBeside(ctx, cfg.DB, cfg.DataDir)
 	if err != nil {
 		return err
 	}

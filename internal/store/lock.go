@@ -26,6 +26,9 @@ var (
 	held   = map[string]*fileLock{}
 )
 
+// ErrInUse is wrapped by the error of a store that another process holds.
+var ErrInUse = errors.New("is in use by another Trove")
+
 // lockFile takes the lock at path or says which process holds it.
 func lockFile(path string) (*fileLock, error) {
 	if abs, err := filepath.Abs(path); err == nil {
@@ -49,9 +52,9 @@ func lockFile(path string) (*fileLock, error) {
 		}
 		what := strings.TrimSuffix(path, ".lock")
 		if pid, perr := strconv.Atoi(strings.TrimSpace(string(b))); perr == nil {
-			return nil, fmt.Errorf("%s is in use by another Trove: process %d holds the lock %s; stop it first", what, pid, path)
+			return nil, fmt.Errorf("%s %w: process %d holds the lock %s; stop it first", what, ErrInUse, pid, path)
 		}
-		return nil, fmt.Errorf("%s is in use by another Trove: the lock %s is held; stop it first", what, path)
+		return nil, fmt.Errorf("%s %w: the lock %s is held; stop it first", what, ErrInUse, path)
 	}
 	if err := f.Truncate(0); err == nil {
 		_, _ = f.WriteAt([]byte(strconv.Itoa(os.Getpid())+"\n"), 0)

@@ -58,6 +58,10 @@ func New(ctx context.Context, cfg config.Config, log *slog.Logger) (*App, error)
 			return nil, err
 		}
 	}
+	origins, err := AllowedOrigins(cfg)
+	if err != nil {
+		return nil, err
+	}
 	db, err := store.Open(ctx, cfg.DB, cfg.DataDir)
 	if err != nil {
 		return nil, err
@@ -83,7 +87,7 @@ func New(ctx context.Context, cfg config.Config, log *slog.Logger) (*App, error)
 	deps.Auth = auth.New(&deps.Env, secret)
 	deps.Hooks.Exclusive = node.RunJob
 	authn := rpc.RequestAuth{Credentials: deps.Auth}
-	fsvc, err := newFileServer(ctx, cfg, log, authn, deps.FilesURL)
+	fsvc, err := newFileServer(ctx, cfg, log, authn, deps.FilesURL, origins)
 	if err != nil {
 		db.Close()
 		return nil, err
@@ -92,7 +96,7 @@ func New(ctx context.Context, cfg config.Config, log *slog.Logger) (*App, error)
 	deps.FileServer = fsvc
 	reg := NewRegistry(deps)
 	a := &App{Cfg: cfg, Log: log, DB: db, Deps: deps, Generated: gen, FilesHandler: fsvc, Registry: reg}
-	srv := &rpc.Server{Registry: reg, Auth: authn, Log: log, MaxBody: int64(cfg.MaxBodyMB) << 20, Timeout: cfg.RequestTimeout}
+	srv := &rpc.Server{Registry: reg, Auth: authn, Log: log, MaxBody: int64(cfg.MaxBodyMB) << 20, Timeout: cfg.RequestTimeout, Origins: origins}
 	if cfg.Metrics {
 		a.instrument(srv)
 	}

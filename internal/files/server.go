@@ -16,6 +16,7 @@ import (
 	"log/slog"
 	"net/http"
 	"runtime/debug"
+	"slices"
 	"strconv"
 	"time"
 
@@ -187,6 +188,13 @@ func (s *Service) withIdentity(w http.ResponseWriter, r *http.Request, fn func(h
 		if ae.RetryAfter > 0 {
 			w.Header().Set("Retry-After", strconv.Itoa(ae.RetryAfter))
 		}
+		http.Error(w, ae.Message(), ae.Code)
+		return
+	}
+	// Uploads and deletes change files: the roles that change records
+	// only (guest and annotator read), as on the API port.
+	if r.Method != http.MethodGet && r.Method != http.MethodHead && !slices.Contains(auth.Writers, id.Role) {
+		ae := apierr.RoleNotAllowed(id.Role, auth.Writers)
 		http.Error(w, ae.Message(), ae.Code)
 		return
 	}

@@ -63,7 +63,10 @@ func TestRoleMatrix(t *testing.T) {
 // TestAccessTable checks the decisions of the endpoint tables that the
 // matrix alone would not pin: who may change what.
 func TestAccessTable(t *testing.T) {
-	e := testenv.New(t, "sqlite")
+	testenv.Each(t, func(t *testing.T, e *testenv.Env) { checkAccessTable(t, e) })
+}
+
+func checkAccessTable(t *testing.T, e *testenv.Env) {
 	want := map[string]rpc.Access{
 		"users.set_preferences":                     rpc.Own,
 		"auth.logout":                               rpc.Own,

@@ -9,6 +9,7 @@ import (
 	"mime"
 	"net/http"
 	"net/url"
+	"sort"
 	"strings"
 )
 
@@ -67,12 +68,13 @@ func normalize(scheme, host string) string {
 	return scheme + "://" + host
 }
 
-// List is the allowed origins, for the start-up log.
+// List is the allowed origins, sorted, for the start-up log.
 func (o *Origins) List() []string {
 	out := make([]string, 0, len(o.allowed))
 	for k := range o.allowed {
 		out = append(out, k)
 	}
+	sort.Strings(out)
 	return out
 }
 

@@ -301,6 +301,13 @@ func NoWritePermission(format string, args ...any) *Error {
 	return New(403, 21, "Forbidden (read-only access) (%s)", fmt.Sprintf(format, args...))
 }
 
+// CrossSiteRefused is 403/90: a change carried by the session cookie alone
+// that is not a JSON POST from an allowed origin (what a foreign page
+// could make a browser send); why says what was missing.
+func CrossSiteRefused(why string) *Error {
+	return New(403, 90, "Forbidden (cross-site request refused): %s", why)
+}
+
 // UnknownEndpoint is 404/0.
 func UnknownEndpoint(name, version string) *Error {
 	return New(404, 0, "Unable to find endpoint for name %s and version %s", name, version)

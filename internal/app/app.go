@@ -20,6 +20,7 @@ import (
 	"github.com/trove-ml/trove/internal/cluster"
 	"github.com/trove-ml/trove/internal/config"
 	"github.com/trove-ml/trove/internal/domain"
+	"github.com/trove-ml/trove/internal/httpx"
 	"github.com/trove-ml/trove/internal/metrics"
 	"github.com/trove-ml/trove/internal/rpc"
 	"github.com/trove-ml/trove/internal/store"
@@ -48,6 +49,8 @@ type App struct {
 	watchers  sync.WaitGroup
 	// WebHandler is the web address's handler (web.go).
 	WebHandler http.Handler
+	// Origins is the origin policy of both ports (origins.go).
+	Origins *httpx.Origins
 }
 
 // New opens the store, bootstraps and builds the handlers.
@@ -57,6 +60,10 @@ func New(ctx context.Context, cfg config.Config, log *slog.Logger) (*App, error)
 		if err := webapp.CheckDir(cfg.WebappDir); err != nil {
 			return nil, err
 		}
+	}
+	origins, err := AllowedOrigins(cfg)
+	if err != nil {
+		return nil, err
 	}
 	db, err := store.Open(ctx, cfg.DB, cfg.DataDir)
 	if err != nil {
@@ -83,7 +90,7 @@ func New(ctx context.Context, cfg config.Config, log *slog.Logger) (*App, error)
 	deps.Auth = auth.New(&deps.Env, secret)
 	deps.Hooks.Exclusive = node.RunJob
 	authn := rpc.RequestAuth{Credentials: deps.Auth}
-	fsvc, err := newFileServer(ctx, cfg, log, authn, deps.FilesURL)
+	fsvc, err := newFileServer(ctx, cfg, log, authn, deps.FilesURL, origins)
 	if err != nil {
 		db.Close()
 		return nil, err
@@ -91,8 +98,8 @@ func New(ctx context.Context, cfg config.Config, log *slog.Logger) (*App, error)
 	deps.Files = fsvc
 	deps.FileServer = fsvc
 	reg := NewRegistry(deps)
-	a := &App{Cfg: cfg, Log: log, DB: db, Deps: deps, Generated: gen, FilesHandler: fsvc, Registry: reg}
-	srv := &rpc.Server{Registry: reg, Auth: authn, Log: log, MaxBody: int64(cfg.MaxBodyMB) << 20, Timeout: cfg.RequestTimeout}
+	a := &App{Cfg: cfg, Log: log, DB: db, Deps: deps, Generated: gen, FilesHandler: fsvc, Registry: reg, Origins: origins}
+	srv := &rpc.Server{Registry: reg, Auth: authn, Log: log, MaxBody: int64(cfg.MaxBodyMB) << 20, Timeout: cfg.RequestTimeout, Origins: origins}
 	if cfg.Metrics {
 		a.instrument(srv)
 	}
@@ -154,7 +161,7 @@ func (a *App) Run(ctx context.Context, ls *Listeners, out io.Writer) error {
 	// scripts and tests the start is complete.
 	a.offerKey(ctx, out)
 	a.Log.Info("trove started", "api_addr", ls.API.Addr().String(), "web_addr", ls.Web.Addr().String(),
-		"backend", a.DB.D.Name(), "metrics", a.Metrics != nil)
+		"backend", a.DB.D.Name(), "metrics", a.Metrics != nil, "cors_origins", a.Origins.List())
 	var err error
 	select {
 	case <-ctx.Done():

@@ -9,10 +9,11 @@ import (
 
 	"github.com/trove-ml/trove/internal/config"
 	"github.com/trove-ml/trove/internal/files"
+	"github.com/trove-ml/trove/internal/httpx"
 )
 
 // newFileServer builds the file server of the files port.
-func newFileServer(ctx context.Context, cfg config.Config, log *slog.Logger, authn files.Authenticator, publicURL string) (*files.Service, error) {
+func newFileServer(ctx context.Context, cfg config.Config, log *slog.Logger, authn files.Authenticator, publicURL string, origins *httpx.Origins) (*files.Service, error) {
 	st, spool, err := files.OpenStorage(ctx, cfg.Files, cfg.DataDir)
 	if err != nil {
 		return nil, err
@@ -21,6 +22,7 @@ func newFileServer(ctx context.Context, cfg config.Config, log *slog.Logger, aut
 		Storage: st, SpoolDir: spool, Auth: authn, Log: log,
 		MaxUpload:   cfg.Files.MaxUploadMB << 20,
 		URLPrefixes: filesURLPrefixes(cfg, publicURL),
+		Origins:     origins,
 	})
 	if err != nil {
 		if c, ok := st.(interface{ Close() error }); ok {

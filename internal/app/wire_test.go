@@ -97,11 +97,12 @@ func TestWire(t *testing.T) {
 					t.Fatalf("bad current user %s", r.Raw)
 				}
 			}},
-			{name: "server.info", path: "server.info", noAuth: true, code: 200, check: func(t *testing.T, r *testenv.Response) {
+			{name: "server.info", path: "server.info", code: 200, check: func(t *testing.T, r *testenv.Response) {
 				if r.Str("api_version") != "2.31" {
 					t.Fatalf("bad info %s", r.Raw)
 				}
 			}},
+			{name: "server.info needs credentials", path: "server.info", noAuth: true, code: 401, subcode: 20},
 			{name: "supported modes", path: "login.supported_modes", noAuth: true, code: 200, check: func(t *testing.T, r *testenv.Response) {
 				if r.Data["authenticated"] != false || r.Data["sso"] == nil {
 					t.Fatalf("bad modes %s", r.Raw)

@@ -25,6 +25,9 @@ type Config struct {
 	DB string `yaml:"db"`
 	// PublicHost is the host name printed in the clearml.conf snippet.
 	PublicHost string `yaml:"public_host"`
+	// CORSOrigins are more web origins allowed to call with the session
+	// cookie, besides the web address's own (cors.go).
+	CORSOrigins OriginList `yaml:"cors_origins"`
 	// MaxBodyMB limits request bodies.
 	MaxBodyMB int `yaml:"max_body_mb"`
 	// EventQueueMB bounds the event batches waiting to be written, as
@@ -73,6 +76,7 @@ func Parse(fs *flag.FlagSet, args []string, getenv func(string) string) (Config,
 	dataDir := fs.String("data-dir", "", "data directory (default ./data)")
 	db := fs.String("db", "", "database: postgres:// URL, sqlite://PATH or a SQLite file path (default: SQLite in the data dir)")
 	publicHost := fs.String("public-host", "", "host name clients use, for the printed clearml.conf")
+	corsOrigins := fs.String("cors-origins", "", "comma-separated web origins (scheme://host[:port]) allowed to call with the session cookie, besides the web address's own")
 	maxBody := fs.Int("max-body-mb", 0, "request body limit in MB (default 100)")
 	eventQueue := fs.Int("event-queue-mb", 0, "event batches waiting to be written, in MB as counted, before add_batch answers 429 (default 512)")
 	logFormat := fs.String("log-format", "", "log format: text or json")
@@ -104,6 +108,9 @@ func Parse(fs *flag.FlagSet, args []string, getenv func(string) string) (Config,
 	envStr(&cfg.DataDir, "TROVE_DATA_DIR")
 	envStr(&cfg.DB, "TROVE_DB")
 	envStr(&cfg.PublicHost, "TROVE_PUBLIC_HOST")
+	if v := getenv("TROVE_CORS_ORIGINS"); v != "" {
+		cfg.CORSOrigins = ParseOrigins(v)
+	}
 	envStr(&cfg.LogFormat, "TROVE_LOG_FORMAT")
 	envStr(&cfg.LogLevel, "TROVE_LOG_LEVEL")
 	envStr(&cfg.AdminKey, "TROVE_ADMIN_KEY")
@@ -142,6 +149,9 @@ func Parse(fs *flag.FlagSet, args []string, getenv func(string) string) (Config,
 	set(&cfg.DataDir, *dataDir)
 	set(&cfg.DB, *db)
 	set(&cfg.PublicHost, *publicHost)
+	if *corsOrigins != "" {
+		cfg.CORSOrigins = ParseOrigins(*corsOrigins)
+	}
 	set(&cfg.LogFormat, *logFormat)
 	set(&cfg.LogLevel, *logLevel)
 	if *maxBody > 0 {
@@ -193,6 +203,9 @@ func (c Config) Validate() error {
 		return fmt.Errorf("admin key and secret must be given together")
 	}
 	if err := c.Ops.validate(); err != nil {
+		return err
+	}
+	if err := c.CORSOrigins.validate(); err != nil {
 		return err
 	}
 	if err := validateUsers(c.Users); err != nil {

@@ -44,6 +44,10 @@ type Options struct {
 	// ("http://host:8081"); DeleteURLs deletes only files under them.
 	URLPrefixes []string
 	Log         *slog.Logger
+	// Origins is the origin policy shared with the API port: CORS, and
+	// which pages may upload or delete with the session cookie (nil =
+	// same origin only).
+	Origins *httpx.Origins
 }
 
 // Service is the file server: an http.Handler for the files port and the
@@ -55,6 +59,7 @@ type Service struct {
 	maxUpload int64
 	prefixes  []urlPrefix
 	log       *slog.Logger
+	origins   *httpx.Origins
 }
 
 // New checks the options and builds the service.
@@ -65,7 +70,7 @@ func New(o Options) (*Service, error) {
 	if o.Log == nil {
 		o.Log = slog.New(slog.DiscardHandler)
 	}
-	s := &Service{store: o.Storage, spool: o.SpoolDir, auth: o.Auth, maxUpload: o.MaxUpload, log: o.Log}
+	s := &Service{store: o.Storage, spool: o.SpoolDir, auth: o.Auth, maxUpload: o.MaxUpload, log: o.Log, origins: o.Origins}
 	for _, p := range o.URLPrefixes {
 		up, err := parsePrefix(p)
 		if err != nil {
@@ -132,9 +137,9 @@ func (s *Service) ServeHTTP(rw http.ResponseWriter, r *http.Request) {
 	// sandboxed when opened as a page (see headersFor).
 	h.Set("X-Content-Type-Options", "nosniff")
 	h.Set("Content-Security-Policy", sandboxPolicy)
-	// The web UI (another origin) shows debug images and downloads
+	// The web UI (an allowed origin) shows debug images and downloads
 	// artifacts with its session cookie.
-	httpx.AllowOrigin(w, r, "GET, HEAD, POST, DELETE, OPTIONS")
+	s.origins.CORS(w, r, "GET, HEAD, POST, DELETE, OPTIONS")
 	if r.Method == http.MethodOptions {
 		w.WriteHeader(http.StatusOK)
 		return
@@ -166,8 +171,18 @@ func (s *Service) ServeHTTP(rw http.ResponseWriter, r *http.Request) {
 	}
 }
 
-// withIdentity authenticates the request and runs fn as its caller.
+// withIdentity authenticates the request and runs fn as its caller. An
+// upload or delete carrying only the session cookie must come from an
+// allowed origin (httpx.Origins), or a foreign page could make a
+// browser send it.
 func (s *Service) withIdentity(w http.ResponseWriter, r *http.Request, fn func(http.ResponseWriter, *http.Request, *auth.Identity)) {
+	if r.Method != http.MethodGet && r.Method != http.MethodHead && httpx.CookieOnly(r) {
+		if why := s.origins.CheckCookieFileChange(r); why != "" {
+			ae := apierr.CrossSiteRefused(why)
+			http.Error(w, ae.Message(), ae.Code)
+			return
+		}
+	}
 	id, err := s.auth.Authenticate(r.Context(), r)
 	if err != nil {
 		ae := apierr.As(err)

@@ -59,8 +59,10 @@ func TestRoundTrip(t *testing.T) {
 			{name: "as attachment", method: "GET", path: sdkURL + "?download", token: e.Token, status: 200,
 				header: map[string]string{"Content-Disposition": `attachment; filename="e2e dict.json"`}},
 			{name: "ping needs no token", method: "GET", path: "/", status: 200, body: "OK"},
-			{name: "cors preflight", method: "OPTIONS", path: sdkURL, hdr: map[string]string{"Origin": "http://ui.example", "Access-Control-Request-Method": "GET"},
-				status: 200, header: map[string]string{"Access-Control-Allow-Origin": "http://ui.example", "Access-Control-Allow-Credentials": "true"}},
+			{name: "cors preflight from the web address", method: "OPTIONS", path: sdkURL, hdr: map[string]string{"Origin": "http://localhost:8080", "Access-Control-Request-Method": "GET"},
+				status: 200, header: map[string]string{"Access-Control-Allow-Origin": "http://localhost:8080", "Access-Control-Allow-Credentials": "true"}},
+			{name: "cors preflight from a foreign origin", method: "OPTIONS", path: sdkURL, hdr: map[string]string{"Origin": "http://ui.example", "Access-Control-Request-Method": "GET"},
+				status: 200, header: map[string]string{"Access-Control-Allow-Origin": "", "Access-Control-Allow-Credentials": ""}},
 		}
 		for _, c := range cases {
 			t.Run(c.name, func(t *testing.T) {

@@ -9,10 +9,11 @@ import (
 
 	"github.com/trove-ml/trove/internal/apierr"
 	"github.com/trove-ml/trove/internal/auth"
+	"github.com/trove-ml/trove/internal/httpx"
 )
 
 // CookieName is the session cookie the web clients use.
-const CookieName = "clearml_token_basic"
+const CookieName = httpx.SessionCookie
 
 // Authenticator resolves the credentials of a request.
 type Authenticator interface {

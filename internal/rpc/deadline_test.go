@@ -28,9 +28,9 @@ func TestCallDeadline(t *testing.T) {
 	}
 	reg := NewRegistry()
 	reg.Add(
-		Endpoint{Name: "test.wait", Handler: wait},
-		Endpoint{Name: "test.stream", Streaming: true, Handler: wait},
-		Endpoint{Name: "test.quick", Handler: func(context.Context, *Call) (any, error) { return map[string]int{"n": 1}, nil }},
+		Endpoint{Name: "test.wait", Access: Read, Handler: wait},
+		Endpoint{Name: "test.stream", Streaming: true, Access: Read, Handler: wait},
+		Endpoint{Name: "test.quick", Access: Read, Handler: func(context.Context, *Call) (any, error) { return map[string]int{"n": 1}, nil }},
 	)
 	s := &Server{Registry: reg, Auth: fixedAuth{}, Log: slog.New(slog.NewTextHandler(io.Discard, nil)), MaxBody: 1024, Timeout: 100 * time.Millisecond}
 	srv := httptest.NewServer(s)

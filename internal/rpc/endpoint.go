@@ -28,8 +28,9 @@ type Endpoint struct {
 	// MinVersion is the lowest API version this implementation serves ("" = 1.0).
 	MinVersion string
 	Auth       AuthMode
-	// Roles, when set, restricts the endpoint to these roles.
-	Roles   []string
+	// Access states who may call and whether a call changes anything;
+	// required unless Auth is AuthNone (Registry.Add panics).
+	Access  Access
 	Handler Handler
 	// LenientLines hands every non-blank line of a JSON-lines body to the
 	// handler unchecked, so it can refuse bad lines one by one instead of
@@ -50,10 +51,18 @@ type Registry struct {
 // NewRegistry makes an empty registry.
 func NewRegistry() *Registry { return &Registry{byName: map[string][]*Endpoint{}} }
 
-// Add registers endpoints; a duplicate (name, version) pair panics at start-up.
+// Add registers endpoints; a duplicate (name, version) pair, or an
+// endpoint looking at credentials that states no access, panics at
+// start-up.
 func (r *Registry) Add(eps ...Endpoint) {
 	for i := range eps {
 		ep := eps[i]
+		if ep.Auth != AuthNone && !ep.Access.stated() {
+			panic(fmt.Sprintf("endpoint %s states no access (rpc.Read, rpc.Write, ...)", ep.Name))
+		}
+		if ep.Access.SetBy != "" && len(ep.Access.SetRoles) == 0 {
+			panic(fmt.Sprintf("endpoint %s: access set by %q names no roles", ep.Name, ep.Access.SetBy))
+		}
 		ep.min = Version{1, 0}
 		if ep.MinVersion != "" {
 			ep.min = MustVersion(ep.MinVersion)
@@ -79,6 +88,16 @@ func (r *Registry) Resolve(name string, v Version) *Endpoint {
 		}
 	}
 	return nil
+}
+
+// Endpoints lists every registered implementation, by name and then
+// version (the role matrix of internal/security walks it).
+func (r *Registry) Endpoints() []*Endpoint {
+	var out []*Endpoint
+	for _, n := range r.Names() {
+		out = append(out, r.byName[n]...)
+	}
+	return out
 }
 
 // Names lists every registered operation name, sorted.

@@ -53,6 +53,9 @@ type Server struct {
 	Timeout time.Duration
 	// Observe, when set, sees every finished call.
 	Observe Observer
+	// Origins is the origin policy: CORS and the cross-site gate of
+	// calls made with the session cookie (nil = same origin only).
+	Origins *httpx.Origins
 }
 
 var pathRe = regexp.MustCompile(`^/*(?:v([0-9]+(?:\.[0-9]+)?)/+)?([A-Za-z_]\w+)\.([A-Za-z_]\w+)/*$`)
@@ -69,7 +72,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			break
 		}
 	}
-	httpx.AllowOrigin(w, r, "GET, POST, PUT, OPTIONS")
+	s.Origins.CORS(w, r, "GET, POST, PUT, OPTIONS")
 	w.Header().Set("Server", "trove")
 	if r.Method == http.MethodOptions {
 		w.WriteHeader(http.StatusOK)
@@ -200,7 +203,8 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, 200, out)
 }
 
-// run authenticates, decodes and dispatches; it returns the handler's data.
+// run authenticates, checks the endpoint's access, decodes and
+// dispatches; it returns the handler's data.
 func (s *Server) run(ctx context.Context, ep *Endpoint, call *Call, w http.ResponseWriter, r *http.Request) (any, error) {
 	switch ep.Auth {
 	case AuthRequired:
@@ -208,13 +212,18 @@ func (s *Server) run(ctx context.Context, ep *Endpoint, call *Call, w http.Respo
 		if err != nil {
 			return nil, err
 		}
-		if len(ep.Roles) > 0 && !contains(ep.Roles, id.Role) {
-			return nil, apierr.RoleNotAllowed(id.Role, ep.Roles)
-		}
 		call.Identity = id
 	case AuthOptional:
 		if id, err := s.Auth.Authenticate(ctx, r); err == nil {
 			call.Identity = id
+		}
+	}
+	if call.Identity != nil && !contains(ep.Access.Roles, call.Identity.Role) {
+		return nil, apierr.RoleNotAllowed(call.Identity.Role, ep.Access.Roles)
+	}
+	if ep.Auth != AuthNone && ep.Access.Changes {
+		if err := s.crossSite(r); err != nil {
+			return nil, err
 		}
 	}
 
@@ -236,12 +245,31 @@ func (s *Server) run(ctx context.Context, ep *Endpoint, call *Call, w http.Respo
 		if err != nil {
 			return nil, err
 		}
+		for _, ln := range lines {
+			if call.Identity != nil && ep.Access.sets(ln) {
+				if !contains(ep.Access.SetRoles, call.Identity.Role) {
+					return nil, apierr.RoleNotAllowed(call.Identity.Role, ep.Access.SetRoles)
+				}
+				if err := s.crossSite(r); err != nil {
+					return nil, err
+				}
+				break
+			}
+		}
 		call.Lines, call.JSONLines = lines, true
 		return ep.Handler(ctx, call)
 	}
 	obj, err := objectBody(body, r.URL.RawQuery)
 	if err != nil {
 		return nil, err
+	}
+	if call.Identity != nil && ep.Access.sets(obj) {
+		if !contains(ep.Access.SetRoles, call.Identity.Role) {
+			return nil, apierr.RoleNotAllowed(call.Identity.Role, ep.Access.SetRoles)
+		}
+		if err := s.crossSite(r); err != nil {
+			return nil, err
+		}
 	}
 	call.Body = obj
 	call.Lines = [][]byte{obj}
@@ -335,6 +363,18 @@ func jsonType(b []byte) string {
 		return "NoneType"
 	}
 	return "number"
+}
+
+// crossSite refuses a change carried by the session cookie alone unless
+// it is a JSON POST from an allowed origin.
+func (s *Server) crossSite(r *http.Request) error {
+	if !httpx.CookieOnly(r) {
+		return nil
+	}
+	if why := s.Origins.CheckCookieChange(r); why != "" {
+		return apierr.CrossSiteRefused(why)
+	}
+	return nil
 }
 
 func writeJSON(w http.ResponseWriter, status int, body []byte) {

@@ -3,6 +3,7 @@ package rpc
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"io"
 	"log/slog"
 	"net/http"
@@ -12,6 +13,7 @@ import (
 
 	"github.com/trove-ml/trove/internal/apierr"
 	"github.com/trove-ml/trove/internal/auth"
+	"github.com/trove-ml/trove/internal/httpx"
 )
 
 // fixedAuth accepts the token "good" and refuses everything else.
@@ -32,19 +34,24 @@ type echoReq struct {
 func testServer(t *testing.T) *httptest.Server {
 	reg := NewRegistry()
 	reg.Add(
-		Endpoint{Name: "test.echo", Handler: Typed(func(_ context.Context, _ *Call, r *echoReq) (*echoReq, error) { return r, nil })},
-		Endpoint{Name: "test.echo", MinVersion: "2.20", Handler: Typed(func(_ context.Context, _ *Call, r *echoReq) (*echoReq, error) {
+		Endpoint{Name: "test.echo", Access: Read, Handler: Typed(func(_ context.Context, _ *Call, r *echoReq) (*echoReq, error) { return r, nil })},
+		Endpoint{Name: "test.echo", MinVersion: "2.20", Access: Read, Handler: Typed(func(_ context.Context, _ *Call, r *echoReq) (*echoReq, error) {
 			r.Count += 1000
 			return r, nil
 		})},
-		Endpoint{Name: "test.panic", Handler: func(context.Context, *Call) (any, error) { panic("boom") }},
-		Endpoint{Name: "test.fail", Handler: func(context.Context, *Call) (any, error) { return nil, io.ErrUnexpectedEOF }},
-		Endpoint{Name: "test.admin", Roles: []string{auth.RoleAdmin}, Handler: func(context.Context, *Call) (any, error) { return nil, nil }},
-		Endpoint{Name: "test.big", Handler: func(context.Context, *Call) (any, error) {
+		Endpoint{Name: "test.panic", Access: Read, Handler: func(context.Context, *Call) (any, error) { panic("boom") }},
+		Endpoint{Name: "test.fail", Access: Read, Handler: func(context.Context, *Call) (any, error) { return nil, io.ErrUnexpectedEOF }},
+		Endpoint{Name: "test.admin", Access: Access{Roles: []string{auth.RoleAdmin}}, Handler: func(context.Context, *Call) (any, error) { return nil, nil }},
+		Endpoint{Name: "test.setting", Access: ReadOrSet("value", []string{auth.RoleAdmin}), Handler: func(context.Context, *Call) (any, error) { return nil, nil }},
+		Endpoint{Name: "test.big", Access: Read, Handler: func(context.Context, *Call) (any, error) {
 			return map[string]string{"text": strings.Repeat("trove ", 2000)}, nil
 		}},
 	)
-	s := &Server{Registry: reg, Auth: fixedAuth{}, Log: slog.New(slog.NewTextHandler(io.Discard, nil)), MaxBody: 1024}
+	origins, err := httpx.NewOrigins([]string{"http://ui.example"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := &Server{Registry: reg, Auth: fixedAuth{}, Log: slog.New(slog.NewTextHandler(io.Discard, nil)), MaxBody: 1024, Origins: origins}
 	srv := httptest.NewServer(s)
 	t.Cleanup(srv.Close)
 	return srv
@@ -78,6 +85,11 @@ func TestServer(t *testing.T) {
 		}},
 		{name: "unknown error becomes 500", path: "/test.fail", status: 500},
 		{name: "role check", path: "/test.admin", status: 403, subcode: 20},
+		{name: "read for every role", path: "/test.setting", body: `{}`, status: 200},
+		{name: "setting is a change for its roles", path: "/test.setting", body: `{"value":1}`, status: 403, subcode: 20},
+		{name: "setting by query string too", path: "/test.setting?value=1", body: `{}`, status: 403, subcode: 20},
+		{name: "null sets nothing", path: "/test.setting", body: `{"value":null}`, status: 200},
+		{name: "setting in JSON lines", path: "/test.setting", body: "{}\n{\"value\":2}", hdr: map[string]string{"Content-Type": "application/json-lines"}, status: 403, subcode: 20},
 		{name: "body too large", path: "/test.echo", body: `{"name":"` + strings.Repeat("x", 2000) + `"}`, status: 400},
 		{name: "content encoding refused", path: "/test.echo", body: `{}`, hdr: map[string]string{"Content-Encoding": "gzip"}, status: 415},
 		{name: "trx echoed", path: "/test.echo", body: `{"name":"x"}`, hdr: map[string]string{"X-ClearML-Trx": "my-trx"}, status: 200, check: func(t *testing.T, _ *http.Response, env map[string]any) {
@@ -155,4 +167,25 @@ func TestQueryValues(t *testing.T) {
 			t.Errorf("convertQueryValue(%q) = %#v, want %#v", in, got, want)
 		}
 	}
+}
+
+// An endpoint that looks at credentials must state its access: the
+// registry refuses one without at start-up; AuthNone needs none.
+func TestAddRequiresAccess(t *testing.T) {
+	h := func(context.Context, *Call) (any, error) { return nil, nil }
+	for _, ep := range []Endpoint{
+		{Name: "test.none", Handler: h},
+		{Name: "test.optional", Auth: AuthOptional, Handler: h},
+		{Name: "test.setby", Access: Access{Roles: auth.Everyone, SetBy: "x"}, Handler: h},
+	} {
+		func() {
+			defer func() {
+				if p := recover(); p == nil || !strings.Contains(fmt.Sprint(p), ep.Name) {
+					t.Errorf("%s: want a panic naming it, got %v", ep.Name, p)
+				}
+			}()
+			NewRegistry().Add(ep)
+		}()
+	}
+	NewRegistry().Add(Endpoint{Name: "test.open", Auth: AuthNone, Handler: h})
 }

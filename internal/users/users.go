@@ -36,10 +36,16 @@ type Profile struct {
 	Name, GivenName, FamilyName, Avatar *string
 }
 
-// Update changes the profile of a user of company.
-func Update(ctx context.Context, env *domain.Env, company, id string, p Profile) (*domain.Update, error) {
+// Update changes the profile of a user of the caller's company. A user
+// changes its own profile; only a privileged role (auth.IsPrivileged)
+// changes another user's. Another user's id, to anyone else, is answered
+// as an unknown user.
+func Update(ctx context.Context, env *domain.Env, caller *auth.Identity, id string, p Profile) (*domain.Update, error) {
+	if id != caller.UserID && !auth.IsPrivileged(caller.Role) {
+		return nil, apierr.InvalidUserID(id)
+	}
 	u, err := env.DB.GetUser(ctx, id)
-	if err != nil || u.Company != company {
+	if err != nil || u.Company != caller.CompanyID {
 		return nil, domain.NotFound(store.ErrNotFound, apierr.InvalidUserID(id))
 	}
 	fields := map[string]any{}

@@ -58,14 +58,24 @@ func TestUpdateAndDelete(t *testing.T) {
 	testenv.EachDomain(t, func(t *testing.T, env *domain.Env) {
 		ctx := context.Background()
 		a := addUser(t, env, "a", "co1")
-		addUser(t, env, "b", "co1")
+		b := addUser(t, env, "b", "co1")
 		addUser(t, env, "c", "co2")
+		admin := &auth.Identity{UserID: "a", CompanyID: "co1", Role: auth.RoleAdmin}
 		name := "Bea"
-		up, err := users.Update(ctx, env, "co1", "b", users.Profile{Name: &name})
+		// A user changes its own profile; an admin any of its company's.
+		up, err := users.Update(ctx, env, b, "b", users.Profile{Name: &name})
 		if err != nil || up.Updated != 1 || up.Fields["name"] != "Bea" {
-			t.Fatalf("update: %+v %v", up, err)
+			t.Fatalf("update own: %+v %v", up, err)
 		}
-		_, err = users.Update(ctx, env, "co1", "c", users.Profile{Name: &name})
+		name = "Bee"
+		if up, err = users.Update(ctx, env, admin, "b", users.Profile{Name: &name}); err != nil || up.Updated != 1 {
+			t.Fatalf("admin update: %+v %v", up, err)
+		}
+		// Another user's profile is not a plain user's to change.
+		_, err = users.Update(ctx, env, a, "b", users.Profile{Name: &name})
+		testenv.WantError(t, err, 400, 301)
+		// Nor is another company's user an admin's.
+		_, err = users.Update(ctx, env, admin, "c", users.Profile{Name: &name})
 		testenv.WantError(t, err, 400, 301)
 		testenv.WantError(t, users.Delete(ctx, env, a, "a"), 400, 16)
 		testenv.WantError(t, users.Delete(ctx, env, a, "c"), 400, 301)

@@ -37,6 +37,8 @@ func post(t *testing.T, c *http.Client, url string, hdr http.Header) (int, map[s
 		t.Fatal(err)
 	}
 	req.Header.Set("Content-Type", "application/json")
+	// A browser's POST names the page's origin: here the web address's own.
+	req.Header.Set("Origin", req.URL.Scheme+"://"+req.URL.Host)
 	for k, v := range hdr {
 		req.Header[k] = v
 	}

@@ -14,11 +14,11 @@ import (
 func Register(r *rpc.Registry, d *api.Deps) {
 	s := &service{d}
 	r.Add(
-		rpc.Endpoint{Name: "organization.get_tags", Handler: rpc.Typed(s.getTags)},
-		rpc.Endpoint{Name: "organization.get_user_companies", Handler: rpc.Typed(s.userCompanies)},
-		rpc.Endpoint{Name: "organization.get_entities_count", MinVersion: "2.16", Handler: rpc.Typed(s.getEntitiesCount)},
-		rpc.Endpoint{Name: "organization.prepare_download_for_get_all", MinVersion: "2.26", Handler: rpc.Typed(s.prepareDownload)},
-		rpc.Endpoint{Name: "organization.download_for_get_all", MinVersion: "2.26", Handler: rpc.Typed(s.download), Streaming: true},
+		rpc.Endpoint{Name: "organization.get_tags", Access: rpc.Read, Handler: rpc.Typed(s.getTags)},
+		rpc.Endpoint{Name: "organization.get_user_companies", Access: rpc.Read, Handler: rpc.Typed(s.userCompanies)},
+		rpc.Endpoint{Name: "organization.get_entities_count", MinVersion: "2.16", Access: rpc.Read, Handler: rpc.Typed(s.getEntitiesCount)},
+		rpc.Endpoint{Name: "organization.prepare_download_for_get_all", MinVersion: "2.26", Access: rpc.Read, Handler: rpc.Typed(s.prepareDownload)},
+		rpc.Endpoint{Name: "organization.download_for_get_all", MinVersion: "2.26", Access: rpc.Read, Handler: rpc.Typed(s.download), Streaming: true},
 	)
 }
 

@@ -16,8 +16,8 @@ import (
 func Register(r *rpc.Registry, d *api.Deps) {
 	s := &service{d: d}
 	r.Add(
-		rpc.Endpoint{Name: "pipelines.start_pipeline", MinVersion: "2.17", Handler: rpc.Typed(s.startPipeline)},
-		rpc.Endpoint{Name: "pipelines.delete_runs", MinVersion: "2.26", Handler: rpc.Typed(s.deleteRuns)},
+		rpc.Endpoint{Name: "pipelines.start_pipeline", MinVersion: "2.17", Access: rpc.Write, Handler: rpc.Typed(s.startPipeline)},
+		rpc.Endpoint{Name: "pipelines.delete_runs", MinVersion: "2.26", Access: rpc.Write, Handler: rpc.Typed(s.deleteRuns)},
 	)
 }
 

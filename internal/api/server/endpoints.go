@@ -8,19 +8,17 @@ import (
 	"github.com/trove-ml/trove/internal/rpc"
 )
 
-// admins are the roles that may read the usage report and configuration:
-// the reference's root and system, and Trove's admin (its operator, who
-// has no root key).
-var admins = auth.Privileged
-
-// Register adds the server operations.
+// Register adds the server operations. The usage report and the
+// configuration are for the privileged roles (the reference's root and
+// system, and Trove's admin, its operator, who has no root key); so is
+// changing the usage-statistics opt-in, which every role reads.
 func Register(r *rpc.Registry, d *api.Deps) {
 	s := &service{d}
 	r.Add(
-		rpc.Endpoint{Name: "server.info", Auth: rpc.AuthNone, Handler: rpc.Typed(s.info)},
-		rpc.Endpoint{Name: "server.report_stats_option", MinVersion: "2.4", Handler: rpc.Typed(s.reportStatsOption)},
-		rpc.Endpoint{Name: "server.get_stats", Roles: admins, Handler: rpc.Typed(s.getStats)},
-		rpc.Endpoint{Name: "server.config", Roles: admins, Handler: rpc.Typed(s.config)},
+		rpc.Endpoint{Name: "server.info", Access: rpc.Read, Handler: rpc.Typed(s.info)},
+		rpc.Endpoint{Name: "server.report_stats_option", MinVersion: "2.4", Access: rpc.ReadOrSet("enabled", auth.Privileged), Handler: rpc.Typed(s.reportStatsOption)},
+		rpc.Endpoint{Name: "server.get_stats", Access: rpc.AdminRead, Handler: rpc.Typed(s.getStats)},
+		rpc.Endpoint{Name: "server.config", Access: rpc.AdminRead, Handler: rpc.Typed(s.config)},
 	)
 }
 

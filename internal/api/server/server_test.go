@@ -17,21 +17,25 @@ var otherCompany = auth.FixedUser{ID: "other-user", Name: "other", AccessKey: "O
 
 var otherAdmin = auth.FixedUser{ID: "other-admin", Name: "oa", AccessKey: "OTHERADMINKEY00000000000000", SecretKey: "other-admin-secret-0000000000000000000", Role: auth.RoleAdmin, Company: "other-company"}
 
-// server.info answers without credentials, by version.
+// server.info answers any role, by version; not anonymous callers (as
+// the reference since 2.3).
 func TestServerInfo(t *testing.T) {
 	testenv.Each(t, func(t *testing.T, e *testenv.Env) {
-		r := e.CallAs(t, "", "server.info", nil).OK(t)
+		r := e.Call(t, "server.info", nil).OK(t)
 		if r.Str("version") != auth.ServerVersion || r.Str("api_version") != "2.31" || r.Data["uid"] != nil {
 			t.Fatalf("info: %s", r.Raw)
 		}
-		r = e.CallAs(t, "", "v2.8/server.info", nil).OK(t)
+		r = e.Call(t, "v2.8/server.info", nil).OK(t)
 		if r.Str("uid") != auth.DefaultCompanyID || r.Data["api_version"] != nil {
 			t.Fatalf("info 2.8: %s", r.Raw)
 		}
-		if r = e.CallAs(t, "", "v2.1/server.info", nil).OK(t); r.Data["uid"] != nil || r.Data["api_version"] != nil {
+		if r = e.Call(t, "v2.1/server.info", nil).OK(t); r.Data["uid"] != nil || r.Data["api_version"] != nil {
 			t.Fatalf("info 2.1: %s", r.Raw)
 		}
-	})
+		e.CallAs(t, "", "server.info", nil).Err(t, 401, 20)
+		plain := e.Login(t, plainUser.AccessKey, plainUser.SecretKey)
+		e.CallAs(t, plain, "server.info", nil).OK(t)
+	}, testenv.WithUsers(plainUser))
 }
 
 // server.report_stats_option reads and sets the company's opt-in.

@@ -11,9 +11,9 @@ import (
 func Register(r *rpc.Registry, d *api.Deps) {
 	s := &service{d}
 	r.Add(
-		rpc.Endpoint{Name: "storage.get_settings", MinVersion: "2.22", Handler: rpc.Typed(s.getSettings)},
-		rpc.Endpoint{Name: "storage.set_settings", MinVersion: "2.22", Handler: rpc.Typed(s.setSettings)},
-		rpc.Endpoint{Name: "storage.reset_settings", MinVersion: "2.22", Handler: rpc.Typed(s.resetSettings)},
+		rpc.Endpoint{Name: "storage.get_settings", MinVersion: "2.22", Access: rpc.Read, Handler: rpc.Typed(s.getSettings)},
+		rpc.Endpoint{Name: "storage.set_settings", MinVersion: "2.22", Access: rpc.Admin, Handler: rpc.Typed(s.setSettings)},
+		rpc.Endpoint{Name: "storage.reset_settings", MinVersion: "2.22", Access: rpc.Admin, Handler: rpc.Typed(s.resetSettings)},
 	)
 }
 

@@ -12,7 +12,7 @@ import (
 
 type obj = map[string]any
 
-var otherCompany = auth.FixedUser{ID: "other-user", Name: "other", AccessKey: "OTHERKEY0000000000000000000", SecretKey: "other-secret-00000000000000000000000", Role: auth.RoleUser, Company: "other-company"}
+var otherCompany = auth.FixedUser{ID: "other-user", Name: "other", AccessKey: "OTHERKEY0000000000000000000", SecretKey: "other-secret-00000000000000000000000", Role: auth.RoleAdmin, Company: "other-company"}
 
 func asJSON(v any) string {
 	b, _ := json.Marshal(v)

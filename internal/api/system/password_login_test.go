@@ -36,8 +36,13 @@ func sessionCookie(r *testenv.Response) *http.Cookie {
 	return nil
 }
 
+// withCookie sends the session cookie as a browser on the web address
+// does: same-origin (changes by cookie need it).
 func withCookie(tok string) func(http.Header) {
-	return func(h http.Header) { h.Set("Cookie", rpc.CookieName+"="+tok) }
+	return func(h http.Header) {
+		h.Set("Cookie", rpc.CookieName+"="+tok)
+		h.Set("Sec-Fetch-Site", "same-origin")
+	}
 }
 
 // Without logins in the configuration the login page asks for a name only.

@@ -7,7 +7,6 @@ import (
 
 	"github.com/trove-ml/trove/internal/api"
 	"github.com/trove-ml/trove/internal/apierr"
-	"github.com/trove-ml/trove/internal/auth"
 	"github.com/trove-ml/trove/internal/rpc"
 	userdom "github.com/trove-ml/trove/internal/users"
 )
@@ -28,12 +27,9 @@ func (r *updateRequest) Validate() error {
 }
 
 // update changes a profile: the caller's own, or (for an admin) any of its
-// company's.
+// company's (the rule is the domain's).
 func (s *service) update(ctx context.Context, c *rpc.Call, req *updateRequest) (*api.UpdateResult, error) {
-	if req.User != c.User() && !auth.IsPrivileged(c.Identity.Role) {
-		return nil, apierr.InvalidUserID(req.User)
-	}
-	up, err := userdom.Update(ctx, &s.d.Env, c.Company(), req.User,
+	up, err := userdom.Update(ctx, &s.d.Env, c.Identity, req.User,
 		userdom.Profile{Name: req.Name, GivenName: req.GivenName, FamilyName: req.FamilyName, Avatar: req.Avatar})
 	if err != nil {
 		return nil, err

@@ -24,14 +24,14 @@ func Register(r *rpc.Registry, d *api.Deps) {
 		return workers.SweepExpired(ctx, &d.Env)
 	})
 	r.Add(
-		rpc.Endpoint{Name: "workers.register", MinVersion: "2.4", Handler: rpc.Typed(s.register)},
-		rpc.Endpoint{Name: "workers.unregister", MinVersion: "2.4", Handler: rpc.Typed(s.unregister)},
-		rpc.Endpoint{Name: "workers.status_report", MinVersion: "2.4", Handler: rpc.Typed(s.statusReport)},
-		rpc.Endpoint{Name: "workers.get_all", MinVersion: "2.4", Handler: rpc.Typed(s.getAll)},
-		rpc.Endpoint{Name: "workers.get_count", Handler: rpc.Typed(s.getCount)},
-		rpc.Endpoint{Name: "workers.get_metric_keys", MinVersion: "2.4", Handler: rpc.Typed(s.getMetricKeys)},
-		rpc.Endpoint{Name: "workers.get_stats", MinVersion: "2.4", Handler: rpc.Typed(s.getStats)},
-		rpc.Endpoint{Name: "workers.get_activity_report", MinVersion: "2.4", Handler: rpc.Typed(s.getActivityReport)},
+		rpc.Endpoint{Name: "workers.register", MinVersion: "2.4", Access: rpc.Write, Handler: rpc.Typed(s.register)},
+		rpc.Endpoint{Name: "workers.unregister", MinVersion: "2.4", Access: rpc.Write, Handler: rpc.Typed(s.unregister)},
+		rpc.Endpoint{Name: "workers.status_report", MinVersion: "2.4", Access: rpc.Write, Handler: rpc.Typed(s.statusReport)},
+		rpc.Endpoint{Name: "workers.get_all", MinVersion: "2.4", Access: rpc.Read, Handler: rpc.Typed(s.getAll)},
+		rpc.Endpoint{Name: "workers.get_count", Access: rpc.Read, Handler: rpc.Typed(s.getCount)},
+		rpc.Endpoint{Name: "workers.get_metric_keys", MinVersion: "2.4", Access: rpc.Read, Handler: rpc.Typed(s.getMetricKeys)},
+		rpc.Endpoint{Name: "workers.get_stats", MinVersion: "2.4", Access: rpc.Read, Handler: rpc.Typed(s.getStats)},
+		rpc.Endpoint{Name: "workers.get_activity_report", MinVersion: "2.4", Access: rpc.Read, Handler: rpc.Typed(s.getActivityReport)},
 	)
 }
 

@@ -39,7 +39,7 @@ func TestFilesRoles(t *testing.T) {
 			}
 			own := "by-" + role + "/f.txt"
 			r := upload(tok, own, "x")
-			if writer != (r.Status == 200) || (!writer && (r.Status != 403 || !strings.Contains(r.Raw, "not allowed for role"))) {
+			if writer != (r.Status == 200) || (!writer && (r.Status != 403 || !strings.Contains(r.Raw, "role is read-only"))) {
 				t.Errorf("%s uploads: %s", role, r)
 			}
 			r = upload(tok, path, "overwritten by "+role)

@@ -99,7 +99,8 @@ func New(ctx context.Context, cfg config.Config, log *slog.Logger) (*App, error)
 	deps.FileServer = fsvc
 	reg := NewRegistry(deps)
 	a := &App{Cfg: cfg, Log: log, DB: db, Deps: deps, Generated: gen, FilesHandler: fsvc, Registry: reg, Origins: origins}
-	srv := &rpc.Server{Registry: reg, Auth: authn, Log: log, MaxBody: int64(cfg.MaxBodyMB) << 20, Timeout: cfg.RequestTimeout, Origins: origins}
+	srv := &rpc.Server{Registry: reg, Auth: authn, Log: log, MaxBody: int64(cfg.MaxBodyMB) << 20, Timeout: cfg.RequestTimeout, Origins: origins,
+		AccessLog: cfg.AccessLog.Enabled, SlowCall: cfg.AccessLog.SlowCall}
 	if cfg.Metrics {
 		a.instrument(srv)
 	}

@@ -23,6 +23,8 @@ func newFileServer(ctx context.Context, cfg config.Config, log *slog.Logger, aut
 		MaxUpload:   cfg.Files.MaxUploadMB << 20,
 		URLPrefixes: filesURLPrefixes(cfg, publicURL),
 		Origins:     origins,
+		AccessLog:   cfg.AccessLog.Enabled,
+		SlowCall:    cfg.AccessLog.SlowCall,
 	})
 	if err != nil {
 		if c, ok := st.(interface{ Close() error }); ok {

@@ -35,6 +35,8 @@ type Config struct {
 	EventQueueMB int `yaml:"event_queue_mb"`
 	// RequestTimeout is the deadline of one API call (timeout.go).
 	RequestTimeout time.Duration `yaml:"request_timeout"`
+	// AccessLog picks the requests logged at info (accesslog.go).
+	AccessLog `yaml:",inline"`
 	// LogFormat is "text" or "json"; LogLevel "debug", "info", "warn", "error".
 	LogFormat string `yaml:"log_format"`
 	LogLevel  string `yaml:"log_level"`
@@ -56,7 +58,7 @@ type Config struct {
 func Defaults() Config {
 	return Config{
 		APIAddr: "0.0.0.0:8008", FilesAddr: "0.0.0.0:8081", DataDir: "./data",
-		MaxBodyMB: 100, EventQueueMB: 512, RequestTimeout: DefaultRequestTimeout, LogFormat: "text", LogLevel: "info",
+		MaxBodyMB: 100, EventQueueMB: 512, RequestTimeout: DefaultRequestTimeout, AccessLog: AccessLog{SlowCall: DefaultSlowCall}, LogFormat: "text", LogLevel: "info",
 		Files: Files{Storage: "local", Fsync: true},
 		Ops:   Ops{WebAddr: "0.0.0.0:8080", Metrics: true, StatsRetention: DefaultStatsRetention},
 	}
@@ -84,6 +86,7 @@ func Parse(fs *flag.FlagSet, args []string, getenv func(string) string) (Config,
 	files := addFilesFlags(fs)
 	ops := addOpsFlags(fs)
 	timeouts := addTimeoutFlags(fs)
+	accessLog := addAccessLogFlags(fs)
 	if err := fs.Parse(args); err != nil {
 		return cfg, err
 	}
@@ -139,6 +142,9 @@ func Parse(fs *flag.FlagSet, args []string, getenv func(string) string) (Config,
 	if err := applyTimeoutEnv(&cfg, getenv); err != nil {
 		return cfg, err
 	}
+	if err := applyAccessLogEnv(&cfg.AccessLog, getenv); err != nil {
+		return cfg, err
+	}
 	set := func(dst *string, v string) {
 		if v != "" {
 			*dst = v
@@ -163,6 +169,7 @@ func Parse(fs *flag.FlagSet, args []string, getenv func(string) string) (Config,
 	files.apply(fs, &cfg.Files)
 	ops.apply(fs, &cfg.Ops)
 	timeouts.apply(&cfg)
+	accessLog.apply(fs, &cfg.AccessLog)
 	return cfg, cfg.Validate()
 }
 
@@ -189,6 +196,9 @@ func (c Config) Validate() error {
 		return fmt.Errorf("event_queue_mb must be at least 1")
 	}
 	if err := c.validateTimeout(); err != nil {
+		return err
+	}
+	if err := c.AccessLog.validate(); err != nil {
 		return err
 	}
 	switch c.LogFormat {

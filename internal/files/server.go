@@ -48,6 +48,10 @@ type Options struct {
 	// which pages may upload or delete with the session cookie (nil =
 	// same origin only).
 	Origins *httpx.Origins
+	// AccessLog logs every request at info; otherwise requests of SlowCall
+	// or longer (0: none) at info and the others at debug.
+	AccessLog bool
+	SlowCall  time.Duration
 }
 
 // Service is the file server: an http.Handler for the files port and the
@@ -60,6 +64,8 @@ type Service struct {
 	prefixes  []urlPrefix
 	log       *slog.Logger
 	origins   *httpx.Origins
+	accessLog bool
+	slowCall  time.Duration
 }
 
 // New checks the options and builds the service.
@@ -70,7 +76,8 @@ func New(o Options) (*Service, error) {
 	if o.Log == nil {
 		o.Log = slog.New(slog.DiscardHandler)
 	}
-	s := &Service{store: o.Storage, spool: o.SpoolDir, auth: o.Auth, maxUpload: o.MaxUpload, log: o.Log, origins: o.Origins}
+	s := &Service{store: o.Storage, spool: o.SpoolDir, auth: o.Auth, maxUpload: o.MaxUpload, log: o.Log, origins: o.Origins,
+		accessLog: o.AccessLog, slowCall: o.SlowCall}
 	for _, p := range o.URLPrefixes {
 		up, err := parsePrefix(p)
 		if err != nil {
@@ -125,8 +132,16 @@ func (s *Service) ServeHTTP(rw http.ResponseWriter, r *http.Request) {
 				http.Error(w, "internal error", http.StatusInternalServerError)
 			}
 		}
-		s.log.Info("files", "method", r.Method, "path", r.URL.Path, "status", w.status, "bytes", w.bytes,
-			"duration_ms", float64(time.Since(start).Microseconds())/1000, "remote", r.RemoteAddr)
+		d := time.Since(start)
+		level, msg := slog.LevelDebug, "files"
+		if s.accessLog || (s.slowCall > 0 && d >= s.slowCall) {
+			level = slog.LevelInfo
+			if !s.accessLog {
+				msg = "slow files request"
+			}
+		}
+		s.log.Log(r.Context(), level, msg, "method", r.Method, "path", r.URL.Path, "status", w.status, "bytes", w.bytes,
+			"duration_ms", float64(d.Microseconds())/1000, "remote", r.RemoteAddr)
 	}()
 	h := w.Header()
 	h.Set("Server", "trove")

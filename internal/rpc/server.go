@@ -51,6 +51,11 @@ type Server struct {
 	// Timeout is the deadline of a call (0 = DefaultTimeout, negative =
 	// none); streaming endpoints are exempt.
 	Timeout time.Duration
+	// AccessLog logs every call at info; otherwise calls of SlowCall or
+	// longer (0: none) are logged at info and the others at debug.
+	// Failures are logged as errors either way.
+	AccessLog bool
+	SlowCall  time.Duration
 	// Observe, when set, sees every finished call.
 	Observe Observer
 	// Origins is the origin policy: CORS and the cross-site gate of
@@ -103,7 +108,14 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			writeJSON(w, 500, encodeError(m, apierr.Internal(fmt.Errorf("%v", p)), fmt.Sprint(p)))
 		}
 		d := time.Since(start)
-		s.Log.Info("call", "endpoint", name, "status", status, "duration_ms", float64(d.Microseconds())/1000, "request_id", id, "remote", r.RemoteAddr)
+		level, msg := slog.LevelDebug, "call"
+		if s.AccessLog || (s.SlowCall > 0 && d >= s.SlowCall) {
+			level = slog.LevelInfo
+			if !s.AccessLog {
+				msg = "slow call"
+			}
+		}
+		s.Log.Log(r.Context(), level, msg, "endpoint", name, "status", status, "duration_ms", float64(d.Microseconds())/1000, "request_id", id, "remote", r.RemoteAddr)
 		if s.Observe != nil {
 			s.Observe(Finished{Operation: op, Status: status, Duration: d, Result: result})
 		}

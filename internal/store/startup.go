@@ -25,9 +25,6 @@ const (
 	IntegrityOff   = "off"
 )
 
-// DefaultIntegrityTimeout bounds the start-up integrity check.
-const DefaultIntegrityTimeout = 5 * time.Minute
-
 // ErrDamagedStore is returned (wrapped) when the integrity check of a
 // SQLite database finds damage.
 var ErrDamagedStore = errors.New("the database file is damaged")
@@ -39,7 +36,7 @@ type Options struct {
 	// Integrity is the SQLite start-up check: IntegrityQuick,
 	// IntegrityFull, or IntegrityOff ("" = off, for tools and tests).
 	Integrity string
-	// IntegrityTimeout bounds the check (0 = DefaultIntegrityTimeout).
+	// IntegrityTimeout bounds the check (0 = no bound).
 	IntegrityTimeout time.Duration
 	// AllowEmptyStore starts a new, empty store even though the data
 	// dir's file storage holds files.
@@ -73,12 +70,12 @@ func (db *DB) checkIntegrity(ctx context.Context, loc Location, opts Options) er
 		return nil
 	}
 	limit := opts.IntegrityTimeout
-	if limit <= 0 {
-		limit = DefaultIntegrityTimeout
-	}
 	log := opts.logger()
 	start := time.Now()
-	cctx, cancel := context.WithTimeout(ctx, limit)
+	cctx, cancel := context.WithCancel(ctx)
+	if limit > 0 {
+		cctx, cancel = context.WithTimeout(ctx, limit)
+	}
 	defer cancel()
 	problems, err := integrityProblems(cctx, db.w, opts.Integrity)
 	took := time.Since(start).Round(time.Millisecond)

@@ -205,3 +205,20 @@ func openSQLiteReadOnly(path string) (*sql.DB, error) {
 	db.SetMaxOpenConns(1)
 	return db, nil
 }
+
+// SQLiteSchemaVersion is the newest migration applied to the SQLite file
+// at path (0 for a file without schema).
+func SQLiteSchemaVersion(ctx context.Context, path string) (int, error) {
+	db, err := openSQLiteReadOnly(path)
+	if err != nil {
+		return 0, err
+	}
+	defer db.Close()
+	var n int
+	if err := db.QueryRowContext(ctx, `SELECT COUNT(*) FROM sqlite_master WHERE type = 'table' AND name = 'schema_migrations'`).Scan(&n); err != nil || n == 0 {
+		return 0, err
+	}
+	var v sql.NullInt64
+	err = db.QueryRowContext(ctx, `SELECT MAX(version) FROM schema_migrations`).Scan(&v)
+	return int(v.Int64), err
+}

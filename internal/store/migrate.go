@@ -196,3 +196,13 @@ func (o Options) logger() *slog.Logger {
 	}
 	return slog.New(slog.DiscardHandler)
 }
+
+// NewestSQLiteVersion is the newest schema version this binary's SQLite
+// migrations reach.
+func NewestSQLiteVersion() int {
+	ms, err := (&DB{D: sqliteDialect{}}).loadMigrations()
+	if err != nil || len(ms) == 0 {
+		return 0
+	}
+	return ms[len(ms)-1].version
+}

@@ -289,6 +289,9 @@ func (u *unpacked) check(ctx context.Context, archive, dbPath string) (ArchiveRe
 	}
 	rep.SchemaVersion = v
 	rep.Checked = append(rep.Checked, fmt.Sprintf("database quick_check ok, schema version %d", v))
+	if newest := store.NewestSQLiteVersion(); v > newest {
+		rep.Warnings = append(rep.Warnings, fmt.Sprintf("the database's schema version %d is newer than this Trove's (%d): restore and serve it with the newer Trove that made it", v, newest))
+	}
 	return rep, nil
 }
 

@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"compress/gzip"
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -383,4 +384,37 @@ func TestRestoreKeepsEmptyTargetOnFailure(t *testing.T) {
 	if _, err := transfer.Restore(ctx, archive, loc, dataDir); err != nil {
 		t.Fatalf("the good archive into the same dir: %v", err)
 	}
+}
+
+// A backup of a store written by a newer Trove verifies with a warning
+// and is not restored by this one: its store would be refused at start.
+func TestRestoreRefusesArchiveOfNewerSchema(t *testing.T) {
+	ctx := context.Background()
+	dir := filepath.Join(t.TempDir(), "data")
+	db, err := store.Open(ctx, "", dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := db.Write().ExecContext(ctx, `INSERT INTO schema_migrations (version, name, applied_at) VALUES (9999, '9999_later.sql', 0)`); err != nil {
+		t.Fatal(err)
+	}
+	db.Close()
+	archive := filepath.Join(t.TempDir(), "newer.tgz")
+	loc, _ := store.Locate("", dir)
+	if _, err := transfer.Backup(ctx, loc, dir, archive); err != nil {
+		t.Fatal(err)
+	}
+	rep, err := transfer.Verify(ctx, archive, t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.SchemaVersion != 9999 || len(rep.Warnings) != 1 || !strings.Contains(rep.Warnings[0], "newer than this Trove's") {
+		t.Fatalf("verify of a newer archive: %+v", rep)
+	}
+	parent, dataDir, rloc := restoreTarget(t)
+	_, err = transfer.Restore(ctx, archive, rloc, dataDir)
+	if !errors.Is(err, store.ErrNewerStore) || !strings.Contains(err.Error(), "nothing was restored") {
+		t.Fatalf("restore of a newer archive: %v", err)
+	}
+	assertNothingRestored(t, parent, dataDir)
 }

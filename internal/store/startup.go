@@ -82,7 +82,7 @@ func (db *DB) checkIntegrity(ctx context.Context, loc Location, opts Options) er
 	if err != nil && cctx.Err() != nil && ctx.Err() == nil {
 		log.Warn("store integrity check did not finish in time; starting without it",
 			"mode", opts.Integrity, "limit", limit, "path", loc.Path,
-			"hint", "raise --integrity-timeout, or run the check offline with --integrity-check=full")
+			"hint", "raise --integrity-timeout (0 = no bound) to have the whole file checked at start")
 		return nil
 	}
 	if err != nil {

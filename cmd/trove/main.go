@@ -26,8 +26,10 @@ Usage:
   trove import --from URL --key K --secret S
                                      import projects, tasks, models, queues, events
                                      and files from a ClearML API server (resumable)
-  trove backup FILE                  write a consistent archive of a SQLite store and its files
-  trove restore FILE                 unpack a backup into an empty data dir
+  trove backup FILE                  write a consistent archive of a SQLite store and its files,
+                                     with a manifest of sizes and SHA-256 checksums
+  trove backup --verify FILE         check an archive as a restore would, without restoring
+  trove restore FILE                 check a backup, then restore it into a new data dir (all or nothing)
   trove version                      print the version
 `
 

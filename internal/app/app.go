@@ -65,7 +65,9 @@ func New(ctx context.Context, cfg config.Config, log *slog.Logger) (*App, error)
 	if err != nil {
 		return nil, err
 	}
-	db, err := store.Open(ctx, cfg.DB, cfg.DataDir)
+	opts := cfg.Startup.StoreOptions()
+	opts.Log = log
+	db, err := store.OpenWith(ctx, cfg.DB, cfg.DataDir, opts)
 	if err != nil {
 		return nil, err
 	}

@@ -14,6 +14,7 @@ import (
 	"gopkg.in/yaml.v3"
 
 	"github.com/trove-ml/trove/internal/auth"
+	"github.com/trove-ml/trove/internal/store"
 )
 
 // Config is the server configuration.
@@ -52,6 +53,8 @@ type Config struct {
 	Files Files `yaml:"files"`
 	// Ops are the web port, metrics and retention settings (ops.go).
 	Ops `yaml:",inline"`
+	// Startup are the store's start-up checks (startup.go).
+	Startup `yaml:",inline"`
 }
 
 // Defaults returns the built-in settings.
@@ -59,8 +62,9 @@ func Defaults() Config {
 	return Config{
 		APIAddr: "0.0.0.0:8008", FilesAddr: "0.0.0.0:8081", DataDir: "./data",
 		MaxBodyMB: 100, EventQueueMB: 512, RequestTimeout: DefaultRequestTimeout, AccessLog: AccessLog{SlowCall: DefaultSlowCall}, LogFormat: "text", LogLevel: "info",
-		Files: Files{Storage: "local", Fsync: true},
-		Ops:   Ops{WebAddr: "0.0.0.0:8080", Metrics: true, StatsRetention: DefaultStatsRetention},
+		Files:   Files{Storage: "local", Fsync: true},
+		Ops:     Ops{WebAddr: "0.0.0.0:8080", Metrics: true, StatsRetention: DefaultStatsRetention},
+		Startup: Startup{IntegrityCheck: store.IntegrityQuick, IntegrityTimeout: DefaultIntegrityTimeout},
 	}
 }
 
@@ -87,6 +91,7 @@ func Parse(fs *flag.FlagSet, args []string, getenv func(string) string) (Config,
 	ops := addOpsFlags(fs)
 	timeouts := addTimeoutFlags(fs)
 	accessLog := addAccessLogFlags(fs)
+	startup := addStartupFlags(fs)
 	if err := fs.Parse(args); err != nil {
 		return cfg, err
 	}
@@ -145,6 +150,9 @@ func Parse(fs *flag.FlagSet, args []string, getenv func(string) string) (Config,
 	if err := applyAccessLogEnv(&cfg.AccessLog, getenv); err != nil {
 		return cfg, err
 	}
+	if err := applyStartupEnv(&cfg.Startup, getenv); err != nil {
+		return cfg, err
+	}
 	set := func(dst *string, v string) {
 		if v != "" {
 			*dst = v
@@ -170,6 +178,7 @@ func Parse(fs *flag.FlagSet, args []string, getenv func(string) string) (Config,
 	ops.apply(fs, &cfg.Ops)
 	timeouts.apply(&cfg)
 	accessLog.apply(fs, &cfg.AccessLog)
+	startup.apply(fs, &cfg.Startup)
 	return cfg, cfg.Validate()
 }
 
@@ -211,6 +220,9 @@ func (c Config) Validate() error {
 	}
 	if (c.AdminKey == "") != (c.AdminSecret == "") {
 		return fmt.Errorf("admin key and secret must be given together")
+	}
+	if err := c.Startup.validate(); err != nil {
+		return err
 	}
 	if err := c.Ops.validate(); err != nil {
 		return err

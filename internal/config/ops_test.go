@@ -55,3 +55,47 @@ func TestOpsSettings(t *testing.T) {
 		})
 	}
 }
+
+func TestStartupSettings(t *testing.T) {
+	yml := filepath.Join(t.TempDir(), "trove.yaml")
+	if err := os.WriteFile(yml, []byte("integrity_check: full\nintegrity_timeout: 10m\nallow_empty_store: true\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	cases := []struct {
+		name string
+		args []string
+		env  map[string]string
+		want Startup
+		err  string
+	}{
+		{name: "defaults", want: Startup{IntegrityCheck: "quick", IntegrityTimeout: 2 * time.Minute}},
+		{name: "yaml", args: []string{"--config", yml}, want: Startup{IntegrityCheck: "full", IntegrityTimeout: 10 * time.Minute, AllowEmptyStore: true}},
+		{name: "env over yaml", args: []string{"--config", yml},
+			env:  map[string]string{"TROVE_INTEGRITY_CHECK": "off", "TROVE_INTEGRITY_TIMEOUT": "30s", "TROVE_ALLOW_EMPTY_STORE": "false"},
+			want: Startup{IntegrityCheck: "off", IntegrityTimeout: 30 * time.Second}},
+		{name: "flags over env", args: []string{"--integrity-check", "full", "--integrity-timeout", "0", "--allow-empty-store"},
+			env:  map[string]string{"TROVE_INTEGRITY_CHECK": "off", "TROVE_INTEGRITY_TIMEOUT": "30s"},
+			want: Startup{IntegrityCheck: "full", IntegrityTimeout: 0, AllowEmptyStore: true}},
+		{name: "bad mode", args: []string{"--integrity-check", "thorough"}, err: `integrity_check must be quick, full or off, got "thorough"`},
+		{name: "negative timeout", args: []string{"--integrity-timeout", "-1s"}, err: "integrity_timeout must not be negative"},
+		{name: "bad timeout env", env: map[string]string{"TROVE_INTEGRITY_TIMEOUT": "soon"}, err: "TROVE_INTEGRITY_TIMEOUT"},
+		{name: "bad allow env", env: map[string]string{"TROVE_ALLOW_EMPTY_STORE": "perhaps"}, err: "TROVE_ALLOW_EMPTY_STORE"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			cfg, err := Load(c.args, func(k string) string { return c.env[k] })
+			if c.err != "" {
+				if err == nil || !strings.Contains(err.Error(), c.err) {
+					t.Fatalf("want error %q, got %v", c.err, err)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if cfg.Startup != c.want {
+				t.Fatalf("got %+v, want %+v", cfg.Startup, c.want)
+			}
+		})
+	}
+}

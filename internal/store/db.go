@@ -55,7 +55,12 @@ type DB struct {
 // for the accepted forms) and applies the migrations. A SQLite database is
 // locked against a second server for as long as it is open.
 func Open(ctx context.Context, dsn, dataDir string) (*DB, error) {
-	loc, err := Locate(dsn, dataDir)
+	return OpenWith(ctx, dsn, dataDir, Options{})
+}
+
+// open is Open with the start-up settings of OpenWith.
+func open(ctx context.Context, dsn string, opts Options) (*DB, error) {
+	loc, err := Locate(dsn, opts.DataDir)
 	if err != nil {
 		return nil, err
 	}
@@ -75,7 +80,11 @@ func Open(ctx context.Context, dsn, dataDir string) (*DB, error) {
 		db.Close()
 		return nil, fmt.Errorf("connect database %s: %w", loc, err)
 	}
-	if err := db.migrate(ctx); err != nil {
+	if err := db.checkIntegrity(ctx, loc, opts); err != nil {
+		db.Close()
+		return nil, err
+	}
+	if err := db.migrate(ctx, opts); err != nil {
 		db.Close()
 		return nil, fmt.Errorf("database %s: %w", loc, err)
 	}

@@ -4,12 +4,14 @@ import (
 	"archive/tar"
 	"compress/gzip"
 	"context"
+	"encoding/json"
 	"fmt"
 	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"github.com/trove-ml/trove/internal/store"
 )
@@ -59,10 +61,19 @@ func Backup(ctx context.Context, loc store.Location, dataDir, out string) (Backu
 	defer f.Close()
 	gz, _ := gzip.NewWriterLevel(f, gzip.BestSpeed)
 	tw := tar.NewWriter(gz)
-	if st.DBBytes, err = addFile(tw, snap, archiveDB); err != nil {
+	m := Manifest{Format: manifestFormat, Created: time.Now().UTC()}
+	if m.SchemaVersion, err = store.SQLiteSchemaVersion(ctx, snap); err != nil {
 		return st, fmt.Errorf("backup: %w", err)
 	}
-	if err := addFilesDir(ctx, tw, filepath.Join(dataDir, "files"), &st); err != nil {
+	if m.Database, err = addFile(tw, snap, archiveDB); err != nil {
+		return st, fmt.Errorf("backup: %w", err)
+	}
+	st.DBBytes = m.Database.Size
+	if err := addFilesDir(ctx, tw, filepath.Join(dataDir, "files"), &st, &m); err != nil {
+		return st, fmt.Errorf("backup: %w", err)
+	}
+	m.Counts = ManifestSums{Files: st.Files, FilesBytes: st.FilesBytes}
+	if err := addManifest(tw, m); err != nil {
 		return st, fmt.Errorf("backup: %w", err)
 	}
 	if err := tw.Close(); err != nil {
@@ -81,8 +92,9 @@ func Backup(ctx context.Context, loc store.Location, dataDir, out string) (Backu
 }
 
 // addFilesDir archives every stored file under dir (none when the
-// storage is S3 or nothing was uploaded), leaving unfinished uploads out.
-func addFilesDir(ctx context.Context, tw *tar.Writer, dir string, st *BackupStats) error {
+// storage is S3 or nothing was uploaded), leaving unfinished uploads out,
+// and lists each in the manifest m.
+func addFilesDir(ctx context.Context, tw *tar.Writer, dir string, st *BackupStats, m *Manifest) error {
 	if _, err := os.Stat(dir); os.IsNotExist(err) {
 		return nil
 	}
@@ -107,36 +119,57 @@ func addFilesDir(ctx context.Context, tw *tar.Writer, dir string, st *BackupStat
 		if !d.Type().IsRegular() {
 			return nil
 		}
-		n, err := addFile(tw, p, archiveFiles+filepath.ToSlash(rel))
+		e, err := addFile(tw, p, archiveFiles+filepath.ToSlash(rel))
 		if os.IsNotExist(err) {
 			return nil
 		}
+		if err != nil {
+			return err
+		}
+		e.Name = filepath.ToSlash(rel)
+		m.Files = append(m.Files, e)
 		st.Files++
-		st.FilesBytes += n
-		return err
+		st.FilesBytes += e.Size
+		return nil
 	})
 }
 
-// addFile appends one regular file to the archive.
-func addFile(tw *tar.Writer, path, name string) (int64, error) {
+// addFile appends one regular file to the archive and returns its
+// manifest entry.
+func addFile(tw *tar.Writer, path, name string) (Entry, error) {
 	f, err := os.Open(path)
 	if err != nil {
-		return 0, err
+		return Entry{}, err
 	}
 	defer f.Close()
 	info, err := f.Stat()
 	if err != nil {
-		return 0, err
+		return Entry{}, err
 	}
 	hdr := &tar.Header{Name: name, Mode: 0o644, Size: info.Size(), ModTime: info.ModTime(), Typeflag: tar.TypeReg}
 	if err := tw.WriteHeader(hdr); err != nil {
-		return 0, err
+		return Entry{}, err
 	}
-	n, err := io.Copy(tw, f)
+	hw := newHashingWriter(tw)
+	n, err := io.Copy(hw, f)
 	if err == nil && n != info.Size() {
 		err = fmt.Errorf("%s changed size while being backed up", path)
 	}
-	return n, err
+	return hw.entry(name), err
+}
+
+// addManifest appends the manifest, the archive's last member.
+func addManifest(tw *tar.Writer, m Manifest) error {
+	b, err := json.MarshalIndent(m, "", " ")
+	if err != nil {
+		return err
+	}
+	hdr := &tar.Header{Name: archiveManifest, Mode: 0o644, Size: int64(len(b)), ModTime: m.Created, Typeflag: tar.TypeReg}
+	if err := tw.WriteHeader(hdr); err != nil {
+		return err
+	}
+	_, err = tw.Write(b)
+	return err
 }
 
 // archivePath checks an archive member name and returns where it goes

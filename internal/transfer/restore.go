@@ -1,86 +1,128 @@
 package transfer
 
 import (
-	"archive/tar"
-	"compress/gzip"
 	"context"
-	"errors"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
-	"strings"
 
 	"github.com/trove-ml/trove/internal/store"
 )
 
-// Restore unpacks a backup archive into an empty data dir: the database
-// to the SQLite file of loc, stored files under dataDir/files. It then
-// opens the store once, which checks the database and applies any newer
-// migrations.
-func Restore(ctx context.Context, archive string, loc store.Location, dataDir string) (BackupStats, error) {
-	var st BackupStats
+// Restore unpacks a backup archive into a new data dir, all or nothing:
+// it unpacks into a temporary directory beside the target, checks the
+// archive's framing, the files and the database against the manifest
+// (sizes, counts, SHA-256) and the database with quick_check, opens the
+// store once there (applying any newer migrations), and only then renames
+// the directory into place. A failure leaves no target behind and says
+// what was wrong. The restored data dir is 0700 (os.MkdirTemp's mode).
+func Restore(ctx context.Context, archive string, loc store.Location, dataDir string) (ArchiveReport, error) {
+	var rep ArchiveReport
 	if loc.Backend != "sqlite" {
-		return st, fmt.Errorf("restore: %s", postgresBackupHelp)
+		return rep, fmt.Errorf("restore: %s", postgresBackupHelp)
 	}
-	if err := requireEmptyDir(dataDir); err != nil {
-		return st, err
-	}
-	if _, err := os.Stat(loc.Path); err == nil {
-		return st, fmt.Errorf("restore: the database file %s exists; restore only into a new store", loc.Path)
-	}
-	in, err := os.Open(archive)
+	target, err := filepath.Abs(dataDir)
 	if err != nil {
-		return st, fmt.Errorf("restore: %w", err)
+		return rep, fmt.Errorf("restore: %w", err)
 	}
-	defer in.Close()
-	gz, err := gzip.NewReader(in)
+	dbPath, err := filepath.Abs(loc.Path)
 	if err != nil {
-		return st, fmt.Errorf("restore: %s is not a Trove backup: %w", archive, err)
+		return rep, fmt.Errorf("restore: %w", err)
 	}
-	if err := os.MkdirAll(dataDir, 0o755); err != nil {
-		return st, fmt.Errorf("restore: data dir %s: %w", dataDir, err)
+	if err := requireEmptyDir(target); err != nil {
+		return rep, err
 	}
-	tr := tar.NewReader(gz)
-	sawDB := false
-	for {
-		hdr, err := tr.Next()
-		if errors.Is(err, io.EOF) {
-			break
-		}
-		if err != nil {
-			return st, fmt.Errorf("restore: read %s: %w", archive, err)
-		}
-		if hdr.Typeflag != tar.TypeReg {
-			continue
-		}
-		switch {
-		case hdr.Name == archiveDB:
-			sawDB = true
-			if st.DBBytes, err = writeMember(tr, loc.Path); err != nil {
-				return st, fmt.Errorf("restore: %w", err)
-			}
-		case strings.HasPrefix(hdr.Name, archiveFiles):
-			dst, err := archivePath(filepath.Join(dataDir, "files"), strings.TrimPrefix(hdr.Name, archiveFiles))
-			if err != nil {
-				return st, fmt.Errorf("restore: %w", err)
-			}
-			n, err := writeMember(tr, dst)
-			if err != nil {
-				return st, fmt.Errorf("restore: %w", err)
-			}
-			st.Files++
-			st.FilesBytes += n
-		}
+	if _, err := os.Stat(dbPath); err == nil {
+		return rep, fmt.Errorf("restore: the database file %s exists; restore only into a new store", dbPath)
 	}
-	if !sawDB {
-		return st, fmt.Errorf("restore: %s holds no %s: not a Trove backup", archive, archiveDB)
+	if _, err := os.Stat(archive); err != nil {
+		return rep, fmt.Errorf("restore: %w", err)
 	}
-	db, err := store.Open(ctx, loc.Path, dataDir)
+	parent := filepath.Dir(target)
+	if err := os.MkdirAll(parent, 0o755); err != nil {
+		return rep, fmt.Errorf("restore: %w", err)
+	}
+	tmp, err := os.MkdirTemp(parent, ".trove-restore-")
 	if err != nil {
-		return st, fmt.Errorf("restore: the restored database does not open: %w", err)
+		return rep, fmt.Errorf("restore: %w", err)
 	}
-	return st, db.Close()
+	committed := false
+	// the database unpacks inside the temporary dir when it lives in the
+	// data dir, else beside its own final place
+	tmpDB := ""
+	if rel, err := filepath.Rel(target, dbPath); err == nil && filepath.IsLocal(rel) {
+		tmpDB = filepath.Join(tmp, rel)
+	} else {
+		if err := os.MkdirAll(filepath.Dir(dbPath), 0o755); err != nil {
+			os.RemoveAll(tmp)
+			return rep, fmt.Errorf("restore: %w", err)
+		}
+		tmpDB = filepath.Join(filepath.Dir(dbPath), "."+filepath.Base(tmp)+"-"+filepath.Base(dbPath))
+	}
+	defer func() {
+		if !committed {
+			os.RemoveAll(tmp)
+			removeDBFiles(tmpDB)
+		}
+	}()
+
+	u, err := readArchive(ctx, archive, tmpDB, filepath.Join(tmp, "files"))
+	if err != nil {
+		return rep, fmt.Errorf("restore: %w; nothing was restored", err)
+	}
+	if rep, err = u.check(ctx, archive, tmpDB); err != nil {
+		return rep, fmt.Errorf("restore: %w; nothing was restored", err)
+	}
+	db, err := store.Open(ctx, tmpDB, tmp)
+	if err != nil {
+		return rep, fmt.Errorf("restore: the restored database does not open: %w; nothing was restored", err)
+	}
+	if err := db.Close(); err != nil {
+		return rep, fmt.Errorf("restore: %w; nothing was restored", err)
+	}
+	rep.Checked = append(rep.Checked, "the store opens (migrations applied)")
+
+	// commit: the database (when outside the data dir), then the dir;
+	// an empty target dir gives way (os.Rename does not replace a dir)
+	if err := os.Remove(target); err != nil && !os.IsNotExist(err) {
+		return rep, fmt.Errorf("restore: data dir %s: %w; nothing was restored", target, err)
+	}
+	if !isUnder(tmp, tmpDB) {
+		_ = os.Remove(tmpDB + ".lock")
+		if err := os.Rename(tmpDB, dbPath); err != nil {
+			return rep, fmt.Errorf("restore: %w; nothing was restored", err)
+		}
+		if err := os.Rename(tmp, target); err != nil {
+			removeDBFiles(dbPath)
+			return rep, fmt.Errorf("restore: %w; nothing was restored", err)
+		}
+		syncDir(filepath.Dir(dbPath))
+	} else if err := os.Rename(tmp, target); err != nil {
+		return rep, fmt.Errorf("restore: %w; nothing was restored", err)
+	}
+	committed = true
+	syncDir(parent)
+	return rep, nil
+}
+
+func isUnder(dir, path string) bool {
+	rel, err := filepath.Rel(dir, path)
+	return err == nil && filepath.IsLocal(rel)
+}
+
+// removeDBFiles removes a SQLite file with its log, shared memory and lock.
+func removeDBFiles(path string) {
+	for _, suffix := range []string{"", "-wal", "-shm", ".lock"} {
+		_ = os.Remove(path + suffix)
+	}
+}
+
+// syncDir makes a rename in dir durable.
+func syncDir(dir string) {
+	if d, err := os.Open(dir); err == nil {
+		_ = d.Sync()
+		d.Close()
+	}
 }
 
 // requireEmptyDir refuses a data dir that holds anything.
@@ -96,23 +138,4 @@ func requireEmptyDir(dir string) error {
 		return fmt.Errorf("restore: data dir %s is not empty (it holds %s); restore only into a new, empty data dir", dir, entries[0].Name())
 	}
 	return nil
-}
-
-// writeMember writes the current archive member to path, synced.
-func writeMember(r io.Reader, path string) (int64, error) {
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		return 0, err
-	}
-	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
-	if err != nil {
-		return 0, err
-	}
-	n, err := io.Copy(f, r)
-	if err == nil {
-		err = f.Sync()
-	}
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	return n, err
 }

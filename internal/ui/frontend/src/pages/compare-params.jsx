@@ -9,10 +9,16 @@ import { colorAt } from '../charts/palette.js';
 import { Choice, Toggle } from '../charts/controls.jsx';
 import { METRIC_VALUES, differs, metricRows, paramRows } from './compare-data.js';
 
+// Each value is aligned by its own kind: numbers (reported, or a
+// hyper-parameter's text that reads as a number) to the right, text to the
+// left.
+export const looksNumeric = v => typeof v === 'number' || (typeof v === 'string' && /^\s*[-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?\s*$/.test(v));
+
 function Cell({ v }) {
-  if (v === undefined || v === null) return <td class="cmp-missing">–</td>;
-  if (typeof v === 'number') return <td class="num" title={String(v)}>{fmtNum(v)}</td>;
-  return <td title={v}>{v === '' ? <span class="muted">(empty)</span> : v}</td>;
+  if (v === undefined || v === null) return <td class="cmp-missing" data-kind="missing">–</td>;
+  if (typeof v === 'number') return <td class="num" data-kind="number" title={String(v)}>{fmtNum(v)}</td>;
+  if (looksNumeric(v)) return <td class="num" data-kind="number" title={v}>{v.trim()}</td>;
+  return <td class="text" data-kind="text" title={v}>{v === '' ? <span class="muted">(empty)</span> : v}</td>;
 }
 
 function Section({ title, rows, tasks, onlyDiffs, filter }) {

@@ -7,13 +7,10 @@ import { usePersisted } from '../hooks.js';
 import { fmtNum } from '../format.js';
 import { colorAt } from '../charts/palette.js';
 import { Choice, Toggle } from '../charts/controls.jsx';
-import { METRIC_VALUES, differs, metricRows, paramRows } from './compare-data.js';
+import { METRIC_VALUES, differs, looksNumeric, metricRows, paramRows } from './compare-data.js';
 
-// Each value is aligned by its own kind: numbers (reported, or a
-// hyper-parameter's text that reads as a number) to the right, text to the
-// left.
-export const looksNumeric = v => typeof v === 'number' || (typeof v === 'string' && /^\s*[-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?\s*$/.test(v));
-
+// Each value is aligned by its own kind (looksNumeric): numbers right,
+// text left.
 function Cell({ v }) {
   if (v === undefined || v === null) return <td class="cmp-missing" data-kind="missing">–</td>;
   if (typeof v === 'number') return <td class="num" data-kind="number" title={String(v)}>{fmtNum(v)}</td>;

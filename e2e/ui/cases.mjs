@@ -641,6 +641,12 @@ function firstHourCases(seeded) {
           throw new Error(`the check box and name columns are not pinned: ${JSON.stringify(after)}`);
         }
         await t.shot('scrolled right');
+        // A narrower window: still inside the frame, never the page.
+        await t.page.setViewportSize({width: 1100, height: 800});
+        await eventually(async () => {
+          const l = await layout();
+          return {ok: l.page <= l.viewport && l.wrapRight <= l.viewport && l.scroll > l.client, found: JSON.stringify(l)};
+        }, 'at 1100 px the table still scrolls inside its frame');
       },
     },
   ];

@@ -4,7 +4,7 @@
 // live updates, abort, queue reordering and unknown ids.
 
 import {addEvents, apiClient, sessionToken} from './server.mjs';
-import {queueOrder, taskStatus} from './seed.mjs';
+import {PAGED_METRIC, queueOrder, taskStatus} from './seed.mjs';
 import {attribute, containsText, eventually, sameList, visible, waitPath} from './expect.mjs';
 
 // What each experiment link of the SDK opens: the path after the task id,
@@ -400,9 +400,262 @@ function badStateCases(seeded) {
   ];
 }
 
+// A fresh context logged in with a new session (so what a case keeps in
+// localStorage, such as chosen columns, stays out of the other cases).
+async function logIn(t) {
+  await t.context.addCookies([{name: 'clearml_token_basic', value: await sessionToken(t.server), url: t.server.web,
+    httpOnly: true, sameSite: 'Lax'}]);
+}
+
+// shownIters lists the iterations a debug-image group shows, top first.
+function shownIters(group) {
+  return group.locator('.image-iteration').evaluateAll(els => els.map(e => Number(e.dataset.iter)));
+}
+
+// loadedImages checks every debug image in scope has loaded.
+async function loadedImages(scope, min, what) {
+  const images = scope.locator('img[data-testid=debug-image]');
+  await eventually(async () => {
+    const sizes = await images.evaluateAll(els => els.map(el => (el.complete ? el.naturalWidth : 0)));
+    return {ok: sizes.length >= min && sizes.every(w => w > 0), found: `images of widths ${JSON.stringify(sizes)}`};
+  }, what);
+}
+
+// The first hour of a new user: the root address, a project opened by
+// clicking, compare reached from the table, debug samples paged, the plots
+// grid and a wide table.
+function firstHourCases(seeded) {
+  const {resnet, vgg} = seeded.tasks;
+  const rootVisible = async page => {
+    await visible(page.locator(`[data-project-id="${seeded.root}"]`), 'the "UI E2E" project on the projects page');
+    const text = await page.locator('#app').innerText();
+    if (text.trim().length < 20) throw new Error(`the page is nearly blank: ${JSON.stringify(text)}`);
+  };
+  const pagedGroup = page => page.locator(`.image-group[data-metric="${PAGED_METRIC}"]`);
+  // settled waits for the group to show want and to know whether there is
+  // anything older.
+  const settled = async (group, want, what) => eventually(async () => {
+    const got = await shownIters(group);
+    const older = await group.getAttribute('data-older');
+    return {ok: sameList(got, want) && older !== 'looking', found: `iterations ${JSON.stringify(got)}, older: ${older}`, older};
+  }, what);
+  const button = (group, action) => group.locator(`button[data-action="${action}"]`);
+  const expectDisabled = async (group, action, disabled, what) => {
+    const is = await button(group, action).isDisabled();
+    if (is !== disabled) throw new Error(`${what}: the ${action} button is ${is ? 'disabled' : 'enabled'}`);
+  };
+  return [
+    {
+      name: 'open / logged in: the projects page',
+      run: async t => {
+        await t.page.goto(`${t.server.web}/`);
+        await waitPath(t.page, u => u.pathname === '/projects', 'the root address moves to /projects');
+        await rootVisible(t.page);
+      },
+    },
+    {
+      name: 'open / logged out: the login page, then the projects',
+      fresh: true,
+      allow: allowSessionProbe,
+      run: async t => {
+        await t.page.goto(`${t.server.web}/`);
+        await waitPath(t.page, u => u.pathname === '/login', 'the login page');
+        await visible(t.page.locator('input[name=user]'), 'the login form');
+        await t.shot('login');
+        await t.page.locator('input[name=user]').fill(t.server.key);
+        await t.page.locator('input[name=secret]').fill(t.server.secret);
+        await t.page.locator('button[type=submit]').click();
+        await waitPath(t.page, u => u.pathname === '/projects', 'the projects page after logging in');
+        await rootVisible(t.page);
+      },
+    },
+    {
+      name: 'open a project from the projects page by clicking',
+      run: async t => {
+        await t.page.goto(`${t.server.web}/projects`);
+        await rootVisible(t.page);
+        const vision = t.page.locator(`a[data-project-id="${seeded.project}"]`);
+        if (!await vision.isVisible()) {
+          await t.page.locator(`tr[data-row-project="${seeded.root}"] button[data-testid=expand]`).click();
+        }
+        await visible(vision, 'the "Vision" sub-project in the tree');
+        await vision.first().click();
+        await waitPath(t.page, u => u.pathname === `/projects/${seeded.project}/experiments`, 'the project\'s experiments');
+        await visible(t.page.locator(`tr[data-task-id="${resnet.task_id}"]`), 'the experiment "train resnet" in the table');
+      },
+    },
+    {
+      name: 'select two experiments, press Compare',
+      run: async t => {
+        await t.page.goto(`${t.server.web}/projects/${seeded.project}/experiments`);
+        const compare = t.page.locator('button[data-action=compare]');
+        await visible(compare, 'the Compare button');
+        if (!await compare.isDisabled()) throw new Error('Compare is enabled with nothing selected');
+        await t.page.locator(`tr[data-task-id="${resnet.task_id}"] input[data-testid=select-row]`).check();
+        if (!await compare.isDisabled()) throw new Error('Compare is enabled with one experiment selected');
+        await t.page.locator(`tr[data-task-id="${vgg.task_id}"] input[data-testid=select-row]`).check();
+        await eventually(async () => ({ok: !await compare.isDisabled(), found: 'disabled'}), 'Compare enabled with two selected');
+        await t.shot('selected');
+        await compare.click();
+        await waitPath(t.page, u => u.pathname === '/compare' && u.searchParams.get('ids') === `${resnet.task_id},${vgg.task_id}`,
+          'the compare page with both, in the order selected');
+        for (const task of [resnet, vgg]) {
+          await visible(t.page.locator(`[data-testid=compare-tasks] [data-task-id="${task.task_id}"]`), `"${task.name}" compared`);
+        }
+        for (const m of seeded.expect.metrics) {
+          await visible(t.page.locator(`[data-testid=compare-scalars] [data-testid=scalar-chart][data-metric="${m}"] canvas`),
+            `the overlaid chart of "${m}"`);
+        }
+        // Values aligned by kind: the numeric lr right, the text label left.
+        const params = t.page.locator('[data-testid=compare-params]');
+        await containsText(params, ['lr', String(resnet.params.lr), String(vgg.params.lr)], 'both lr values in the parameter diff');
+        const align = async (key, kind) => eventually(async () => {
+          const got = await params.locator(`tr[data-key="${key}"] td[data-kind]`).evaluateAll(els =>
+            els.map(e => `${e.dataset.kind}:${getComputedStyle(e).textAlign}`));
+          const want = kind === 'number' ? 'number:right' : 'text:left';
+          return {ok: got.length === 2 && got.every(g => g === want), found: JSON.stringify(got)};
+        }, `the ${key} values aligned as ${kind}s`);
+        await align('General/lr', 'number');
+        await align('General/label', 'text');
+        // Debug samples side by side: a column per experiment, each with its images.
+        const debug = t.page.locator('[data-testid=compare-debug]');
+        await debug.scrollIntoViewIfNeeded();
+        for (const task of [resnet, vgg]) {
+          await visible(debug.locator(`.image-compare-head[data-task-id="${task.task_id}"]`), `the debug samples column of "${task.name}"`);
+          await loadedImages(debug.locator(`.image-compare-cell[data-task-id="${task.task_id}"]`), 2, `"${task.name}"'s debug images`);
+        }
+        const columns = await debug.locator('.image-compare-cell[data-iter="1"]').evaluateAll(els =>
+          els.map(e => ({task: e.dataset.taskId, top: Math.round(e.getBoundingClientRect().top), left: e.getBoundingClientRect().left})));
+        if (columns.length !== 2 || columns[0].top !== columns[1].top || !(columns[0].left < columns[1].left)) {
+          throw new Error(`iteration 1 of both is not one row side by side: ${JSON.stringify(columns)}`);
+        }
+        await t.page.locator('[data-testid=compare-plots]').scrollIntoViewIfNeeded();
+        // (from the top: sticky headers would land mid-picture)
+        await t.page.evaluate(() => window.scrollTo(0, 0));
+        await t.shot('whole page', {fullPage: true});
+      },
+    },
+    {
+      name: 'debug samples paged: 3 iterations, nothing older',
+      run: async t => {
+        const {task} = seeded.paging.three;
+        await t.page.goto(`${t.server.web}/projects/${seeded.project}/experiments/${task}/output/debugImages`);
+        const group = pagedGroup(t.page);
+        await visible(group, 'the debug samples');
+        const r = await settled(group, [2, 1, 0], 'the three iterations, newest first');
+        if (r.older !== 'none') throw new Error(`"Older" says ${r.older} with all three iterations shown`);
+        await expectDisabled(group, 'images-older', true, 'all three shown');
+        await expectDisabled(group, 'images-newer', true, 'the newest page');
+        await loadedImages(group, 3, 'three loaded images');
+      },
+    },
+    {
+      name: 'debug samples paged: 30 iterations, older pages',
+      run: async t => {
+        const {task} = seeded.paging.thirty;
+        await t.page.goto(`${t.server.web}/projects/${seeded.project}/experiments/${task}/output/debugImages`);
+        const group = pagedGroup(t.page);
+        await visible(group, 'the debug samples');
+        const seen = [];
+        for (let top = 29; top >= 0; top -= 3) {
+          const want = [top, top - 1, top - 2].filter(i => i >= 0);
+          const r = await settled(group, want, `iterations ${want.join(', ')}`);
+          seen.push(...want);
+          await loadedImages(group, want.length, `the images of iterations ${want.join(', ')}`);
+          if (top === 17) await t.shot('page 5');
+          const last = want[want.length - 1] === 0;
+          if (r.older !== (last ? 'none' : 'yes')) throw new Error(`"Older" says ${r.older} at iterations ${want.join(', ')}`);
+          await expectDisabled(group, 'images-older', last, `at iterations ${want.join(', ')}`);
+          if (!last) await button(group, 'images-older').click();
+        }
+        if (seen.length !== 30) throw new Error(`saw ${seen.length} iterations: ${JSON.stringify(seen)}`);
+        await button(group, 'images-newer').click();
+        await settled(group, [5, 4, 3], 'one page newer');
+        await button(group, 'images-newest').click();
+        await settled(group, [29, 28, 27], 'back at the newest');
+        await expectDisabled(group, 'images-older', false, 'at the newest again');
+      },
+    },
+    {
+      name: 'plots tab: a responsive grid, each drawn when in view',
+      run: async t => {
+        const {task, plots} = seeded.paging.thirty;
+        await t.page.goto(`${t.server.web}/projects/${seeded.project}/experiments/${task}/output/metrics/plots`);
+        const cards = t.page.locator('[data-testid=plot]');
+        await eventually(async () => ({ok: await cards.count() === plots, found: `${await cards.count()} plots`}), `${plots} plots`);
+        const boxes = await cards.evaluateAll(els => els.map(e => e.getBoundingClientRect()).map(r => ({top: Math.round(r.top), left: r.left, width: r.width})));
+        const perRow = boxes.filter(b => b.top === boxes[0].top).length;
+        if (perRow < 2) throw new Error(`one plot a row on a 1440 px screen: ${JSON.stringify(boxes)}`);
+        for (let i = 0; i < plots; i++) {
+          const card = cards.nth(i);
+          await card.scrollIntoViewIfNeeded();
+          await visible(card.locator('svg.main-svg'), `plot ${i + 1} drawn once in view`, 30000);
+        }
+        // (from the top: sticky headers would land mid-picture)
+        await t.page.evaluate(() => window.scrollTo(0, 0));
+        await t.shot('whole page', {fullPage: true});
+      },
+    },
+    {
+      name: 'table with many columns scrolls inside its frame, the name pinned',
+      fresh: true,
+      run: async t => {
+        await logIn(t);
+        await t.page.goto(`${t.server.web}/projects/${seeded.project}/experiments`);
+        await visible(t.page.locator(`tr[data-task-id="${resnet.task_id}"]`), 'the table');
+        await t.page.locator('button[data-testid=columns]').first().click();
+        const choices = t.page.locator('input[data-col-choice]');
+        await eventually(async () => ({ok: await choices.count() >= 8, found: `${await choices.count()} columns to choose`}), 'the column chooser');
+        for (const el of await choices.all()) if (!await el.isDisabled() && !await el.isChecked()) await el.check();
+        await t.page.keyboard.press('Escape');
+        const layout = () => t.page.evaluate(() => {
+          const wrap = document.querySelector('.xt-wrap');
+          const w = wrap.getBoundingClientRect();
+          const heads = [...wrap.querySelectorAll('thead th')];
+          const name = wrap.querySelector('thead th[data-col=name]').getBoundingClientRect();
+          const cell = wrap.querySelector('tbody td[data-col=name]').getBoundingClientRect();
+          const check = wrap.querySelector('thead th.xt-check-cell').getBoundingClientRect();
+          return {
+            inner: w.left + wrap.clientLeft, checkLeft: check.left, checkRight: check.right, scrolled: wrap.scrollLeft,
+            columns: heads.length, page: document.documentElement.scrollWidth, viewport: window.innerWidth,
+            scroll: wrap.scrollWidth, client: wrap.clientWidth, wrapLeft: w.left, wrapRight: w.right,
+            nameLeft: name.left, cellLeft: cell.left, lastRight: heads[heads.length - 1].getBoundingClientRect().right,
+          };
+        });
+        const before = await eventually(async () => {
+          const l = await layout();
+          return {ok: l.columns >= 8 && l.scroll > l.client, found: JSON.stringify(l), l};
+        }, 'a table wider than its frame').then(r => r.l);
+        if (before.page > before.viewport) throw new Error(`the page scrolls sideways: ${JSON.stringify(before)}`);
+        await t.shot('left');
+        await t.page.locator('.xt-wrap').evaluate(el => { el.scrollLeft = el.scrollWidth; });
+        const after = await eventually(async () => {
+          const l = await layout();
+          return {ok: l.lastRight <= l.wrapRight + 1, found: JSON.stringify(l), l};
+        }, 'the last column shown at the right edge of the frame').then(r => r.l);
+        // Scrolled: the check box column at the frame's left edge, the name
+        // column right after it, header and cells alike.
+        const near = (a, b) => Math.abs(a - b) <= 1;
+        if (!(after.scrolled > 0) || !near(after.checkLeft, after.inner) || !near(after.nameLeft, after.checkRight) ||
+            !near(after.cellLeft, after.nameLeft)) {
+          throw new Error(`the check box and name columns are not pinned: ${JSON.stringify(after)}`);
+        }
+        await t.shot('scrolled right');
+        // A narrower window: still inside the frame, never the page.
+        await t.page.setViewportSize({width: 1100, height: 800});
+        await eventually(async () => {
+          const l = await layout();
+          return {ok: l.page <= l.viewport && l.wrapRight <= l.viewport && l.scroll > l.client, found: JSON.stringify(l)};
+        }, 'at 1100 px the table still scrolls inside its frame');
+      },
+    },
+  ];
+}
+
 export function allCases(seeded) {
   return [
     ...badStateCases(seeded).filter(c => c.name.startsWith('login')),
+    ...firstHourCases(seeded),
     ...projectCases(seeded),
     ...experimentLinkCases(seeded),
     ...actionCases(seeded),

@@ -89,9 +89,11 @@ export async function runCases({browser, session, cases, server, seeded, outDir,
     const shots = [];
     const t = {
       page, context, server, seeded,
-      shot: async label => {
+      // shot writes a screenshot of the viewport, or with {fullPage: true}
+      // of the whole page.
+      shot: async (label, {fullPage = false} = {}) => {
         const file = path.join(outDir, `${base}${label ? '-' + slug(label) : ''}.png`);
-        await page.screenshot({path: file, fullPage: false}).catch(() => {});
+        await page.screenshot({path: file, fullPage}).catch(() => {});
         shots.push(path.basename(file));
       },
     };

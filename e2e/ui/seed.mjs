@@ -1,14 +1,16 @@
 // Seeds a fresh Trove once per backend: two training runs of
 // e2e/flows/train.py with the real clearml SDK (seed.py), then through the
-// API what the cases act on: a running task to abort and a queue holding
-// three tasks to reorder.
+// API what the cases act on: a running task to abort, a queue holding
+// three tasks to reorder, and two tasks whose debug samples are paged (3
+// and 30 iterations, an image file each on the file server; the 30 one
+// also has several plots for the plots grid).
 
 import {execFile} from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import {fileURLToPath} from 'node:url';
-import {apiClient} from './server.mjs';
+import {addEvents, apiClient} from './server.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const repo = path.resolve(here, '..', '..');
@@ -68,8 +70,12 @@ export async function seed(server) {
     await call('tasks.enqueue', {task: id, queue});
     queued.push(id);
   }
+  const paging = {
+    three: await seedImages(server, call, project, 'debug samples of 3 iterations', 3, 0),
+    thirty: await seedImages(server, call, project, 'debug samples of 30 iterations', 30, 5),
+  };
   return {
-    project, root, running, queue, queued,
+    project, root, running, queue, queued, paging,
     tasks: {resnet, vgg},
     expect: sdk.expect,
   };
@@ -83,4 +89,37 @@ export async function queueOrder(server, queue) {
 
 export async function taskStatus(server, task) {
   return (await apiClient(server)('tasks.get_by_id', {task})).task.status;
+}
+
+// PAGED_METRIC is the debug-image metric of the paging tasks.
+export const PAGED_METRIC = 'paged';
+
+// seedImages makes a task with one debug image per iteration 0..iters-1
+// (each its own SVG file on the file server, showing its iteration, as
+// the SDK uploads them) and `plots` plotly figures of different metrics.
+async function seedImages(server, call, project, name, iters, plots) {
+  const task = (await call('tasks.create', {name, project, type: 'training'})).id;
+  const auth = 'Basic ' + Buffer.from(`${server.key}:${server.secret}`).toString('base64');
+  const events = [];
+  const ts = Date.now();
+  for (let it = 0; it < iters; it++) {
+    const storage = `UI E2E/Vision/${name}.${task}/metrics/${PAGED_METRIC}/sample/sample_${String(it).padStart(8, '0')}.svg`;
+    const hue = (it * 37) % 360;
+    const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="96" height="64"><rect width="96" height="64" fill="hsl(${hue},60%,55%)"/>` +
+      `<text x="48" y="40" font-size="22" font-family="sans-serif" text-anchor="middle" fill="#fff">${it}</text></svg>`;
+    const form = new FormData();
+    form.append(storage, new Blob([svg], {type: 'image/svg+xml'}), storage.split('/').pop());
+    const r = await fetch(`${server.files}/`, {method: 'POST', body: form, headers: {Authorization: auth}});
+    if (r.status !== 200) throw new Error(`seed: upload ${storage}: HTTP ${r.status} ${(await r.text()).slice(0, 200)}`);
+    events.push({type: 'training_debug_image', task, metric: PAGED_METRIC, variant: 'sample', iter: it, timestamp: ts + it,
+      url: `${server.files}/${storage}`});
+  }
+  for (let p = 0; p < plots; p++) {
+    const x = Array.from({length: 20}, (_, i) => i);
+    const figure = {data: [{type: 'scatter', mode: 'lines', name: `series ${p}`, x, y: x.map(i => Math.sin(i / 3 + p) * (p + 1))}],
+      layout: {title: {text: `figure ${p}`}, xaxis: {title: {text: 'step'}}}};
+    events.push({type: 'plot', task, metric: `grid plot ${p}`, variant: 'figure', iter: iters - 1, timestamp: ts, plot_str: JSON.stringify(figure)});
+  }
+  await addEvents(server, events);
+  return {task, iters, plots};
 }

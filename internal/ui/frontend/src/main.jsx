@@ -27,9 +27,13 @@ function App() {
     .catch(e => { if (e.status === 401) { setUser(null); toLogin(); } else setError(e); });
 
   useEffect(() => { if (loc.path !== '/login') loadUser(); }, [loc.path === '/login']);
+  // The root is the projects page: moved there after rendering (a
+  // navigation during a render would not re-render this component).
+  const atRoot = loc.path === '/' || loc.path === '';
+  useEffect(() => { if (atRoot) navigate('/projects', { replace: true }); }, [atRoot]);
 
   if (loc.path === '/login') return <LoginPage onLogin={loadUser} />;
-  if (loc.path === '/' || loc.path === '') { navigate('/projects', { replace: true }); return null; }
+  if (atRoot) return <Spinner />;
   if (error) return <div class="page"><ErrorBox error={error} retry={loadUser} /></div>;
   if (!user) return <Spinner />;
 

@@ -14,12 +14,21 @@ export function navigate(to, { replace = false } = {}) {
 
 window.addEventListener('popstate', () => listeners.forEach(fn => fn()));
 
-// useLocation re-renders its component on every navigation.
+// useLocation re-renders its component on every navigation. A navigation
+// made before its effect subscribed (during the first render, or by a
+// child's effect) is caught up once subscribed, so the page never stays on
+// the location it was first rendered with.
+const here = () => ({ path: location.pathname, search: location.search });
+
 export function useLocation() {
-  const [loc, setLoc] = useState({ path: location.pathname, search: location.search });
+  const [loc, setLoc] = useState(here);
   useEffect(() => {
-    const fn = () => setLoc({ path: location.pathname, search: location.search });
+    const fn = () => setLoc(prev => {
+      const next = here();
+      return next.path === prev.path && next.search === prev.search ? prev : next;
+    });
     listeners.add(fn);
+    fn();
     return () => listeners.delete(fn);
   }, []);
   return loc;

@@ -4,7 +4,7 @@
 // the server's sample navigation (get/next_debug_image_sample), as the
 // ClearML web app does.
 
-import { useEffect, useState } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import { call } from '../api.js';
 import { useApi } from '../hooks.js';
 import { ErrorBox, Spinner } from '../components/feedback.jsx';
@@ -42,77 +42,131 @@ export function DebugImagesPanel({ tasks = [] }) {
   if (st.data === undefined) return <Spinner label="Loading debug samples…" />;
   const any = [...st.data.values()].some(m => m.length);
   if (!any) return <div class="empty">No debug samples reported yet.</div>;
-  const compare = tasks.length > 1;
+  // Comparing: one section per metric any of them reported, the
+  // experiments side by side in it, row by row by iteration.
+  const metrics = [...new Set([...st.data.values()].flat())].sort();
   return (
     <div class="debug-images">
-      {tasks.map((t, i) => (st.data.get(t.id) || []).length > 0 && (
-        <div key={t.id} class="image-task" data-task-id={t.id}>
-          {compare && <h2><span class="swatch" style={{ background: colorAt(i) }} /> {t.name}</h2>}
-          {st.data.get(t.id).map(m => <MetricImages key={`${t.id}\u0000${m}`} task={t} metric={m} onOpen={setViewing} />)}
-        </div>
-      ))}
+      {tasks.length === 1
+        ? st.data.get(ids[0]).map(m => <MetricImages key={`${ids[0]}\u0000${m}`} tasks={tasks} metric={m} onOpen={setViewing} />)
+        : metrics.map(m => <MetricImages key={`${ids.join(',')}\u0000${m}`} tasks={tasks} metric={m} onOpen={setViewing} />)}
       {viewing && <ImageViewer start={viewing} onClose={() => setViewing(null)} />}
     </div>
   );
 }
 
-// MetricImages pages through one metric's iterations, newest first.
-function MetricImages({ task, metric, onOpen }) {
-  const policy = useUrlPolicy();
-  const [pages, setPages] = useState([]); // [{scroll, iterations}]
-  const [at, setAt] = useState(0);
-  const [state, setState] = useState({ loading: true, error: null, end: false });
+// fetchImagePage reads the next ITERS_PER_PAGE iterations of each task's
+// metric (the first page without a scroll id) and returns them by task.
+async function fetchImagePage(tasks, metric, scroll) {
+  const d = await call('events.debug_images', {
+    metrics: tasks.map(t => ({ task: t.id, metric })), iters: ITERS_PER_PAGE,
+    scroll_id: scroll || null, navigate_earlier: true, refresh: !scroll,
+  });
+  const byTask = new Map();
+  for (const m of d?.metrics || []) {
+    const its = (m.iterations || []).filter(it => it.events?.length);
+    if (its.length) byTask.set(m.task, its);
+  }
+  return { scroll: d?.scroll_id, byTask };
+}
 
-  const load = async (scroll, refresh) => {
-    setState(s => ({ ...s, loading: true, error: null }));
-    try {
-      const d = await call('events.debug_images', { metrics: [{ task: task.id, metric }], iters: ITERS_PER_PAGE, scroll_id: scroll || null, navigate_earlier: true, refresh: !!refresh });
-      const iterations = (d?.metrics || []).flatMap(m => m.iterations || []).filter(it => it.events?.length);
-      return { scroll: d?.scroll_id, iterations };
-    } catch (error) {
-      setState(s => ({ ...s, loading: false, error }));
-      return null;
-    }
-  };
+// MetricImages pages through one metric's iterations, newest first, for
+// one task or side by side for several. The page after the shown one is
+// read ahead, so "Older" is enabled only when there is something older.
+// The server keeps the position of a scroll id, so the reads of one chain
+// are made one after the other; "Newest" starts a new chain.
+function MetricImages({ tasks, metric, onOpen }) {
+  const policy = useUrlPolicy();
+  // pages: the pages read so far (the last one may be the read-ahead);
+  // done: the read after the last page found nothing.
+  const [view, setView] = useState({ pages: [], at: 0, done: false, loading: true, error: null });
+  const chain = useRef(0);
+  const reading = useRef(false);
+  const taskKey = tasks.map(t => t.id).join(',');
 
   const first = async () => {
-    const p = await load(null, true);
-    if (!p) return;
-    setPages([p]); setAt(0);
-    setState({ loading: false, error: null, end: p.iterations.length < ITERS_PER_PAGE });
+    const gen = ++chain.current;
+    reading.current = true;
+    setView(v => ({ ...v, loading: true, error: null }));
+    try {
+      const p = await fetchImagePage(tasks, metric, null);
+      if (gen !== chain.current) return;
+      setView({ pages: [p], at: 0, done: p.byTask.size === 0, loading: false, error: null });
+    } catch (error) {
+      if (gen === chain.current) setView(v => ({ ...v, loading: false, error }));
+    } finally {
+      if (gen === chain.current) reading.current = false;
+    }
   };
-  useEffect(() => { first(); }, [task.id, metric]); // eslint-disable-line react-hooks/exhaustive-deps
+  useEffect(() => { first(); }, [taskKey, metric]); // eslint-disable-line react-hooks/exhaustive-deps
 
-  const older = async () => {
-    if (at + 1 < pages.length) { setAt(at + 1); return; }
-    const p = await load(pages[pages.length - 1]?.scroll, false);
-    if (!p) return;
-    if (!p.iterations.length) { setState({ loading: false, error: null, end: true }); return; }
-    setPages(ps => [...ps, p]); setAt(pages.length);
-    setState({ loading: false, error: null, end: p.iterations.length < ITERS_PER_PAGE });
-  };
+  // Read ahead when the shown page is the last one read.
+  const { pages, at, done } = view;
+  useEffect(() => {
+    if (!pages.length || done || at + 1 < pages.length || reading.current) return;
+    const gen = chain.current;
+    reading.current = true;
+    setView(v => ({ ...v, loading: true }));
+    fetchImagePage(tasks, metric, pages[pages.length - 1].scroll).then(p => {
+      if (gen !== chain.current) return;
+      setView(v => (p.byTask.size ? { ...v, pages: [...v.pages, p], loading: false } : { ...v, done: true, loading: false }));
+    }, error => {
+      if (gen === chain.current) setView(v => ({ ...v, loading: false, error }));
+    }).finally(() => { if (gen === chain.current) reading.current = false; });
+  }, [pages, at, done]); // eslint-disable-line react-hooks/exhaustive-deps
 
   const page = pages[at];
+  const hasOlder = at + 1 < pages.length;
+  const compare = tasks.length > 1;
+  const open = (t, it, ev) => onOpen({ task: t.id, metric, variant: ev.variant, iteration: ev.iter ?? it.iter, ev });
+  const thumbs = (t, it) => (
+    <div class="image-row">
+      {it.events.map(ev => <Thumb key={`${ev.variant}\u0000${ev.url}`} ev={ev} onOpen={() => open(t, it, ev)} policy={policy} />)}
+    </div>
+  );
+  const iterations = page ? [...new Set([...page.byTask.values()].flat().map(it => it.iter))].sort((a, b) => b - a) : [];
   return (
-    <section class="image-group" data-metric={metric}>
+    <section class="image-group" data-metric={metric} data-page={at + 1} data-older={hasOlder ? 'yes' : done ? 'none' : 'looking'}>
       <div class="image-pager">
         <h3 style={{ margin: 0 }}>{metric}</h3>
         <span class="spacer" />
-        <button class="btn btn-small" onClick={first} disabled={state.loading} title="Newest iterations" data-action="images-newest">Newest</button>
-        <button class="btn btn-small" onClick={() => setAt(at - 1)} disabled={state.loading || at === 0} data-action="images-newer">‹ Newer</button>
-        <button class="btn btn-small" onClick={older} disabled={state.loading || (state.end && at === pages.length - 1)} data-action="images-older">Older ›</button>
+        <button class="btn btn-small" onClick={first} disabled={view.loading && !page} title="Newest iterations" data-action="images-newest">Newest</button>
+        <button class="btn btn-small" onClick={() => setView(v => ({ ...v, at: v.at - 1 }))} disabled={at === 0} data-action="images-newer">‹ Newer</button>
+        <button class="btn btn-small" onClick={() => setView(v => ({ ...v, at: v.at + 1 }))} disabled={!hasOlder}
+          title={hasOlder ? 'Older iterations' : done ? 'No older iterations' : 'Looking for older iterations…'} data-action="images-older">Older ›</button>
       </div>
-      {state.error && <ErrorBox error={state.error} retry={first} />}
-      {!page && state.loading && <Spinner />}
-      {page && !page.iterations.length && <div class="empty">No images for this metric.</div>}
-      {page && page.iterations.map(it => (
-        <div key={it.iter} class="image-iteration">
+      {view.error && <ErrorBox error={view.error} retry={first} />}
+      {!page && view.loading && <Spinner />}
+      {page && !iterations.length && <div class="empty">No images for this metric.</div>}
+      {page && !compare && iterations.length > 0 && (page.byTask.get(tasks[0].id) || []).map(it => (
+        <div key={it.iter} class="image-iteration" data-iter={it.iter}>
           <div class="image-iter">Iteration {it.iter}</div>
-          <div class="image-row">
-            {it.events.map(ev => <Thumb key={`${ev.variant}\u0000${ev.url}`} ev={ev} onOpen={() => onOpen({ task: task.id, metric, variant: ev.variant, iteration: ev.iter ?? it.iter, ev })} policy={policy} />)}
-          </div>
+          {thumbs(tasks[0], it)}
         </div>
       ))}
+      {page && compare && iterations.length > 0 && (
+        <div class="image-compare-wrap">
+          <div class="image-compare" style={{ gridTemplateColumns: `minmax(84px, auto) repeat(${tasks.length}, minmax(180px, 1fr))` }}>
+            <div class="image-compare-corner" />
+            {tasks.map((t, i) => (
+              <div key={t.id} class="image-compare-head" data-task-id={t.id} title={t.name}>
+                <span class="swatch" style={{ background: colorAt(i) }} /> {t.name}
+              </div>
+            ))}
+            {iterations.map(iter => [
+              <div key={`i${iter}`} class="image-iter image-compare-iter">Iteration {iter}</div>,
+              ...tasks.map(t => {
+                const it = (page.byTask.get(t.id) || []).find(x => x.iter === iter);
+                return (
+                  <div key={`${iter}\u0000${t.id}`} class="image-compare-cell" data-task-id={t.id} data-iter={iter}>
+                    {it ? thumbs(t, it) : <span class="muted small">–</span>}
+                  </div>
+                );
+              }),
+            ])}
+          </div>
+        </div>
+      )}
     </section>
   );
 }

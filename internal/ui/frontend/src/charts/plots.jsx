@@ -70,24 +70,33 @@ export function PlotsPanel({ tasks = [] }) {
   if (!st.data.length) return <div class="empty">No plots reported yet.</div>;
   const index = new Map(tasks.map((t, i) => [t.id, i]));
   const names = new Map(tasks.map(t => [t.id, t.name || t.id]));
+  const card = (g, it, i) => (
+    <div class="card plot-card" key={`${g.metric}\u0000${it.variant}\u0000${it.taskId}\u0000${i}`} data-testid="plot" data-title={g.metric} data-variant={it.variant} data-task-id={it.taskId}>
+      <div class="plot-meta">
+        {tasks.length > 1 && <span class="swatch" style={{ background: colorAt(index.get(it.taskId) ?? 0) }} />}
+        <strong>{tasks.length > 1 ? names.get(it.taskId) : g.metric}</strong>
+        <span>{it.variant}</span>
+        <span class="muted small">iteration {it.iter}</span>
+      </div>
+      {it.figure ? <PlotlyFigure figure={it.figure} /> : <div class="empty">This plot could not be read.</div>}
+    </div>
+  );
+  // One experiment: every figure in one responsive grid (a metric's
+  // title on its cards), so a screen holds as many as fit. Comparing: a
+  // grid per metric, the experiments side by side in it.
+  if (tasks.length === 1) {
+    return (
+      <div class="plots">
+        <div class="plot-grid">{st.data.flatMap(g => g.items.map((it, i) => card(g, it, i)))}</div>
+      </div>
+    );
+  }
   return (
     <div class="plots">
       {st.data.map(g => (
         <section class="plot-group" key={g.metric}>
           <h2>{g.metric}</h2>
-          <div class="plot-grid">
-            {g.items.map((it, i) => (
-              <div class="card plot-card" key={`${it.variant}\u0000${it.taskId}\u0000${i}`} data-testid="plot" data-title={g.metric} data-variant={it.variant} data-task-id={it.taskId}>
-                <div class="plot-meta">
-                  {tasks.length > 1 && <span class="swatch" style={{ background: colorAt(index.get(it.taskId) ?? 0) }} />}
-                  <strong>{tasks.length > 1 ? names.get(it.taskId) : it.variant}</strong>
-                  {tasks.length > 1 && <span>{it.variant}</span>}
-                  <span class="muted small">iteration {it.iter}</span>
-                </div>
-                {it.figure ? <PlotlyFigure figure={it.figure} /> : <div class="empty">This plot could not be read.</div>}
-              </div>
-            ))}
-          </div>
+          <div class="plot-grid">{g.items.map((it, i) => card(g, it, i))}</div>
         </section>
       ))}
     </div>

@@ -87,3 +87,10 @@ export function differs(values) {
   const norm = values.map(v => (v === undefined || v === null ? '\u0000' : String(v)));
   return norm.some(v => v !== norm[0]);
 }
+
+// looksNumeric tells whether a value is a number: reported as one, or a
+// hyper-parameter's text that reads as a decimal number ("0.1", "-3",
+// "1e-4"); anything else ("0.1,0.2", "nan", "", "v2") is text.
+export function looksNumeric(v) {
+  return typeof v === 'number' || (typeof v === 'string' && /^\s*[-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?\s*$/.test(v));
+}

@@ -7,12 +7,15 @@ import { usePersisted } from '../hooks.js';
 import { fmtNum } from '../format.js';
 import { colorAt } from '../charts/palette.js';
 import { Choice, Toggle } from '../charts/controls.jsx';
-import { METRIC_VALUES, differs, metricRows, paramRows } from './compare-data.js';
+import { METRIC_VALUES, differs, looksNumeric, metricRows, paramRows } from './compare-data.js';
 
+// Each value is aligned by its own kind (looksNumeric): numbers right,
+// text left.
 function Cell({ v }) {
-  if (v === undefined || v === null) return <td class="cmp-missing">–</td>;
-  if (typeof v === 'number') return <td class="num" title={String(v)}>{fmtNum(v)}</td>;
-  return <td title={v}>{v === '' ? <span class="muted">(empty)</span> : v}</td>;
+  if (v === undefined || v === null) return <td class="cmp-missing" data-kind="missing">–</td>;
+  if (typeof v === 'number') return <td class="num" data-kind="number" title={String(v)}>{fmtNum(v)}</td>;
+  if (looksNumeric(v)) return <td class="num" data-kind="number" title={v}>{v.trim()}</td>;
+  return <td class="text" data-kind="text" title={v}>{v === '' ? <span class="muted">(empty)</span> : v}</td>;
 }
 
 function Section({ title, rows, tasks, onlyDiffs, filter }) {

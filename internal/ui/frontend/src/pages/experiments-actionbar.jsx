@@ -1,8 +1,12 @@
-// The row of action buttons over the table, enabled by what is selected.
+// The row of action buttons over the table, enabled by what is selected:
+// Compare (2 to 50 experiments) opens the compare page with them, in the
+// order they were selected; the others act on the server.
 
 import { useState } from 'preact/hooks';
+import { navigate } from '../router.jsx';
 import { toast } from '../components/toast.jsx';
 import { actions } from './experiments-actions.jsx';
+import { MAX_COMPARE, MIN_COMPARE, compareHref } from './compare-data.js';
 
 export function ActionBar({ selected, onDone, onClear }) {
   const [busy, setBusy] = useState(null);
@@ -26,6 +30,13 @@ export function ActionBar({ selected, onDone, onClear }) {
         {tasks.length ? `${tasks.length} selected` : 'Select experiments to act on them'}
       </span>
       {tasks.length > 0 && <button type="button" class="btn btn-ghost btn-small" onClick={onClear}>Clear</button>}
+      <span class="xt-sep" />
+      <button type="button" data-action="compare" class="btn btn-small btn-primary"
+        disabled={tasks.length < MIN_COMPARE || tasks.length > MAX_COMPARE || !!busy}
+        title={tasks.length > MAX_COMPARE ? `At most ${MAX_COMPARE} experiments are compared` : `Compare ${MIN_COMPARE} or more selected experiments`}
+        onClick={() => navigate(compareHref(ids))}>
+        Compare{tasks.length >= MIN_COMPARE ? ` (${tasks.length})` : ''}
+      </button>
       <span class="xt-sep" />
       {actions.map(a => (
         <button key={a.id} type="button" data-action={a.id} class={a.danger ? 'btn btn-small xt-danger' : 'btn btn-small'}

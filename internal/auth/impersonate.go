@@ -27,5 +27,6 @@ func (s *Service) Impersonate(ctx context.Context, caller *Identity, user string
 	if err != nil {
 		return nil, apierr.ImpersonationError("unknown company for user", "id", user)
 	}
-	return &Identity{UserID: u.ID, UserName: u.Name, CompanyID: c.ID, CompanyName: c.Name, Role: u.Role}, nil
+	return &Identity{UserID: u.ID, UserName: u.Name, CompanyID: c.ID, CompanyName: c.Name, Role: u.Role,
+		TokenGeneration: u.TokenGeneration}, nil
 }

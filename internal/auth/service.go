@@ -28,11 +28,14 @@ const (
 
 // Service checks credentials and tokens and issues tokens.
 type Service struct {
-	env      *domain.Env
-	secret   []byte
-	revoked  revocations
-	tokens   tokenCache
-	throttle *loginThrottle
+	env     *domain.Env
+	secret  []byte
+	revoked revocations
+	tokens  tokenCache
+	// principals caches the current state of users and keys tokens are
+	// checked against (principal.go).
+	principals principalCache
+	throttle   *loginThrottle
 	// compare checks a secret against a bcrypt hash (a test counts calls).
 	compare func(hash, secret []byte) error
 }
@@ -50,12 +53,16 @@ type Claims struct {
 	SessionID string        `json:"session_id"`
 	// Ancestors are the sessions of the tokens this one was minted from,
 	// nearest first (see lineage).
-	Ancestors     []string `json:"ancestor_sessions,omitempty"`
-	Env           string   `json:"env"`
-	APIVersion    string   `json:"api_version"`
-	ServerVersion string   `json:"server_version"`
-	ServerBuild   string   `json:"server_build"`
-	FeatureSet    string   `json:"feature_set"`
+	Ancestors []string `json:"ancestor_sessions,omitempty"`
+	// AccessKey is the key the token's lineage logged in with, if any;
+	// Generation the user's token generation at issue (principal.go).
+	AccessKey     string `json:"access_key,omitempty"`
+	Generation    int64  `json:"token_generation,omitempty"`
+	Env           string `json:"env"`
+	APIVersion    string `json:"api_version"`
+	ServerVersion string `json:"server_version"`
+	ServerBuild   string `json:"server_build"`
+	FeatureSet    string `json:"feature_set"`
 	jwt.RegisteredClaims
 }
 
@@ -77,6 +84,9 @@ func (s *Service) VerifyToken(ctx context.Context, token string) (*Identity, err
 		if err := s.checkLineage(ctx, e.id.SessionID, e.id.Ancestors); err != nil {
 			return nil, err
 		}
+		if err := s.checkPrincipal(ctx, &e.id); err != nil {
+			return nil, err
+		}
 		id := e.id
 		return &id, nil
 	}
@@ -94,6 +104,10 @@ func (s *Service) VerifyToken(ctx context.Context, token string) (*Identity, err
 		UserID: claims.Identity.User, CompanyID: claims.Identity.Company, Role: claims.Identity.Role,
 		UserName: claims.Identity.UserName, CompanyName: claims.Identity.CompanyName,
 		SessionID: claims.SessionID, Ancestors: claims.Ancestors, Token: token,
+		AccessKey: claims.AccessKey, TokenGeneration: claims.Generation,
+	}
+	if err := s.checkPrincipal(ctx, id); err != nil {
+		return nil, err
 	}
 	ce := cachedToken{id: *id}
 	if claims.ExpiresAt != nil {
@@ -119,6 +133,8 @@ func (s *Service) IssueToken(id *Identity, ttl time.Duration) (string, error) {
 			UserName: id.UserName, CompanyName: id.CompanyName},
 		SessionID:     NewSessionID(),
 		Ancestors:     lineage(id),
+		AccessKey:     id.AccessKey,
+		Generation:    id.TokenGeneration,
 		Env:           "<unknown>",
 		APIVersion:    APIVersion,
 		ServerVersion: ServerVersion,

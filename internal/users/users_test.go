@@ -67,9 +67,13 @@ func TestUpdateAndDelete(t *testing.T) {
 		}
 		_, err = users.Update(ctx, env, "co1", "c", users.Profile{Name: &name})
 		testenv.WantError(t, err, 400, 301)
-		testenv.WantError(t, users.Delete(ctx, env, a, "a"), 400, 16)
-		testenv.WantError(t, users.Delete(ctx, env, a, "c"), 400, 301)
-		if err := users.Delete(ctx, env, a, "b"); err != nil {
+		// Only those administering users delete them.
+		testenv.WantError(t, users.Delete(ctx, env, a, "b"), 403, 20)
+		root := *a
+		root.Role = auth.RoleRoot
+		testenv.WantError(t, users.Delete(ctx, env, &root, "a"), 400, 16)
+		testenv.WantError(t, users.Delete(ctx, env, &root, "c"), 400, 301)
+		if err := users.Delete(ctx, env, &root, "b"); err != nil {
 			t.Fatal(err)
 		}
 		_, err = users.Get(ctx, env, a, "b")

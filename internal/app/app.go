@@ -79,7 +79,7 @@ func New(ctx context.Context, cfg config.Config, log *slog.Logger) (*App, error)
 		return nil, err
 	}
 	deps := &api.Deps{Env: env, Log: log, FilesURL: PublicFilesURL(cfg), PublicConfig: publicConfig(cfg),
-		EventQueueBytes: int64(cfg.EventQueueMB) << 20}
+		EventQueueBytes: int64(cfg.EventQueueMB) << 20, SecureCookies: cfg.PublicScheme() == "https"}
 	deps.Auth = auth.New(&deps.Env, secret)
 	deps.Hooks.Exclusive = node.RunJob
 	authn := rpc.RequestAuth{Credentials: deps.Auth}

@@ -122,6 +122,13 @@ func (s *Service) VerifyToken(ctx context.Context, token string) (*Identity, err
 // came from a token, the new token is derived from it: it expires no
 // later than its parent and is revoked with it (see lineage).
 func (s *Service) IssueToken(id *Identity, ttl time.Duration) (string, error) {
+	tok, _, err := s.IssueSession(id, ttl)
+	return tok, err
+}
+
+// IssueSession is IssueToken also returning when the token expires (zero
+// when never): a derived token's lifetime may be shorter than asked.
+func (s *Service) IssueSession(id *Identity, ttl time.Duration) (string, time.Time, error) {
 	now := s.env.Now()
 	exp := time.Time{}
 	if ttl > 0 {
@@ -145,8 +152,10 @@ func (s *Service) IssueToken(id *Identity, ttl time.Duration) (string, error) {
 	}
 	if exp = capExpiry(id, exp); !exp.IsZero() {
 		claims.ExpiresAt = jwt.NewNumericDate(exp)
+		exp = claims.ExpiresAt.Time
 	}
-	return jwt.NewWithClaims(jwt.SigningMethodHS256, claims).SignedString(s.secret)
+	tok, err := jwt.NewWithClaims(jwt.SigningMethodHS256, claims).SignedString(s.secret)
+	return tok, exp, err
 }
 
 // Revoke logs a token session out.

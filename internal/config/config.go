@@ -23,7 +23,11 @@ type Config struct {
 	DataDir   string `yaml:"data_dir"`
 	// DB is a postgres:// URL or a SQLite file path ("" = trove.db in DataDir).
 	DB string `yaml:"db"`
-	// PublicHost is the host name printed in the clearml.conf snippet.
+	// PublicHost is the host name printed in the clearml.conf snippet,
+	// optionally with its scheme: "https://ml.corp" says clients reach
+	// Trove over TLS (a proxy in front), which the printed URLs and the
+	// session cookie's Secure flag follow. See PublicScheme and
+	// PublicHostName.
 	PublicHost string `yaml:"public_host"`
 	// MaxBodyMB limits request bodies.
 	MaxBodyMB int `yaml:"max_body_mb"`
@@ -72,7 +76,7 @@ func Parse(fs *flag.FlagSet, args []string, getenv func(string) string) (Config,
 	filesAddr := fs.String("files-addr", "", "file server listen address (default 0.0.0.0:8081)")
 	dataDir := fs.String("data-dir", "", "data directory (default ./data)")
 	db := fs.String("db", "", "database: postgres:// URL, sqlite://PATH or a SQLite file path (default: SQLite in the data dir)")
-	publicHost := fs.String("public-host", "", "host name clients use, for the printed clearml.conf")
+	publicHost := fs.String("public-host", "", "host name clients use, for the printed clearml.conf; https://HOST when clients reach Trove over TLS (then the session cookie is Secure)")
 	maxBody := fs.Int("max-body-mb", 0, "request body limit in MB (default 100)")
 	eventQueue := fs.Int("event-queue-mb", 0, "event batches waiting to be written, in MB as counted, before add_batch answers 429 (default 512)")
 	logFormat := fs.String("log-format", "", "log format: text or json")
@@ -189,6 +193,9 @@ func (c Config) Validate() error {
 	if _, err := c.SlogLevel(); err != nil {
 		return err
 	}
+	if err := c.validatePublicHost(); err != nil {
+		return err
+	}
 	if (c.AdminKey == "") != (c.AdminSecret == "") {
 		return fmt.Errorf("admin key and secret must be given together")
 	}
@@ -199,4 +206,39 @@ func (c Config) Validate() error {
 		return err
 	}
 	return c.Files.validate()
+}
+
+// PublicScheme is the scheme clients reach Trove with: "https" when the
+// public host was given as https://HOST, else "http".
+func (c Config) PublicScheme() string {
+	if scheme, _, ok := strings.Cut(c.PublicHost, "://"); ok && strings.EqualFold(scheme, "https") {
+		return "https"
+	}
+	return "http"
+}
+
+// PublicHostName is the public host without its scheme ("" when none is
+// configured).
+func (c Config) PublicHostName() string {
+	if _, host, ok := strings.Cut(c.PublicHost, "://"); ok {
+		return strings.TrimSuffix(host, "/")
+	}
+	return c.PublicHost
+}
+
+// validatePublicHost accepts HOST, http://HOST or https://HOST (a
+// trailing slash allowed), without a port, path or credentials: the
+// printed URLs put each listen port after the host.
+func (c Config) validatePublicHost() error {
+	if c.PublicHost == "" {
+		return nil
+	}
+	if scheme, _, ok := strings.Cut(c.PublicHost, "://"); ok && !strings.EqualFold(scheme, "http") && !strings.EqualFold(scheme, "https") {
+		return fmt.Errorf("public_host: scheme must be http or https, got %q", c.PublicHost)
+	}
+	host := c.PublicHostName()
+	if host == "" || strings.ContainsAny(host, "/@?# ") {
+		return fmt.Errorf("public_host must be a host name, http://HOST or https://HOST, got %q", c.PublicHost)
+	}
+	return nil
 }

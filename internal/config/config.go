@@ -42,8 +42,13 @@ type Config struct {
 	// AdminKey/AdminSecret create an admin user with exactly this key pair.
 	AdminKey    string `yaml:"admin_key"`
 	AdminSecret string `yaml:"admin_secret"`
-	// TokenSecret signs tokens; generated and stored when empty.
+	// TokenSecret signs tokens; generated and stored in the database when
+	// neither it nor TokenSecretFile is given.
 	TokenSecret string `yaml:"token_secret"`
+	// TokenSecretFile names a file holding the token signing secret (its
+	// content, surrounding whitespace trimmed), read at every start; the
+	// secret is then not stored in the database. See SigningSecret.
+	TokenSecretFile string `yaml:"token_secret_file"`
 	// Users are more fixed users: key pairs and/or web app logins
 	// (users.go).
 	Users []auth.FixedUser `yaml:"users"`
@@ -81,6 +86,7 @@ func Parse(fs *flag.FlagSet, args []string, getenv func(string) string) (Config,
 	eventQueue := fs.Int("event-queue-mb", 0, "event batches waiting to be written, in MB as counted, before add_batch answers 429 (default 512)")
 	logFormat := fs.String("log-format", "", "log format: text or json")
 	logLevel := fs.String("log-level", "", "log level: debug, info, warn, error")
+	tokenSecretFile := fs.String("token-secret-file", "", "file holding the token signing secret (else TROVE_TOKEN_SECRET, else one generated and stored in the database)")
 	files := addFilesFlags(fs)
 	ops := addOpsFlags(fs)
 	timeouts := addTimeoutFlags(fs)
@@ -113,6 +119,7 @@ func Parse(fs *flag.FlagSet, args []string, getenv func(string) string) (Config,
 	envStr(&cfg.AdminKey, "TROVE_ADMIN_KEY")
 	envStr(&cfg.AdminSecret, "TROVE_ADMIN_SECRET")
 	envStr(&cfg.TokenSecret, "TROVE_TOKEN_SECRET")
+	envStr(&cfg.TokenSecretFile, "TROVE_TOKEN_SECRET_FILE")
 	if v := getenv("TROVE_MAX_BODY_MB"); v != "" {
 		n, err := strconv.Atoi(v)
 		if err != nil {
@@ -148,6 +155,7 @@ func Parse(fs *flag.FlagSet, args []string, getenv func(string) string) (Config,
 	set(&cfg.PublicHost, *publicHost)
 	set(&cfg.LogFormat, *logFormat)
 	set(&cfg.LogLevel, *logLevel)
+	set(&cfg.TokenSecretFile, *tokenSecretFile)
 	if *maxBody > 0 {
 		cfg.MaxBodyMB = *maxBody
 	}
@@ -192,6 +200,9 @@ func (c Config) Validate() error {
 	}
 	if _, err := c.SlogLevel(); err != nil {
 		return err
+	}
+	if c.TokenSecret != "" && c.TokenSecretFile != "" {
+		return fmt.Errorf("token secret: give token_secret (TROVE_TOKEN_SECRET) or token_secret_file (--token-secret-file, TROVE_TOKEN_SECRET_FILE), not both")
 	}
 	if err := c.validatePublicHost(); err != nil {
 		return err
@@ -241,4 +252,23 @@ func (c Config) validatePublicHost() error {
 		return fmt.Errorf("public_host must be a host name, http://HOST or https://HOST, got %q", c.PublicHost)
 	}
 	return nil
+}
+
+// SigningSecret is the configured token signing secret: TokenSecret, or
+// the content of TokenSecretFile with surrounding whitespace (a final
+// newline) trimmed; "" when neither is set (the store then keeps a
+// generated one). An unreadable or empty file is an error.
+func (c Config) SigningSecret() (string, error) {
+	if c.TokenSecretFile == "" {
+		return c.TokenSecret, nil
+	}
+	b, err := os.ReadFile(c.TokenSecretFile)
+	if err != nil {
+		return "", fmt.Errorf("token_secret_file: %w", err)
+	}
+	secret := strings.TrimSpace(string(b))
+	if secret == "" {
+		return "", fmt.Errorf("token_secret_file %s is empty", c.TokenSecretFile)
+	}
+	return secret, nil
 }

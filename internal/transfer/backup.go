@@ -52,7 +52,9 @@ func Backup(ctx context.Context, loc store.Location, dataDir, out string) (Backu
 		return st, fmt.Errorf("backup: %w", err)
 	}
 	partial := filepath.Join(tmp, "archive")
-	f, err := os.Create(partial)
+	// The archive holds the database, token secret and key hashes
+	// included: only its owner may read it.
+	f, err := os.OpenFile(partial, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, store.DBFileMode)
 	if err != nil {
 		return st, fmt.Errorf("backup: %w", err)
 	}
@@ -128,7 +130,7 @@ func addFile(tw *tar.Writer, path, name string) (int64, error) {
 	if err != nil {
 		return 0, err
 	}
-	hdr := &tar.Header{Name: name, Mode: 0o644, Size: info.Size(), ModTime: info.ModTime(), Typeflag: tar.TypeReg}
+	hdr := &tar.Header{Name: name, Mode: int64(store.DBFileMode), Size: info.Size(), ModTime: info.ModTime(), Typeflag: tar.TypeReg}
 	if err := tw.WriteHeader(hdr); err != nil {
 		return 0, err
 	}

@@ -38,7 +38,7 @@ func Restore(ctx context.Context, archive string, loc store.Location, dataDir st
 	if err != nil {
 		return st, fmt.Errorf("restore: %s is not a Trove backup: %w", archive, err)
 	}
-	if err := os.MkdirAll(dataDir, 0o755); err != nil {
+	if _, err := store.SecureDir(dataDir); err != nil {
 		return st, fmt.Errorf("restore: data dir %s: %w", dataDir, err)
 	}
 	tr := tar.NewReader(gz)
@@ -57,7 +57,7 @@ func Restore(ctx context.Context, archive string, loc store.Location, dataDir st
 		switch {
 		case hdr.Name == archiveDB:
 			sawDB = true
-			if st.DBBytes, err = writeMember(tr, loc.Path); err != nil {
+			if st.DBBytes, err = writeMember(tr, loc.Path, store.DBFileMode); err != nil {
 				return st, fmt.Errorf("restore: %w", err)
 			}
 		case strings.HasPrefix(hdr.Name, archiveFiles):
@@ -65,7 +65,7 @@ func Restore(ctx context.Context, archive string, loc store.Location, dataDir st
 			if err != nil {
 				return st, fmt.Errorf("restore: %w", err)
 			}
-			n, err := writeMember(tr, dst)
+			n, err := writeMember(tr, dst, 0o644)
 			if err != nil {
 				return st, fmt.Errorf("restore: %w", err)
 			}
@@ -98,12 +98,13 @@ func requireEmptyDir(dir string) error {
 	return nil
 }
 
-// writeMember writes the current archive member to path, synced.
-func writeMember(r io.Reader, path string) (int64, error) {
+// writeMember writes the current archive member to path with mode,
+// synced.
+func writeMember(r io.Reader, path string, mode os.FileMode) (int64, error) {
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return 0, err
 	}
-	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, mode)
 	if err != nil {
 		return 0, err
 	}

@@ -93,25 +93,17 @@ func (c *principalCache) putKey(k string, st keyState) {
 	c.keys[k] = st
 }
 
-// checkPrincipal refuses a token whose user is gone, whose role or token
-// generation changed, or whose access key was revoked.
+// checkPrincipal refuses a token whose user (or impersonator) is gone or
+// has another role or token generation, or whose access key was revoked.
 func (s *Service) checkPrincipal(ctx context.Context, id *Identity) error {
 	now := s.env.Now()
-	u, ok := s.principals.user(id.UserID, now)
-	if !ok {
-		role, gen, err := s.env.DB.UserTokenState(ctx, id.UserID)
-		switch {
-		case errors.Is(err, store.ErrNotFound):
-			u = userState{checked: now}
-		case err != nil:
-			return apierr.Internal(err)
-		default:
-			u = userState{found: true, role: role, generation: gen, checked: now}
-		}
-		s.principals.putUser(id.UserID, u)
+	if err := s.checkUser(ctx, now, id.UserID, id.Role, id.TokenGeneration); err != nil {
+		return err
 	}
-	if !u.found || u.role != id.Role || u.generation != id.TokenGeneration {
-		return apierr.RevokedToken()
+	if imp := id.Impersonator; imp != nil {
+		if err := s.checkUser(ctx, now, imp.UserID, imp.Role, imp.TokenGeneration); err != nil {
+			return err
+		}
 	}
 	if id.AccessKey == "" {
 		return nil
@@ -126,6 +118,28 @@ func (s *Service) checkPrincipal(ctx context.Context, id *Identity) error {
 		s.principals.putKey(id.AccessKey, k)
 	}
 	if !k.found {
+		return apierr.RevokedToken()
+	}
+	return nil
+}
+
+// checkUser refuses unless user exists with this role and token
+// generation.
+func (s *Service) checkUser(ctx context.Context, now time.Time, user, role string, generation int64) error {
+	u, ok := s.principals.user(user, now)
+	if !ok {
+		r, gen, err := s.env.DB.UserTokenState(ctx, user)
+		switch {
+		case errors.Is(err, store.ErrNotFound):
+			u = userState{checked: now}
+		case err != nil:
+			return apierr.Internal(err)
+		default:
+			u = userState{found: true, role: r, generation: gen, checked: now}
+		}
+		s.principals.putUser(user, u)
+	}
+	if !u.found || u.role != role || u.generation != generation {
 		return apierr.RevokedToken()
 	}
 	return nil

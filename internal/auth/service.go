@@ -56,13 +56,15 @@ type Claims struct {
 	Ancestors []string `json:"ancestor_sessions,omitempty"`
 	// AccessKey is the key the token's lineage logged in with, if any;
 	// Generation the user's token generation at issue (principal.go).
-	AccessKey     string `json:"access_key,omitempty"`
-	Generation    int64  `json:"token_generation,omitempty"`
-	Env           string `json:"env"`
-	APIVersion    string `json:"api_version"`
-	ServerVersion string `json:"server_version"`
-	ServerBuild   string `json:"server_build"`
-	FeatureSet    string `json:"feature_set"`
+	AccessKey  string `json:"access_key,omitempty"`
+	Generation int64  `json:"token_generation,omitempty"`
+	// Impersonator is who minted the token acting as its user.
+	Impersonator  *Impersonator `json:"impersonator,omitempty"`
+	Env           string        `json:"env"`
+	APIVersion    string        `json:"api_version"`
+	ServerVersion string        `json:"server_version"`
+	ServerBuild   string        `json:"server_build"`
+	FeatureSet    string        `json:"feature_set"`
 	jwt.RegisteredClaims
 }
 
@@ -104,7 +106,7 @@ func (s *Service) VerifyToken(ctx context.Context, token string) (*Identity, err
 		UserID: claims.Identity.User, CompanyID: claims.Identity.Company, Role: claims.Identity.Role,
 		UserName: claims.Identity.UserName, CompanyName: claims.Identity.CompanyName,
 		SessionID: claims.SessionID, Ancestors: claims.Ancestors, Token: token,
-		AccessKey: claims.AccessKey, TokenGeneration: claims.Generation,
+		AccessKey: claims.AccessKey, TokenGeneration: claims.Generation, Impersonator: claims.Impersonator,
 	}
 	if err := s.checkPrincipal(ctx, id); err != nil {
 		return nil, err
@@ -142,6 +144,7 @@ func (s *Service) IssueSession(id *Identity, ttl time.Duration) (string, time.Ti
 		Ancestors:     lineage(id),
 		AccessKey:     id.AccessKey,
 		Generation:    id.TokenGeneration,
+		Impersonator:  id.Impersonator,
 		Env:           "<unknown>",
 		APIVersion:    APIVersion,
 		ServerVersion: ServerVersion,

@@ -82,3 +82,45 @@ func TestRevokedKeyStopsOnlyItsTokens(t *testing.T) {
 		e.Call(t, "projects.get_all", nil).OK(t)
 	}, testenv.WithUsers(bob))
 }
+
+// A token an admin mints while impersonating a user (auth.login with the
+// Impersonate-As header) is the user's, but it stops with the admin: when
+// the admin's role changes, its key is revoked or its session logged
+// out. Otherwise a demoted admin could keep tokens of every user of its
+// company.
+func TestImpersonatedTokensStopWithTheImpersonator(t *testing.T) {
+	otherAdminOfCompany := auth.FixedUser{ID: "adm2-id", Name: "adm2", AccessKey: "ADM2KEY0000000000000000000000", SecretKey: "adm2-secret-00000000000000000000000000000", Role: auth.RoleAdmin}
+	for _, c := range []struct {
+		name   string
+		change func(t *testing.T, e *testenv.Env, rootTok, admTok string)
+	}{
+		{"impersonator lowered", func(t *testing.T, e *testenv.Env, rootTok, _ string) {
+			e.CallAs(t, rootTok, "auth.edit_user", map[string]any{"user": otherAdminOfCompany.ID, "role": "user"}).OK(t)
+		}},
+		{"impersonator's key revoked", func(t *testing.T, e *testenv.Env, _, admTok string) {
+			e.CallAs(t, admTok, "auth.revoke_credentials", map[string]any{"access_key": otherAdminOfCompany.AccessKey}).OK(t)
+		}},
+		{"impersonator logged out", func(t *testing.T, e *testenv.Env, _, admTok string) {
+			e.CallAs(t, admTok, "auth.logout", nil).OK(t)
+		}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			testenv.Each(t, func(t *testing.T, e *testenv.Env) {
+				rootTok := mustLogin(t, e, rootUser)
+				admTok := mustLogin(t, e, otherAdminOfCompany)
+				asBob := e.Do(t, "auth.login", map[string]any{"expiration_sec": int(auth.MaxExpiry / time.Second)}, impersonate(admTok, bob.ID)).OK(t).Str("token")
+				if e.CallAs(t, asBob, "users.get_current_user", nil).OK(t).Str("user.id") != bob.ID {
+					t.Fatal("the impersonated token is not bob's")
+				}
+				// it expires with the admin's token, not a year on
+				if jwtClaims(t, asBob)["exp"] != jwtClaims(t, admTok)["exp"] {
+					t.Fatalf("impersonated token expires at %v, the admin's at %v", jwtClaims(t, asBob)["exp"], jwtClaims(t, admTok)["exp"])
+				}
+				c.change(t, e, rootTok, admTok)
+				e.CallAs(t, asBob, "users.get_current_user", nil).Err(t, 401, 30)
+				// bob's own login is untouched
+				e.CallAs(t, mustLogin(t, e, bob), "users.get_current_user", nil).OK(t)
+			}, testenv.WithUsers(bob, rootUser, otherAdminOfCompany))
+		})
+	}
+}

@@ -169,3 +169,36 @@ func TestChangesStopOnlyTheirTokens(t *testing.T) {
 		}
 	})
 }
+
+// A configured user whose role is changed in the configuration gets the
+// new role at the next start (Bootstrap); its tokens of before stop, and
+// changing the role back does not revive them. A start with the role
+// unchanged keeps them.
+func TestConfiguredRoleChangeStopsTokens(t *testing.T) {
+	eachBackend(t, func(t *testing.T, env *domain.Env) {
+		ctx := context.Background()
+		onClock(env)
+		u := auth.FixedUser{ID: "cfg1", Name: "cfg", AccessKey: "CFGKEY", SecretKey: "cfg-secret", Role: auth.RoleUser}
+		start := func(role string) {
+			u.Role = role
+			if _, err := auth.Bootstrap(ctx, env, "", "", []auth.FixedUser{u}); err != nil {
+				t.Fatal(err)
+			}
+		}
+		start(auth.RoleUser)
+		s := auth.New(env, []byte("k"))
+		id, err := s.CheckKey(ctx, "CFGKEY", "cfg-secret", "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		tok, _ := s.IssueToken(id, time.Hour)
+		start(auth.RoleUser)
+		if _, err := auth.New(env, []byte("k")).VerifyToken(ctx, tok); err != nil {
+			t.Fatalf("a start with the same role stopped the token: %v", err)
+		}
+		start(auth.RoleAdmin)
+		start(auth.RoleUser)
+		_, err = auth.New(env, []byte("k")).VerifyToken(ctx, tok)
+		wantAPIErr(t, err, 401, 30, revoked)
+	})
+}

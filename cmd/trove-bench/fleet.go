@@ -154,7 +154,8 @@ func (f *fleetServer) experiments(n int) ([]experiment, error) {
 	if err != nil {
 		return nil, err
 	}
-	fresh := auth.Identity{UserID: id.UserID, UserName: id.UserName, CompanyID: id.CompanyID, CompanyName: id.CompanyName, Role: id.Role}
+	fresh := auth.Identity{UserID: id.UserID, UserName: id.UserName, CompanyID: id.CompanyID, CompanyName: id.CompanyName, Role: id.Role,
+		AccessKey: id.AccessKey, TokenGeneration: id.TokenGeneration}
 	eb := &eventsBench{a: f.a}
 	out := make([]experiment, n)
 	for i := range out {

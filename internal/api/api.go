@@ -32,6 +32,10 @@ type Deps struct {
 	// EventQueueBytes bounds the event batches waiting to be written
 	// (events.Ingester.MaxPending; 0 = its default).
 	EventQueueBytes int64
+	// SecureCookies marks the session cookie Secure on every response:
+	// the public host is https://, clients reach Trove over TLS even when
+	// a proxy in front speaks plain HTTP to it.
+	SecureCookies bool
 }
 
 // UpdateResult is the answer of most single-record updates.

@@ -296,6 +296,13 @@ func RoleNotAllowed(role string, allowed []string) *Error {
 	return (&Error{Code: 403, Subcode: 20, Msg: "Forbidden (not allowed for role)"}).With("role", role, "allowed", allowed)
 }
 
+// AdministrationNotAllowed is 403/20: the caller's role may not do this
+// to a user (reason says what: grant system or root, reach another
+// company, change a system or root user).
+func AdministrationNotAllowed(role, reason string) *Error {
+	return (&Error{Code: 403, Subcode: 20, Msg: "Forbidden (not allowed for role) (" + reason + ")"}).With("role", role)
+}
+
 // NoWritePermission is 403/21.
 func NoWritePermission(format string, args ...any) *Error {
 	return New(403, 21, "Forbidden (read-only access) (%s)", fmt.Sprintf(format, args...))

@@ -10,6 +10,7 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"os"
 	"sync"
 	"time"
 
@@ -65,19 +66,24 @@ func New(ctx context.Context, cfg config.Config, log *slog.Logger) (*App, error)
 	if err != nil {
 		return nil, err
 	}
+	configured, err := cfg.SigningSecret()
+	if err != nil {
+		return nil, err
+	}
 	opts := cfg.Startup.StoreOptions()
 	opts.Log = log
 	db, err := store.OpenWith(ctx, cfg.DB, cfg.DataDir, opts)
 	if err != nil {
 		return nil, err
 	}
+	logTightened(log, db.Tightened)
 	env := domain.Env{DB: db, Now: time.Now}
 	node := &cluster.Node{DB: db, Log: log}
 	var secret []byte
 	var gen *auth.Generated
 	// processes starting together on one database bootstrap in turn
 	err = node.Startup(ctx, func(ctx context.Context) (err error) {
-		if secret, err = auth.TokenSecret(ctx, &env, cfg.TokenSecret); err != nil {
+		if secret, err = auth.TokenSecret(ctx, &env, configured); err != nil {
 			return err
 		}
 		gen, err = auth.Bootstrap(ctx, &env, cfg.AdminKey, cfg.AdminSecret, cfg.Users)
@@ -88,7 +94,7 @@ func New(ctx context.Context, cfg config.Config, log *slog.Logger) (*App, error)
 		return nil, err
 	}
 	deps := &api.Deps{Env: env, Log: log, FilesURL: PublicFilesURL(cfg), PublicConfig: publicConfig(cfg),
-		EventQueueBytes: int64(cfg.EventQueueMB) << 20}
+		EventQueueBytes: int64(cfg.EventQueueMB) << 20, SecureCookies: cfg.PublicScheme() == "https"}
 	deps.Auth = auth.New(&deps.Env, secret)
 	deps.Hooks.Exclusive = node.RunJob
 	authn := rpc.RequestAuth{Credentials: deps.Auth}
@@ -99,6 +105,15 @@ func New(ctx context.Context, cfg config.Config, log *slog.Logger) (*App, error)
 	}
 	deps.Files = fsvc
 	deps.FileServer = fsvc
+	// On PostgreSQL the store leaves the data dir alone; the file server
+	// may have made it: it is kept private as on SQLite.
+	if loc, _ := store.Locate(cfg.DB, cfg.DataDir); loc.Backend == "postgres" && cfg.DataDir != "" {
+		if _, err := os.Stat(cfg.DataDir); err == nil {
+			if t, err := store.SecureDir(cfg.DataDir); err == nil && t != nil {
+				logTightened(log, []store.Tightened{*t})
+			}
+		}
+	}
 	reg := NewRegistry(deps)
 	a := &App{Cfg: cfg, Log: log, DB: db, Deps: deps, Generated: gen, FilesHandler: fsvc, Registry: reg, Origins: origins}
 	srv := &rpc.Server{Registry: reg, Auth: authn, Log: log, MaxBody: int64(cfg.MaxBodyMB) << 20, Timeout: cfg.RequestTimeout, Origins: origins,
@@ -121,6 +136,13 @@ func New(ctx context.Context, cfg config.Config, log *slog.Logger) (*App, error)
 		return nil, err
 	}
 	return a, nil
+}
+
+// logTightened warns of each data path whose mode let other users in.
+func logTightened(log *slog.Logger, ts []store.Tightened) {
+	for _, t := range ts {
+		log.Warn("data dir or database file open to other users", "detail", t.String())
+	}
 }
 
 // Close stops hearing other processes and releases the file storage and

@@ -63,6 +63,57 @@ func TestLogoutReachesEveryNode(t *testing.T) {
 	}
 }
 
+// TestUserChangesReachEveryNode: a change of a user or key made on node
+// A (role lowered, key revoked, user deleted) stops that user's live token
+// on node B once B's cached view of the user is RevocationTTL old, with
+// no message between the nodes: B's clock is driven past the bound. On
+// PostgreSQL B still accepts the token just before the bound (what B
+// read stands for the TTL); on SQLite A and B are one process, which
+// refuses at once.
+func TestUserChangesReachEveryNode(t *testing.T) {
+	bob := auth.FixedUser{ID: "bob-id", Name: "bob", AccessKey: "BOBKEY0000000000000000000000", SecretKey: "bob-secret-000000000000000000000000000000"}
+	root := auth.FixedUser{ID: "root-id", Name: "root", AccessKey: "ROOTKEY0000000000000000000000", SecretKey: "root-secret-00000000000000000000000000000", Role: auth.RoleRoot}
+	for _, c := range []struct {
+		name   string
+		change func(t *testing.T, a *testenv.Env, bobTok string)
+	}{
+		{"role lowered", func(t *testing.T, a *testenv.Env, _ string) {
+			a.Call(t, "auth.edit_user", map[string]any{"user": bob.ID, "role": "guest"}).OK(t)
+		}},
+		{"key revoked", func(t *testing.T, a *testenv.Env, bobTok string) {
+			a.CallAs(t, bobTok, "auth.revoke_credentials", map[string]any{"access_key": bob.AccessKey}).OK(t)
+		}},
+		{"user deleted", func(t *testing.T, a *testenv.Env, _ string) {
+			a.CallAs(t, a.Login(t, root.AccessKey, root.SecretKey), "users.delete", map[string]any{"user": bob.ID}).OK(t)
+		}},
+	} {
+		for _, backend := range testenv.Backends() {
+			t.Run(c.name+"/"+backend, func(t *testing.T) {
+				ns := nodes(t, backend, 2, testenv.WithUsers(bob, root))
+				a, b := ns[0], ns[len(ns)-1]
+				var mu sync.Mutex
+				now := time.Now()
+				b.App.Deps.Now = func() time.Time { mu.Lock(); defer mu.Unlock(); return now }
+				advance := func(d time.Duration) { mu.Lock(); now = now.Add(d); mu.Unlock() }
+
+				tok := a.Login(t, bob.AccessKey, bob.SecretKey)
+				b.CallAs(t, tok, "projects.get_all", map[string]any{}).OK(t)
+				c.change(t, a, tok)
+				if backend == "postgres" {
+					advance(auth.RevocationTTL - time.Millisecond)
+					b.CallAs(t, tok, "projects.get_all", map[string]any{}).OK(t)
+					advance(time.Millisecond)
+				}
+				r := b.CallAs(t, tok, "projects.get_all", map[string]any{}).Err(t, 401, 30)
+				if r.Msg() != "Invalid token (revoked token)" {
+					t.Fatalf("node B: %s", r.Raw)
+				}
+				a.CallAs(t, tok, "projects.get_all", map[string]any{}).Err(t, 401, 30)
+			})
+		}
+	}
+}
+
 // TestBackgroundJobsOnSeveralNodes sets up work for every background job
 // (silent tasks, queues due a metrics sample, expired workers, old
 // statistics), runs all jobs on two nodes at once for a few rounds, and

@@ -12,7 +12,7 @@ import (
 // form `clearml-init` reads: it stops at the first line that is a lone
 // "}", and refuses web, API and files URLs that are not three distinct ones.
 func ConfSnippet(cfg config.Config, accessKey, secretKey string) string {
-	url := func(addr string) string { return "http://" + publicAddr(addr, cfg.PublicHost) }
+	url := func(addr string) string { return publicURL(cfg, addr) }
 	files := url(cfg.FilesAddr)
 	if cfg.FilesAddr == "" {
 		files = url(cfg.APIAddr)
@@ -45,7 +45,13 @@ Paste into clearml-init, or into ~/clearml.conf:
 // PublicFilesURL is the base URL of the file server as clients reach it:
 // the URL stored files get.
 func PublicFilesURL(cfg config.Config) string {
-	return "http://" + publicAddr(cfg.FilesAddr, cfg.PublicHost)
+	return publicURL(cfg, cfg.FilesAddr)
+}
+
+// publicURL is the URL clients reach a listen address at: the public
+// host's scheme (http unless given as https://), its host and the port.
+func publicURL(cfg config.Config, listen string) string {
+	return cfg.PublicScheme() + "://" + publicAddr(listen, cfg.PublicHostName())
 }
 
 // publicAddr turns a listen address into one clients can reach.

@@ -18,7 +18,8 @@ func (a *App) newWebHandler() (http.Handler, error) {
 	}
 	o := webapp.Options{
 		Dir: a.Cfg.WebappDir, API: a.Handler, Files: files,
-		Servers: webapp.Servers{APIAddr: a.Cfg.APIAddr, FilesAddr: a.Cfg.FilesAddr, PublicHost: a.Cfg.PublicHost},
+		Servers: webapp.Servers{APIAddr: a.Cfg.APIAddr, FilesAddr: a.Cfg.FilesAddr, PublicHost: a.Cfg.PublicHostName(),
+			PublicScheme: a.Cfg.PublicScheme()},
 	}
 	if a.Cfg.WebappDir == "" {
 		o.Assets = ui.Assets()

@@ -27,7 +27,7 @@ func TestBootstrapGeneratesAdminOnce(t *testing.T) {
 			t.Fatal(err)
 		}
 		want := auth.Identity{UserID: auth.AdminUserID, UserName: "admin", CompanyID: auth.DefaultCompanyID,
-			CompanyName: auth.DefaultCompanyName, Role: auth.RoleAdmin}
+			CompanyName: auth.DefaultCompanyName, Role: auth.RoleAdmin, AccessKey: gen.AccessKey}
 		if !reflect.DeepEqual(*id, want) {
 			t.Fatalf("generated admin is %+v, want %+v", *id, want)
 		}
@@ -91,7 +91,7 @@ func TestBootstrapFixedUsers(t *testing.T) {
 			t.Fatal(err)
 		}
 		want := auth.Identity{UserID: "__PLAINKEY__", UserName: "__PLAINKEY__", CompanyID: auth.DefaultCompanyID,
-			CompanyName: auth.DefaultCompanyName, Role: auth.RoleUser}
+			CompanyName: auth.DefaultCompanyName, Role: auth.RoleUser, AccessKey: "PLAINKEY"}
 		if !reflect.DeepEqual(*plain, want) {
 			t.Fatalf("defaults: %+v, want %+v", *plain, want)
 		}
@@ -99,7 +99,7 @@ func TestBootstrapFixedUsers(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		want = auth.Identity{UserID: "bob", UserName: "Bob", CompanyID: "acme", CompanyName: "acme", Role: auth.RoleGuest}
+		want = auth.Identity{UserID: "bob", UserName: "Bob", CompanyID: "acme", CompanyName: "acme", Role: auth.RoleGuest, AccessKey: "BOBKEY"}
 		if !reflect.DeepEqual(*bob, want) {
 			t.Fatalf("configured user: %+v, want %+v", *bob, want)
 		}

@@ -6,9 +6,6 @@ import (
 	"golang.org/x/crypto/bcrypt"
 )
 
-// RevocationTTL exposes how long a "not revoked" answer is trusted.
-const RevocationTTL = revocationTTL
-
 // Comparisons records the bcrypt comparisons a Service makes.
 type Comparisons struct {
 	mu    sync.Mutex

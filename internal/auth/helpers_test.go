@@ -13,7 +13,8 @@ import (
 
 // eachBackend runs fn on a fresh, migrated store of every test backend
 // (SQLite always, PostgreSQL when TROVE_TEST_POSTGRES is set), in an
-// environment on the real clock.
+// environment on the real clock. The store holds alice, the user most
+// tests issue tokens for (a token of a user not stored is refused).
 func eachBackend(t *testing.T, fn func(t *testing.T, env *domain.Env)) {
 	for _, b := range testenv.Backends() {
 		t.Run(b, func(t *testing.T) {
@@ -26,6 +27,13 @@ func eachBackend(t *testing.T, fn func(t *testing.T, env *domain.Env)) {
 				t.Fatalf("open %s store: %v", b, err)
 			}
 			t.Cleanup(func() { _ = db.Close() })
+			ctx := context.Background()
+			if err := db.EnsureCompany(ctx, store.Company{ID: alice.CompanyID, Name: alice.CompanyName}); err != nil {
+				t.Fatal(err)
+			}
+			if err := db.UpsertUser(ctx, store.User{ID: alice.UserID, Company: alice.CompanyID, Name: alice.UserName, Role: alice.Role}); err != nil {
+				t.Fatal(err)
+			}
 			fn(t, &domain.Env{DB: db, Now: time.Now})
 		})
 	}

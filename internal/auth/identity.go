@@ -17,6 +17,26 @@ type Identity struct {
 	Token string
 	// ExpiresAt is the token's expiry (unix seconds), 0 when none.
 	ExpiresAt int64
+	// AccessKey is the key the caller logged in with (directly, or through
+	// the tokens its token was minted from); "" for a password login.
+	// Revoking the key stops the tokens minted from it.
+	AccessKey string
+	// TokenGeneration is the user's token generation when the identity
+	// was checked; a token carries it and is refused once the user's
+	// role has changed since (see principal.go).
+	TokenGeneration int64
+	// Impersonator is the caller that acts as this user through the
+	// Impersonate-As header (nil otherwise); a token minted so carries it
+	// and stops when the impersonator's own role, token generation or key
+	// changes, or its session is logged out.
+	Impersonator *Impersonator
+}
+
+// Impersonator is who impersonates, as it was when checked.
+type Impersonator struct {
+	UserID          string `json:"user"`
+	Role            string `json:"role"`
+	TokenGeneration int64  `json:"token_generation,omitempty"`
 }
 
 // Roles as the reference names them.

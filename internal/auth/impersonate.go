@@ -27,5 +27,14 @@ func (s *Service) Impersonate(ctx context.Context, caller *Identity, user string
 	if err != nil {
 		return nil, apierr.ImpersonationError("unknown company for user", "id", user)
 	}
-	return &Identity{UserID: u.ID, UserName: u.Name, CompanyID: c.ID, CompanyName: c.Name, Role: u.Role}, nil
+	// The identity keeps the caller's lineage, key and expiry: a token
+	// minted while impersonating is logged out, revoked and expires with
+	// the caller's, and stops when the caller's role changes.
+	imp := &Impersonator{UserID: caller.UserID, Role: caller.Role, TokenGeneration: caller.TokenGeneration}
+	if caller.Impersonator != nil {
+		imp = caller.Impersonator
+	}
+	return &Identity{UserID: u.ID, UserName: u.Name, CompanyID: c.ID, CompanyName: c.Name, Role: u.Role,
+		TokenGeneration: u.TokenGeneration, AccessKey: caller.AccessKey, Ancestors: lineage(caller),
+		ExpiresAt: caller.ExpiresAt, Impersonator: imp}, nil
 }

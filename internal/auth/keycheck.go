@@ -51,7 +51,12 @@ func (s *Service) checkKey(ctx context.Context, key, secret, addr string) (*Iden
 	if err := s.recordUse(ctx, cred, addr); err != nil {
 		return nil, apierr.Internal(err)
 	}
-	return s.identityFor(ctx, cred.UserID)
+	id, err := s.identityFor(ctx, cred.UserID)
+	if err != nil {
+		return nil, err
+	}
+	id.AccessKey = cred.AccessKey
+	return id, nil
 }
 
 // checkPassword checks a web app login: the "key" is a username and the
@@ -101,5 +106,6 @@ func (s *Service) identityFor(ctx context.Context, userID string) (*Identity, er
 	if err != nil {
 		return nil, apierr.InvalidCredentials()
 	}
-	return &Identity{UserID: u.ID, UserName: u.Name, CompanyID: c.ID, CompanyName: c.Name, Role: u.Role}, nil
+	return &Identity{UserID: u.ID, UserName: u.Name, CompanyID: c.ID, CompanyName: c.Name, Role: u.Role,
+		TokenGeneration: u.TokenGeneration}, nil
 }

@@ -46,7 +46,7 @@ func TestCheckKey(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		want := auth.Identity{UserID: "u1", UserName: "alice", CompanyID: "acme-id", CompanyName: "Acme", Role: auth.RoleUser}
+		want := auth.Identity{UserID: "u1", UserName: "alice", CompanyID: "acme-id", CompanyName: "Acme", Role: auth.RoleUser, AccessKey: "ALICEKEY"}
 		if !reflect.DeepEqual(*id, want) {
 			t.Fatalf("identity %+v, want %+v", *id, want)
 		}

@@ -14,10 +14,11 @@ const MaxAncestors = 16
 
 // lineage is the ancestor list of a token minted for id: id's own session
 // then its ancestors, nearest first, bounded by MaxAncestors. An identity
-// from key/secret has no session, so its tokens have no ancestors.
+// from key/secret has no session, so its tokens have no ancestors; an
+// impersonated one has no session of its own but the caller's lineage.
 func lineage(id *Identity) []string {
 	if id.SessionID == "" {
-		return nil
+		return id.Ancestors
 	}
 	chain := make([]string, 0, min(len(id.Ancestors)+1, MaxAncestors))
 	chain = append(chain, id.SessionID)
@@ -31,7 +32,7 @@ func lineage(id *Identity) []string {
 // capExpiry keeps a derived token's expiry (zero: none) within its
 // parent's, so a short-lived token cannot mint a longer-lived one.
 func capExpiry(id *Identity, exp time.Time) time.Time {
-	if id.SessionID == "" || id.ExpiresAt == 0 {
+	if id.ExpiresAt == 0 {
 		return exp
 	}
 	parent := time.Unix(id.ExpiresAt, 0)

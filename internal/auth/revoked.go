@@ -12,6 +12,11 @@ import (
 // within this time at worst.
 const revocationTTL = 5 * time.Second
 
+// RevocationTTL is the longest a change reaches another process's live
+// tokens: a logout it did not hear, a change of role, a revoked key or a
+// deleted user (principal.go).
+const RevocationTTL = revocationTTL
+
 type revocationEntry struct {
 	revoked bool
 	checked time.Time

@@ -28,11 +28,14 @@ const (
 
 // Service checks credentials and tokens and issues tokens.
 type Service struct {
-	env      *domain.Env
-	secret   []byte
-	revoked  revocations
-	tokens   tokenCache
-	throttle *loginThrottle
+	env     *domain.Env
+	secret  []byte
+	revoked revocations
+	tokens  tokenCache
+	// principals caches the current state of users and keys tokens are
+	// checked against (principal.go).
+	principals principalCache
+	throttle   *loginThrottle
 	// compare checks a secret against a bcrypt hash (a test counts calls).
 	compare func(hash, secret []byte) error
 }
@@ -50,12 +53,18 @@ type Claims struct {
 	SessionID string        `json:"session_id"`
 	// Ancestors are the sessions of the tokens this one was minted from,
 	// nearest first (see lineage).
-	Ancestors     []string `json:"ancestor_sessions,omitempty"`
-	Env           string   `json:"env"`
-	APIVersion    string   `json:"api_version"`
-	ServerVersion string   `json:"server_version"`
-	ServerBuild   string   `json:"server_build"`
-	FeatureSet    string   `json:"feature_set"`
+	Ancestors []string `json:"ancestor_sessions,omitempty"`
+	// AccessKey is the key the token's lineage logged in with, if any;
+	// Generation the user's token generation at issue (principal.go).
+	AccessKey  string `json:"access_key,omitempty"`
+	Generation int64  `json:"token_generation,omitempty"`
+	// Impersonator is who minted the token acting as its user.
+	Impersonator  *Impersonator `json:"impersonator,omitempty"`
+	Env           string        `json:"env"`
+	APIVersion    string        `json:"api_version"`
+	ServerVersion string        `json:"server_version"`
+	ServerBuild   string        `json:"server_build"`
+	FeatureSet    string        `json:"feature_set"`
 	jwt.RegisteredClaims
 }
 
@@ -77,6 +86,9 @@ func (s *Service) VerifyToken(ctx context.Context, token string) (*Identity, err
 		if err := s.checkLineage(ctx, e.id.SessionID, e.id.Ancestors); err != nil {
 			return nil, err
 		}
+		if err := s.checkPrincipal(ctx, &e.id); err != nil {
+			return nil, err
+		}
 		id := e.id
 		return &id, nil
 	}
@@ -94,6 +106,10 @@ func (s *Service) VerifyToken(ctx context.Context, token string) (*Identity, err
 		UserID: claims.Identity.User, CompanyID: claims.Identity.Company, Role: claims.Identity.Role,
 		UserName: claims.Identity.UserName, CompanyName: claims.Identity.CompanyName,
 		SessionID: claims.SessionID, Ancestors: claims.Ancestors, Token: token,
+		AccessKey: claims.AccessKey, TokenGeneration: claims.Generation, Impersonator: claims.Impersonator,
+	}
+	if err := s.checkPrincipal(ctx, id); err != nil {
+		return nil, err
 	}
 	ce := cachedToken{id: *id}
 	if claims.ExpiresAt != nil {
@@ -108,6 +124,13 @@ func (s *Service) VerifyToken(ctx context.Context, token string) (*Identity, err
 // came from a token, the new token is derived from it: it expires no
 // later than its parent and is revoked with it (see lineage).
 func (s *Service) IssueToken(id *Identity, ttl time.Duration) (string, error) {
+	tok, _, err := s.IssueSession(id, ttl)
+	return tok, err
+}
+
+// IssueSession is IssueToken also returning when the token expires (zero
+// when never): a derived token's lifetime may be shorter than asked.
+func (s *Service) IssueSession(id *Identity, ttl time.Duration) (string, time.Time, error) {
 	now := s.env.Now()
 	exp := time.Time{}
 	if ttl > 0 {
@@ -119,6 +142,9 @@ func (s *Service) IssueToken(id *Identity, ttl time.Duration) (string, error) {
 			UserName: id.UserName, CompanyName: id.CompanyName},
 		SessionID:     NewSessionID(),
 		Ancestors:     lineage(id),
+		AccessKey:     id.AccessKey,
+		Generation:    id.TokenGeneration,
+		Impersonator:  id.Impersonator,
 		Env:           "<unknown>",
 		APIVersion:    APIVersion,
 		ServerVersion: ServerVersion,
@@ -129,8 +155,10 @@ func (s *Service) IssueToken(id *Identity, ttl time.Duration) (string, error) {
 	}
 	if exp = capExpiry(id, exp); !exp.IsZero() {
 		claims.ExpiresAt = jwt.NewNumericDate(exp)
+		exp = claims.ExpiresAt.Time
 	}
-	return jwt.NewWithClaims(jwt.SigningMethodHS256, claims).SignedString(s.secret)
+	tok, err := jwt.NewWithClaims(jwt.SigningMethodHS256, claims).SignedString(s.secret)
+	return tok, exp, err
 }
 
 // Revoke logs a token session out.

@@ -24,7 +24,11 @@ type Config struct {
 	DataDir   string `yaml:"data_dir"`
 	// DB is a postgres:// URL or a SQLite file path ("" = trove.db in DataDir).
 	DB string `yaml:"db"`
-	// PublicHost is the host name printed in the clearml.conf snippet.
+	// PublicHost is the host name printed in the clearml.conf snippet,
+	// optionally with its scheme: "https://ml.corp" says clients reach
+	// Trove over TLS (a proxy in front), which the printed URLs and the
+	// session cookie's Secure flag follow. See PublicScheme and
+	// PublicHostName.
 	PublicHost string `yaml:"public_host"`
 	// CORSOrigins are more web origins allowed to call with the session
 	// cookie, besides the web address's own (cors.go).
@@ -44,8 +48,13 @@ type Config struct {
 	// AdminKey/AdminSecret create an admin user with exactly this key pair.
 	AdminKey    string `yaml:"admin_key"`
 	AdminSecret string `yaml:"admin_secret"`
-	// TokenSecret signs tokens; generated and stored when empty.
+	// TokenSecret signs tokens; generated and stored in the database when
+	// neither it nor TokenSecretFile is given.
 	TokenSecret string `yaml:"token_secret"`
+	// TokenSecretFile names a file holding the token signing secret (its
+	// content, surrounding whitespace trimmed), read at every start; the
+	// secret is then not stored in the database. See SigningSecret.
+	TokenSecretFile string `yaml:"token_secret_file"`
 	// Users are more fixed users: key pairs and/or web app logins
 	// (users.go).
 	Users []auth.FixedUser `yaml:"users"`
@@ -81,12 +90,13 @@ func Parse(fs *flag.FlagSet, args []string, getenv func(string) string) (Config,
 	filesAddr := fs.String("files-addr", "", "file server listen address (default 0.0.0.0:8081)")
 	dataDir := fs.String("data-dir", "", "data directory (default ./data)")
 	db := fs.String("db", "", "database: postgres:// URL, sqlite://PATH or a SQLite file path (default: SQLite in the data dir)")
-	publicHost := fs.String("public-host", "", "host name clients use, for the printed clearml.conf")
+	publicHost := fs.String("public-host", "", "host name clients use, for the printed clearml.conf; https://HOST when clients reach Trove over TLS (then the session cookie is Secure)")
 	corsOrigins := fs.String("cors-origins", "", "comma-separated web origins (scheme://host[:port]) allowed to call with the session cookie, besides the web address's own")
 	maxBody := fs.Int("max-body-mb", 0, "request body limit in MB (default 100)")
 	eventQueue := fs.Int("event-queue-mb", 0, "event batches waiting to be written, in MB as counted, before add_batch answers 429 (default 512)")
 	logFormat := fs.String("log-format", "", "log format: text or json")
 	logLevel := fs.String("log-level", "", "log level: debug, info, warn, error")
+	tokenSecretFile := fs.String("token-secret-file", "", "file holding the token signing secret (else TROVE_TOKEN_SECRET, else one generated and stored in the database)")
 	files := addFilesFlags(fs)
 	ops := addOpsFlags(fs)
 	timeouts := addTimeoutFlags(fs)
@@ -124,6 +134,7 @@ func Parse(fs *flag.FlagSet, args []string, getenv func(string) string) (Config,
 	envStr(&cfg.AdminKey, "TROVE_ADMIN_KEY")
 	envStr(&cfg.AdminSecret, "TROVE_ADMIN_SECRET")
 	envStr(&cfg.TokenSecret, "TROVE_TOKEN_SECRET")
+	envStr(&cfg.TokenSecretFile, "TROVE_TOKEN_SECRET_FILE")
 	if v := getenv("TROVE_MAX_BODY_MB"); v != "" {
 		n, err := strconv.Atoi(v)
 		if err != nil {
@@ -168,6 +179,7 @@ func Parse(fs *flag.FlagSet, args []string, getenv func(string) string) (Config,
 	}
 	set(&cfg.LogFormat, *logFormat)
 	set(&cfg.LogLevel, *logLevel)
+	set(&cfg.TokenSecretFile, *tokenSecretFile)
 	if *maxBody > 0 {
 		cfg.MaxBodyMB = *maxBody
 	}
@@ -218,6 +230,12 @@ func (c Config) Validate() error {
 	if _, err := c.SlogLevel(); err != nil {
 		return err
 	}
+	if c.TokenSecret != "" && c.TokenSecretFile != "" {
+		return fmt.Errorf("token secret: give token_secret (TROVE_TOKEN_SECRET) or token_secret_file (--token-secret-file, TROVE_TOKEN_SECRET_FILE), not both")
+	}
+	if err := c.validatePublicHost(); err != nil {
+		return err
+	}
 	if (c.AdminKey == "") != (c.AdminSecret == "") {
 		return fmt.Errorf("admin key and secret must be given together")
 	}
@@ -234,4 +252,58 @@ func (c Config) Validate() error {
 		return err
 	}
 	return c.Files.validate()
+}
+
+// PublicScheme is the scheme clients reach Trove with: "https" when the
+// public host was given as https://HOST, else "http".
+func (c Config) PublicScheme() string {
+	if scheme, _, ok := strings.Cut(c.PublicHost, "://"); ok && strings.EqualFold(scheme, "https") {
+		return "https"
+	}
+	return "http"
+}
+
+// PublicHostName is the public host without its scheme ("" when none is
+// configured).
+func (c Config) PublicHostName() string {
+	if _, host, ok := strings.Cut(c.PublicHost, "://"); ok {
+		return strings.TrimSuffix(host, "/")
+	}
+	return c.PublicHost
+}
+
+// validatePublicHost accepts HOST, http://HOST or https://HOST (a
+// trailing slash allowed), without a port, path or credentials: the
+// printed URLs put each listen port after the host.
+func (c Config) validatePublicHost() error {
+	if c.PublicHost == "" {
+		return nil
+	}
+	if scheme, _, ok := strings.Cut(c.PublicHost, "://"); ok && !strings.EqualFold(scheme, "http") && !strings.EqualFold(scheme, "https") {
+		return fmt.Errorf("public_host: scheme must be http or https, got %q", c.PublicHost)
+	}
+	host := c.PublicHostName()
+	if host == "" || strings.ContainsAny(host, "/@?# ") {
+		return fmt.Errorf("public_host must be a host name, http://HOST or https://HOST, got %q", c.PublicHost)
+	}
+	return nil
+}
+
+// SigningSecret is the configured token signing secret: TokenSecret, or
+// the content of TokenSecretFile with surrounding whitespace (a final
+// newline) trimmed; "" when neither is set (the store then keeps a
+// generated one). An unreadable or empty file is an error.
+func (c Config) SigningSecret() (string, error) {
+	if c.TokenSecretFile == "" {
+		return c.TokenSecret, nil
+	}
+	b, err := os.ReadFile(c.TokenSecretFile)
+	if err != nil {
+		return "", fmt.Errorf("token_secret_file: %w", err)
+	}
+	secret := strings.TrimSpace(string(b))
+	if secret == "" {
+		return "", fmt.Errorf("token_secret_file %s is empty", c.TokenSecretFile)
+	}
+	return secret, nil
 }

@@ -49,6 +49,9 @@ type DB struct {
 	// series caches the ingest writer's series rows (SQLite only,
 	// events_series_cache.go).
 	series *seriesCache
+	// Tightened lists the data dir and database files whose modes let
+	// others in and were narrowed at open (filemodes.go), for the log.
+	Tightened []Tightened
 }
 
 // Open opens (creating if needed) the database named by dsn (see Locate

@@ -40,7 +40,7 @@ func lockFile(path string) (*fileLock, error) {
 		l.refs++
 		return l, nil
 	}
-	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o644)
+	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, DBFileMode)
 	if err != nil {
 		return nil, fmt.Errorf("lock %s: %w", path, causeOf(err))
 	}

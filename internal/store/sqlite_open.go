@@ -12,9 +12,16 @@ import (
 // SQLite alone would only say "unable to open database file".
 func openSQLiteLocked(loc Location) (*DB, error) {
 	dir := filepath.Dir(loc.Path)
+	var tightened []Tightened
 	if loc.DataDir != "" {
-		if err := os.MkdirAll(loc.DataDir, 0o755); err != nil {
-			return nil, fmt.Errorf("data dir %s: cannot create it: %w", loc.DataDir, causeOf(err))
+		// The data dir is Trove's own: created private, or narrowed. A
+		// directory named by --db is the operator's and left as it is.
+		t, err := SecureDir(loc.DataDir)
+		if err != nil {
+			return nil, fmt.Errorf("data dir %s: %w", loc.DataDir, causeOf(err))
+		}
+		if t != nil {
+			tightened = append(tightened, *t)
 		}
 	}
 	if err := checkWritableDir(dir); err != nil {
@@ -27,12 +34,22 @@ func openSQLiteLocked(loc Location) (*DB, error) {
 	if err != nil {
 		return nil, err
 	}
+	if err := createPrivate(loc.Path); err != nil {
+		lock.release()
+		return nil, fmt.Errorf("database file %s: %w", loc.Path, causeOf(err))
+	}
+	files, err := secureSQLiteFiles(loc.Path)
+	if err != nil {
+		lock.release()
+		return nil, fmt.Errorf("database file %w", err)
+	}
 	db, err := openSQLite(loc.Path)
 	if err != nil {
 		lock.release()
 		return nil, fmt.Errorf("open SQLite database %s: %w", loc.Path, err)
 	}
 	db.lock = lock
+	db.Tightened = append(tightened, files...)
 	return db, nil
 }
 

@@ -34,6 +34,9 @@ type User struct {
 	CreatedInVersion string `json:"created_in_version,omitempty"`
 	Created          int64  `json:"-"`
 	Username         string `json:"-"`
+	// TokenGeneration moves on whenever the user's role changes; tokens
+	// of an older generation are refused (auth.Service.VerifyToken).
+	TokenGeneration int64 `json:"-"`
 }
 
 // userDoc is the stored document of a user: its fields plus the creation
@@ -88,8 +91,11 @@ func (db *DB) UpsertUser(ctx context.Context, u User) error {
 	if err != nil {
 		return err
 	}
+	// A configured user whose role changed between starts gets a new
+	// token generation, as auth.edit_user gives one.
 	_, err = db.Write().ExecContext(ctx, `INSERT INTO users (id, company, name, role, created, doc) VALUES (?, ?, ?, ?, ?, `+db.D.JSONParam()+`)
-		ON CONFLICT (id) DO UPDATE SET company = excluded.company, name = excluded.name, role = excluded.role, doc = excluded.doc`,
+		ON CONFLICT (id) DO UPDATE SET company = excluded.company, name = excluded.name, role = excluded.role, doc = excluded.doc,
+		token_generation = CASE WHEN users.role = excluded.role THEN users.token_generation ELSE users.token_generation + 1 END`,
 		u.ID, u.Company, u.Name, u.Role, u.Created, doc)
 	return err
 }
@@ -99,7 +105,8 @@ func (db *DB) GetUser(ctx context.Context, id string) (User, error) {
 	var doc []byte
 	var username sql.NullString
 	u := User{}
-	err := db.Read().QueryRowContext(ctx, `SELECT doc, created, username FROM users WHERE id = ?`, id).Scan(&doc, &u.Created, &username)
+	var gen int64
+	err := db.Read().QueryRowContext(ctx, `SELECT doc, created, username, token_generation FROM users WHERE id = ?`, id).Scan(&doc, &u.Created, &username, &gen)
 	if errors.Is(err, sql.ErrNoRows) {
 		return User{ID: id}, fmt.Errorf("user %s: %w", id, ErrNotFound)
 	}
@@ -109,8 +116,27 @@ func (db *DB) GetUser(ctx context.Context, id string) (User, error) {
 	if err := json.Unmarshal(doc, &u); err != nil {
 		return u, fmt.Errorf("user %s: %w", id, err)
 	}
-	u.ID, u.Username = id, username.String
+	u.ID, u.Username, u.TokenGeneration = id, username.String, gen
 	return u, nil
+}
+
+// UserTokenState is what a token of user is checked against on every
+// call: the user's current role and token generation. ErrNotFound when
+// the user is gone.
+func (db *DB) UserTokenState(ctx context.Context, id string) (role string, generation int64, err error) {
+	err = db.Read().QueryRowContext(ctx, `SELECT role, token_generation FROM users WHERE id = ?`, id).Scan(&role, &generation)
+	if errors.Is(err, sql.ErrNoRows) {
+		return "", 0, fmt.Errorf("user %s: %w", id, ErrNotFound)
+	}
+	return role, generation, err
+}
+
+// CredentialExists reports whether an access key is still stored (a
+// revoked key is deleted).
+func (db *DB) CredentialExists(ctx context.Context, key string) (bool, error) {
+	var n int
+	err := db.Read().QueryRowContext(ctx, `SELECT COUNT(*) FROM credentials WHERE access_key = ?`, key).Scan(&n)
+	return n > 0, err
 }
 
 // PutCredential stores (or replaces) an access key.

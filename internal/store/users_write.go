@@ -41,6 +41,23 @@ func (db *DB) SaveUser(ctx context.Context, u User) error {
 	return fmt.Errorf("user %s: %w", u.ID, ErrNotFound)
 }
 
+// SetUserRole gives a user of company a new role and a new token
+// generation, so the tokens it holds stop working; ErrNotFound when there
+// is no such user.
+func (db *DB) SetUserRole(ctx context.Context, u User, role string) error {
+	u.Role = role
+	doc, err := u.doc()
+	if err != nil {
+		return err
+	}
+	res, err := db.Write().ExecContext(ctx, `UPDATE users SET role = ?, doc = `+db.D.JSONParam()+`, token_generation = token_generation + 1
+		WHERE id = ? AND company = ?`, role, doc, u.ID, u.Company)
+	if ok, err := affected(res, err); err != nil || ok {
+		return err
+	}
+	return fmt.Errorf("user %s: %w", u.ID, ErrNotFound)
+}
+
 // DeleteUser removes a user of company with its access keys; ErrNotFound
 // when there is none.
 func (db *DB) DeleteUser(ctx context.Context, company, id string) error {

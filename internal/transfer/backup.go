@@ -54,7 +54,9 @@ func Backup(ctx context.Context, loc store.Location, dataDir, out string) (Backu
 		return st, fmt.Errorf("backup: %w", err)
 	}
 	partial := filepath.Join(tmp, "archive")
-	f, err := os.Create(partial)
+	// The archive holds the database, token secret and key hashes
+	// included: only its owner may read it.
+	f, err := os.OpenFile(partial, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, store.DBFileMode)
 	if err != nil {
 		return st, fmt.Errorf("backup: %w", err)
 	}
@@ -146,7 +148,7 @@ func addFile(tw *tar.Writer, path, name string) (Entry, error) {
 	if err != nil {
 		return Entry{}, err
 	}
-	hdr := &tar.Header{Name: name, Mode: 0o644, Size: info.Size(), ModTime: info.ModTime(), Typeflag: tar.TypeReg}
+	hdr := &tar.Header{Name: name, Mode: int64(store.DBFileMode), Size: info.Size(), ModTime: info.ModTime(), Typeflag: tar.TypeReg}
 	if err := tw.WriteHeader(hdr); err != nil {
 		return Entry{}, err
 	}
@@ -164,7 +166,7 @@ func addManifest(tw *tar.Writer, m Manifest) error {
 	if err != nil {
 		return err
 	}
-	hdr := &tar.Header{Name: archiveManifest, Mode: 0o644, Size: int64(len(b)), ModTime: m.Created, Typeflag: tar.TypeReg}
+	hdr := &tar.Header{Name: archiveManifest, Mode: 0o600, Size: int64(len(b)), ModTime: m.Created, Typeflag: tar.TypeReg}
 	if err := tw.WriteHeader(hdr); err != nil {
 		return err
 	}

@@ -143,7 +143,7 @@ func readArchive(ctx context.Context, archive, dbPath, filesDir string) (*unpack
 			if out.db != nil {
 				return nil, fmt.Errorf("%s holds %s twice", archive, archiveDB)
 			}
-			e, err := writeMember(tr, dbPath, archiveDB)
+			e, err := writeMember(tr, dbPath, archiveDB, store.DBFileMode)
 			if err != nil {
 				return nil, damagedArchive(archive, archiveDB, err)
 			}
@@ -172,7 +172,7 @@ func readArchive(ctx context.Context, archive, dbPath, filesDir string) (*unpack
 					return nil, fmt.Errorf("%s: %w", archive, err)
 				}
 			}
-			e, err := writeMember(tr, dst, rel)
+			e, err := writeMember(tr, dst, rel, 0o644)
 			if err != nil {
 				return nil, damagedArchive(archive, hdr.Name, err)
 			}
@@ -198,9 +198,10 @@ func damagedArchive(archive, where string, err error) error {
 	return fmt.Errorf("%s is damaged (reading %s): %v", archive, where, err)
 }
 
-// writeMember copies the current member to path (created, synced; to
-// nowhere when path is ""), measuring and hashing it.
-func writeMember(r io.Reader, path, name string) (Entry, error) {
+// writeMember copies the current member to path (created with mode,
+// synced; to nowhere when path is ""), measuring and hashing it. The
+// database is private (store.DBFileMode): it holds the token secret.
+func writeMember(r io.Reader, path, name string, mode os.FileMode) (Entry, error) {
 	if path == "" {
 		hw := newHashingWriter(io.Discard)
 		_, err := io.Copy(hw, r)
@@ -209,7 +210,7 @@ func writeMember(r io.Reader, path, name string) (Entry, error) {
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return Entry{}, err
 	}
-	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, mode)
 	if err != nil {
 		return Entry{}, err
 	}

@@ -67,11 +67,16 @@ func Update(ctx context.Context, env *domain.Env, caller *auth.Identity, id stri
 	return &domain.Update{Updated: 1, Fields: fields}, nil
 }
 
-// Delete removes a user of company with its access keys; callers may not
-// delete themselves.
+// Delete removes a user of the caller's company with its access keys;
+// callers may not delete themselves, and only those administering the
+// user may delete it (auth.CheckDeletable). The user's tokens stop
+// working (auth's principal check finds no user).
 func Delete(ctx context.Context, env *domain.Env, caller *auth.Identity, id string) error {
 	if id == caller.UserID {
 		return apierr.FieldsValue("cannot delete yourself").With("user", id)
+	}
+	if err := auth.CheckDeletable(ctx, env, caller, id); err != nil {
+		return err
 	}
 	return domain.NotFound(env.DB.DeleteUser(ctx, caller.CompanyID, id), apierr.InvalidUserID(id))
 }

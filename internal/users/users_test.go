@@ -77,9 +77,13 @@ func TestUpdateAndDelete(t *testing.T) {
 		// Nor is another company's user an admin's.
 		_, err = users.Update(ctx, env, admin, "c", users.Profile{Name: &name})
 		testenv.WantError(t, err, 400, 301)
-		testenv.WantError(t, users.Delete(ctx, env, a, "a"), 400, 16)
-		testenv.WantError(t, users.Delete(ctx, env, a, "c"), 400, 301)
-		if err := users.Delete(ctx, env, a, "b"); err != nil {
+		// Only those administering users delete them.
+		testenv.WantError(t, users.Delete(ctx, env, a, "b"), 403, 20)
+		root := *a
+		root.Role = auth.RoleRoot
+		testenv.WantError(t, users.Delete(ctx, env, &root, "a"), 400, 16)
+		testenv.WantError(t, users.Delete(ctx, env, &root, "c"), 400, 301)
+		if err := users.Delete(ctx, env, &root, "b"); err != nil {
 			t.Fatal(err)
 		}
 		_, err = users.Get(ctx, env, a, "b")

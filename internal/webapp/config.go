@@ -20,6 +20,9 @@ type Servers struct {
 	// PublicHost is the configured host name clients use; when empty, the
 	// host the browser used for the web address is taken.
 	PublicHost string
+	// PublicScheme is the scheme of the public host ("https" when
+	// configured as https://HOST); "" is http.
+	PublicScheme string
 }
 
 // APIBasePath is where the web address serves the API; configuration.json
@@ -99,15 +102,19 @@ func (s Servers) url(listen, browserHost string) string {
 	if err != nil {
 		return "http://" + listen
 	}
+	scheme := "http"
 	switch {
 	case s.PublicHost != "":
 		h = s.PublicHost
+		if s.PublicScheme != "" {
+			scheme = s.PublicScheme
+		}
 	case browserHost != "":
 		h = browserHost
 	case h == "" || h == "0.0.0.0" || h == "::":
 		h = "localhost"
 	}
-	return "http://" + net.JoinHostPort(strings.Trim(h, "[]"), port)
+	return scheme + "://" + net.JoinHostPort(strings.Trim(h, "[]"), port)
 }
 
 // requestHost is the host name of the request's Host header, without port.

@@ -52,9 +52,10 @@ type editUserRequest struct {
 }
 
 func (s *service) editUser(ctx context.Context, c *rpc.Call, req *editUserRequest) (*api.UpdateResult, error) {
-	up, err := auth.EditUser(ctx, &s.d.Env, c.Company(), req.User, req.Role)
+	up, err := auth.EditUser(ctx, &s.d.Env, c.Identity, req.User, req.Role)
 	if err != nil {
 		return nil, err
 	}
+	s.d.Auth.ForgetUser(req.User)
 	return api.Updated(up), nil
 }

@@ -66,7 +66,7 @@ func TestUserAdministrationIsPrivileged(t *testing.T) {
 		e.CallAs(t, bobTok, "auth.edit_user", map[string]any{"user": bob.ID, "role": "admin"}).Err(t, 403, 20)
 		e.Do(t, "users.get_current_user", nil, impersonate(bobTok, auth.AdminUserID)).Err(t, 400, 6)
 		// An admin stays in its company.
-		e.Call(t, "auth.create_user", map[string]any{"name": "x", "company": "other-co", "email": "x@example.com"}).Err(t, 400, 10)
+		e.Call(t, "auth.create_user", map[string]any{"name": "x", "company": "other-co", "email": "x@example.com"}).Err(t, 403, 20)
 		e.Call(t, "auth.edit_user", map[string]any{"user": eve.ID, "role": "admin"}).Err(t, 400, 301)
 		e.Do(t, "users.get_current_user", nil, impersonate(e.Token, eve.ID)).Err(t, 400, 6)
 		e.Do(t, "users.get_current_user", nil, impersonate(e.Token, "nobody")).Err(t, 400, 6)
@@ -92,7 +92,7 @@ func TestUserAdministrationBadInput(t *testing.T) {
 			{"create with an unknown role", "auth.create_user", map[string]any{"name": "n", "company": co, "email": "a@b.c", "role": "wizard"}, 400, 12},
 			{"create name not a string", "auth.create_user", map[string]any{"name": 1, "company": co, "email": "a@b.c"}, 400, 12},
 			{"edit without user", "auth.edit_user", map[string]any{"role": "user"}, 400, 12},
-			{"edit to a system role", "auth.edit_user", map[string]any{"user": bob.ID, "role": "root"}, 400, 12},
+			{"edit to a system role", "auth.edit_user", map[string]any{"user": bob.ID, "role": "root"}, 403, 20},
 			{"edit to an unknown role", "auth.edit_user", map[string]any{"user": bob.ID, "role": "wizard"}, 400, 12},
 			{"edit an unknown user", "auth.edit_user", map[string]any{"user": "nobody", "role": "user"}, 400, 301},
 		} {

@@ -31,13 +31,29 @@ func (s *service) login(ctx context.Context, c *rpc.Call, req *loginRequest) (*l
 	if req.ExpirationSec != nil {
 		ttl = time.Duration(*req.ExpirationSec) * time.Second
 	}
-	tok, err := s.d.Auth.IssueToken(c.Identity, ttl)
+	tok, exp, err := s.d.Auth.IssueSession(c.Identity, ttl)
 	if err != nil {
 		return nil, err
 	}
-	c.SetCookie(&http.Cookie{Name: rpc.CookieName, Value: tok, Path: "/", HttpOnly: true,
-		SameSite: http.SameSiteLaxMode, MaxAge: 99999999})
+	ck := s.sessionCookie(c, tok)
+	// The cookie lives as long as its token (a derived token's may be
+	// shorter than asked); at least a second, as 0 would mean a cookie
+	// for the browser session and a negative one its deletion.
+	ck.MaxAge = int(auth.MaxExpiry / time.Second)
+	if !exp.IsZero() {
+		ck.MaxAge = max(int(exp.Unix()-s.d.Now().Unix()), 1)
+	}
+	c.SetCookie(ck)
 	return &loginResponse{Token: tok}, nil
+}
+
+// sessionCookie is the session cookie holding tok: HttpOnly, SameSite=Lax,
+// and Secure when the request came over TLS or clients reach Trove over
+// TLS (an https:// public host).
+func (s *service) sessionCookie(c *rpc.Call, tok string) *http.Cookie {
+	secure := s.d.SecureCookies || (c.Request != nil && c.Request.TLS != nil)
+	return &http.Cookie{Name: rpc.CookieName, Value: tok, Path: "/", HttpOnly: true, Secure: secure,
+		SameSite: http.SameSiteLaxMode}
 }
 
 type empty struct{}
@@ -48,7 +64,9 @@ func (s *service) logout(ctx context.Context, c *rpc.Call, _ *empty) (*empty, er
 			return nil, err
 		}
 	}
-	c.SetCookie(&http.Cookie{Name: rpc.CookieName, Value: "", Path: "/", MaxAge: -1, Expires: time.Unix(0, 0)})
+	ck := s.sessionCookie(c, "")
+	ck.MaxAge, ck.Expires = -1, time.Unix(0, 0)
+	c.SetCookie(ck)
 	return &empty{}, nil
 }
 

@@ -85,5 +85,6 @@ func (s *service) revokeCredentials(ctx context.Context, c *rpc.Call, req *revok
 	if err != nil {
 		return nil, err
 	}
+	s.d.Auth.ForgetKey(req.AccessKey)
 	return &revokeCredentialsResponse{Revoked: n}, nil
 }

@@ -45,6 +45,7 @@ func (s *service) delete(ctx context.Context, c *rpc.Call, req *deleteRequest) (
 	if err := userdom.Delete(ctx, &s.d.Env, c.Identity, req.User); err != nil {
 		return nil, err
 	}
+	s.d.Auth.ForgetUser(req.User)
 	return &empty{}, nil
 }
 

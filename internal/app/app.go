@@ -11,6 +11,7 @@ import (
 	"net"
 	"net/http"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/klauspost/compress/gzhttp"
@@ -48,6 +49,10 @@ type App struct {
 	watchers  sync.WaitGroup
 	// WebHandler is the web address's handler (web.go).
 	WebHandler http.Handler
+	// notReady, when set, is why /readyz says not ready (health.go).
+	notReady atomic.Pointer[string]
+	// freeSpace reports free space for /readyz (nil: statfs).
+	freeSpace atomic.Pointer[FreeSpaceFunc]
 }
 
 // New opens the store, bootstraps and builds the handlers.

@@ -47,6 +47,8 @@ type Config struct {
 	Files Files `yaml:"files"`
 	// Ops are the web port, metrics and retention settings (ops.go).
 	Ops `yaml:",inline"`
+	// Faults are the free-space and database-wait settings (faults.go).
+	Faults `yaml:",inline"`
 }
 
 // Defaults returns the built-in settings.
@@ -54,8 +56,9 @@ func Defaults() Config {
 	return Config{
 		APIAddr: "0.0.0.0:8008", FilesAddr: "0.0.0.0:8081", DataDir: "./data",
 		MaxBodyMB: 100, EventQueueMB: 512, RequestTimeout: DefaultRequestTimeout, LogFormat: "text", LogLevel: "info",
-		Files: Files{Storage: "local", Fsync: true},
-		Ops:   Ops{WebAddr: "0.0.0.0:8080", Metrics: true, StatsRetention: DefaultStatsRetention},
+		Files:  Files{Storage: "local", Fsync: true},
+		Ops:    Ops{WebAddr: "0.0.0.0:8080", Metrics: true, StatsRetention: DefaultStatsRetention},
+		Faults: Faults{MinFreeMB: DefaultMinFreeMB, DBWait: DefaultDBWait},
 	}
 }
 
@@ -79,6 +82,7 @@ func Parse(fs *flag.FlagSet, args []string, getenv func(string) string) (Config,
 	logLevel := fs.String("log-level", "", "log level: debug, info, warn, error")
 	files := addFilesFlags(fs)
 	ops := addOpsFlags(fs)
+	faults := addFaultFlags(fs)
 	timeouts := addTimeoutFlags(fs)
 	if err := fs.Parse(args); err != nil {
 		return cfg, err
@@ -126,6 +130,9 @@ func Parse(fs *flag.FlagSet, args []string, getenv func(string) string) (Config,
 	if err := applyFilesEnv(&cfg.Files, getenv); err != nil {
 		return cfg, err
 	}
+	if err := applyFaultEnv(&cfg.Faults, getenv); err != nil {
+		return cfg, err
+	}
 	if err := applyOpsEnv(&cfg.Ops, getenv); err != nil {
 		return cfg, err
 	}
@@ -152,6 +159,7 @@ func Parse(fs *flag.FlagSet, args []string, getenv func(string) string) (Config,
 	}
 	files.apply(fs, &cfg.Files)
 	ops.apply(fs, &cfg.Ops)
+	faults.apply(fs, &cfg.Faults)
 	timeouts.apply(&cfg)
 	return cfg, cfg.Validate()
 }
@@ -191,6 +199,9 @@ func (c Config) Validate() error {
 	}
 	if (c.AdminKey == "") != (c.AdminSecret == "") {
 		return fmt.Errorf("admin key and secret must be given together")
+	}
+	if err := c.Faults.validate(); err != nil {
+		return err
 	}
 	if err := c.Ops.validate(); err != nil {
 		return err

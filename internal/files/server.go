@@ -22,6 +22,7 @@ import (
 	"github.com/trove-ml/trove/internal/apierr"
 	"github.com/trove-ml/trove/internal/auth"
 	"github.com/trove-ml/trove/internal/httpx"
+	"github.com/trove-ml/trove/internal/store"
 )
 
 // Authenticator resolves a request's credentials (rpc.RequestAuth: Bearer
@@ -183,6 +184,13 @@ func (s *Service) withIdentity(w http.ResponseWriter, r *http.Request, fn func(h
 func (s *Service) fail(w http.ResponseWriter, r *http.Request, err error) {
 	code := statusOf(err)
 	msg := err.Error()
+	if code == http.StatusServiceUnavailable {
+		if f := store.FaultOf(err); f != "" {
+			msg = string(f) + "; retry shortly"
+		}
+		s.log.Warn("files request failed, retryable", "method", r.Method, "path", r.URL.Path, "error", err.Error())
+		w.Header().Set("Retry-After", strconv.Itoa(retryAfter))
+	}
 	if code == http.StatusInternalServerError {
 		s.log.Error("files request failed", "method", r.Method, "path", r.URL.Path, "error", msg)
 		msg = "internal error"

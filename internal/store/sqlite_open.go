@@ -33,6 +33,7 @@ func openSQLiteLocked(loc Location) (*DB, error) {
 		return nil, fmt.Errorf("open SQLite database %s: %w", loc.Path, err)
 	}
 	db.lock = lock
+	db.sqlitePath = loc.Path
 	return db, nil
 }
 

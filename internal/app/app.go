@@ -63,7 +63,7 @@ func New(ctx context.Context, cfg config.Config, log *slog.Logger) (*App, error)
 			return nil, err
 		}
 	}
-	db, err := store.Open(ctx, cfg.DB, cfg.DataDir)
+	db, err := openStore(ctx, cfg, log)
 	if err != nil {
 		return nil, err
 	}

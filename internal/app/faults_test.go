@@ -8,10 +8,12 @@ import (
 	"mime/multipart"
 	"net/http"
 	"net/http/httptest"
+	"slices"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/trove-ml/trove/internal/files"
 	"github.com/trove-ml/trove/internal/testenv"
 )
 
@@ -292,4 +294,50 @@ func TestReadinessTellsTheTruth(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestUploadHeldThroughShortOutage: an upload whose authentication meets
+// an unreachable database is held (files.FaultHold) and succeeds when the
+// database is back within the hold, since the SDK retries a failed upload
+// only a few times at once; past the hold it answers 503 with
+// Retry-After naming the cause. PostgreSQL only: a SQLite store is not
+// reached over a network (its full-disk case is TestUploadOnFullDisk).
+func TestUploadHeldThroughShortOutage(t *testing.T) {
+	if !slices.Contains(testenv.Backends(), "postgres") {
+		t.Skip("PostgreSQL not configured (TROVE_TEST_POSTGRES)")
+	}
+	p := testenv.NewProxy(t)
+	e := testenv.New(t, "postgres", testenv.WithPostgresProxy(t, p))
+	fsrv := httptest.NewServer(e.App.FilesHandler)
+	defer fsrv.Close()
+	defer files.SetFaultHold(5 * time.Second)()
+
+	t.Run("database back within the hold", func(t *testing.T) {
+		p.Cut()
+		restored := make(chan struct{})
+		go func() {
+			// restored once the held upload has met the fault (the
+			// proxy refused the server's connections twice: it is
+			// retrying); after 4 s it is restored anyway, within the hold
+			p.WaitRefused(2, 4*time.Second)
+			p.Restore()
+			close(restored)
+		}()
+		status, _, msg := uploadStatus(t, e, fsrv, "/p/held/a.bin", []byte("held upload"))
+		<-restored
+		if status != 200 {
+			t.Fatalf("upload held through the outage: %d %q", status, msg)
+		}
+		if !stored(t, e, fsrv, "/p/held/a.bin") {
+			t.Fatal("the held upload is not stored")
+		}
+	})
+	t.Run("database away past the hold", func(t *testing.T) {
+		p.Cut()
+		defer p.Restore()
+		status, retry, msg := uploadStatus(t, e, fsrv, "/p/held/b.bin", []byte("not stored"))
+		if status != 503 || retry != "2" || !strings.Contains(msg, "the database is unreachable") {
+			t.Fatalf("upload with the database away: %d Retry-After %q %q", status, retry, msg)
+		}
+	})
 }

@@ -17,6 +17,7 @@ import (
 	"net/http"
 	"runtime/debug"
 	"strconv"
+	"sync/atomic"
 	"time"
 
 	"github.com/trove-ml/trove/internal/apierr"
@@ -163,7 +164,7 @@ func (s *Service) ServeHTTP(rw http.ResponseWriter, r *http.Request) {
 
 // withIdentity authenticates the request and runs fn as its caller.
 func (s *Service) withIdentity(w http.ResponseWriter, r *http.Request, fn func(http.ResponseWriter, *http.Request, *auth.Identity)) {
-	id, err := s.auth.Authenticate(r.Context(), r)
+	id, err := s.authenticateHolding(r)
 	if err != nil {
 		ae := apierr.As(err)
 		if ae == nil || ae.Code >= 500 {
@@ -177,6 +178,39 @@ func (s *Service) withIdentity(w http.ResponseWriter, r *http.Request, fn func(h
 		return
 	}
 	fn(w, r, id)
+}
+
+// The hold bounds how long a request whose authentication meets a store
+// fault (the database unreachable) is held, retrying, before it is
+// answered 503. The SDK retries a failed upload only a few times at once
+// (urllib3 does not retry a POST's 503), so the server waits out a short
+// outage itself; 20 s stays below the SDK's 30 s upload timeout.
+var faultHold atomic.Int64
+
+func init() { faultHold.Store(int64(20 * time.Second)) }
+
+// SetFaultHold changes the hold and returns a function restoring it (for
+// tests).
+func SetFaultHold(d time.Duration) (restore func()) {
+	old := faultHold.Swap(int64(d))
+	return func() { faultHold.Store(old) }
+}
+
+// authenticateHolding authenticates r, retrying for up to FaultHold while
+// the store has a fault (SetFaultHold).
+func (s *Service) authenticateHolding(r *http.Request) (*auth.Identity, error) {
+	deadline := time.Now().Add(time.Duration(faultHold.Load()))
+	for {
+		id, err := s.auth.Authenticate(r.Context(), r)
+		if err == nil || store.FaultOf(err) == "" || time.Now().After(deadline) {
+			return id, err
+		}
+		select {
+		case <-r.Context().Done():
+			return nil, err
+		case <-time.After(500 * time.Millisecond):
+		}
+	}
 }
 
 // fail answers an error with its status and a plain-text message (the SDK

@@ -12,6 +12,7 @@ import (
 	"sync"
 	"syscall"
 	"testing"
+	"time"
 
 	"github.com/trove-ml/trove/internal/config"
 )
@@ -26,8 +27,10 @@ type Proxy struct {
 	mu     sync.Mutex
 	target string
 	cut    bool
-	conns  map[net.Conn]struct{}
-	wg     sync.WaitGroup
+	// refused counts connections closed at once while cut.
+	refused int
+	conns   map[net.Conn]struct{}
+	wg      sync.WaitGroup
 }
 
 // NewProxy listens on a loopback port; the target is set by Target or by
@@ -82,6 +85,24 @@ func (p *Proxy) Cut() {
 	p.mu.Unlock()
 }
 
+// WaitRefused waits until the proxy has refused n connections in all, for
+// at most within; it reports whether it saw them.
+func (p *Proxy) WaitRefused(n int, within time.Duration) bool {
+	deadline := time.Now().Add(within)
+	for {
+		p.mu.Lock()
+		done := p.refused >= n
+		p.mu.Unlock()
+		if done {
+			return true
+		}
+		if time.Now().After(deadline) {
+			return false
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
+
 // Restore forwards new connections again.
 func (p *Proxy) Restore() {
 	p.mu.Lock()
@@ -107,6 +128,9 @@ func (p *Proxy) serve() {
 		p.mu.Unlock()
 		if cut || target == "" {
 			c.Close()
+			p.mu.Lock()
+			p.refused++
+			p.mu.Unlock()
 			continue
 		}
 		up, err := net.Dial("tcp", target)

@@ -196,28 +196,49 @@ func uploadStatus(t *testing.T, e *testenv.Env, files *httptest.Server, path str
 	return resp.StatusCode, resp.Header.Get("Retry-After"), string(msg)
 }
 
-// TestUploadOnFullDisk: an upload to a full disk answers 503 with
-// Retry-After (which the SDK's upload session retries; a 507 it does
-// not), and stores the file once space is freed.
+// TestUploadOnFullDisk: an upload to a full disk is held (the SDK retries
+// a failed upload only a few times at once) and stored when space is
+// freed within the hold; past the hold it answers 503 with Retry-After
+// (a 507 no client retries).
 func TestUploadOnFullDisk(t *testing.T) {
 	for _, backend := range testenv.Backends() {
 		t.Run(backend, func(t *testing.T) {
 			dir := testenv.SmallDisk(t, 24)
 			e := testenv.New(t, backend, testenv.WithDataDir(dir))
-			files := httptest.NewServer(e.App.FilesHandler)
-			defer files.Close()
+			fsrv := httptest.NewServer(e.App.FilesHandler)
+			defer fsrv.Close()
 			body := bytes.Repeat([]byte("artifact "), 100000) // 900 kB
+
+			defer files.SetFaultHold(time.Second)()
 			free := testenv.FillDisk(t, dir)
-			status, retry, msg := uploadStatus(t, e, files, "/p/t/artifacts/a.bin", body)
+			status, retry, msg := uploadStatus(t, e, fsrv, "/p/t/artifacts/a.bin", body)
 			if status != 503 || retry != "2" || !strings.Contains(msg, "no space left") {
-				t.Fatalf("upload to a full disk: %d, Retry-After %q, %q; want 503, 2, no space left", status, retry, msg)
+				t.Fatalf("upload to a full disk past the hold: %d, Retry-After %q, %q; want 503, 2, no space left", status, retry, msg)
+			}
+
+			// held: the upload waits while the disk is full (a hold of 60 s,
+			// it has not answered after 1 s) and is stored once space is freed
+			files.SetFaultHold(time.Minute)
+			type answer struct {
+				status int
+				msg    string
+			}
+			done := make(chan answer, 1)
+			go func() {
+				status, _, msg := uploadStatus(t, e, fsrv, "/p/t/artifacts/b.bin", body)
+				done <- answer{status, msg}
+			}()
+			select {
+			case a := <-done:
+				t.Fatalf("the upload to a full disk was not held: %d %q", a.status, a.msg)
+			case <-time.After(time.Second):
 			}
 			free()
-			if status, _, msg := uploadStatus(t, e, files, "/p/t/artifacts/a.bin", body); status != 200 {
-				t.Fatalf("upload after space was freed: %d %q", status, msg)
+			if a := <-done; a.status != 200 {
+				t.Fatalf("the held upload after space was freed: %d %q", a.status, a.msg)
 			}
-			if !stored(t, e, files, "/p/t/artifacts/a.bin") {
-				t.Fatal("the file uploaded after the fault is not served")
+			if !stored(t, e, fsrv, "/p/t/artifacts/b.bin") {
+				t.Fatal("the held upload is not served")
 			}
 		})
 	}

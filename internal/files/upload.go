@@ -114,7 +114,7 @@ func (s *Service) receive(ctx context.Context, key Key, part io.Reader, used int
 		src = io.LimitReader(part, limit+1)
 	}
 	buf := copyBuffers.Get().(*[]byte)
-	dst := &spoolWriter{f: f}
+	dst := &spoolWriter{f: f, ctx: ctx, deadline: time.Now().Add(time.Duration(faultHold.Load()))}
 	n, err := io.CopyBuffer(dst, src, *buf)
 	copyBuffers.Put(buf)
 	switch {
@@ -129,18 +129,35 @@ func (s *Service) receive(ctx context.Context, key Key, part io.Reader, used int
 }
 
 // spoolWriter writes to the spool file and keeps its error apart from the
-// body's read errors.
+// body's read errors. A write that finds the disk full is retried until
+// the fault hold's deadline (the part is in hand; the SDK retries a failed
+// upload only a few times at once), so a disk freed meanwhile loses
+// nothing.
 type spoolWriter struct {
-	f   *os.File
-	err error
+	f        *os.File
+	ctx      context.Context
+	deadline time.Time
+	err      error
 }
 
 func (w *spoolWriter) Write(b []byte) (int, error) {
-	n, err := w.f.Write(b)
-	if err != nil {
-		w.err = err
+	done := 0
+	for {
+		n, err := w.f.Write(b[done:])
+		done += n
+		if err == nil {
+			return done, nil
+		}
+		full := errors.Is(err, syscall.ENOSPC) || errors.Is(err, syscall.EDQUOT)
+		if !full || time.Now().After(w.deadline) || w.ctx.Err() != nil {
+			w.err = err
+			return done, err
+		}
+		select {
+		case <-w.ctx.Done():
+		case <-time.After(500 * time.Millisecond):
+		}
 	}
-	return n, err
 }
 
 // removeSpooled closes a spool file and removes it unless Put renamed it

@@ -29,7 +29,7 @@ const (
 	FaultNoSpace     Fault = "the database's disk is full"
 	FaultReadOnly    Fault = "the database is read-only"
 	FaultIO          Fault = "the database cannot read or write its files"
-	FaultBusy        Fault = "the database stayed busy beyond its timeout"
+	FaultBusy        Fault = "the database is busy (locked beyond its timeout, or out of connections or memory)"
 	FaultShutdown    Fault = "the database is shutting down or starting up"
 )
 

@@ -94,7 +94,11 @@ func serve(ctx context.Context, args []string, getenv func(string) string, stdou
 		return err
 	}
 	defer ls.Close()
+	// the ports answer "starting" while the store opens (it may wait for
+	// the database, --db-wait)
+	stopStarting := app.ServeStarting(ls, log)
 	a, err := app.New(ctx, ls.Resolve(cfg), log)
+	stopStarting()
 	if err != nil {
 		return err
 	}

@@ -11,19 +11,18 @@ import (
 	"testing"
 	"time"
 
-	"github.com/trove-ml/trove/internal/auth"
 	"github.com/trove-ml/trove/internal/testenv"
 )
 
-// TestSigtermDuringSlowQuery: SIGTERM while a slow list query runs ends
-// the server within 10 s (main's signal context, then serve's shutdown),
-// and the query's call is answered with a 503.
+// TestSigtermDuringSlowQuery: SIGTERM while a list query runs ends the
+// server within 10 s (main's signal context, then serve's shutdown), and
+// the query's call is answered with a 503. The query blocks until it is
+// cancelled (testenv.StallTaskLists), so it always outlasts the grace.
 func TestSigtermDuringSlowQuery(t *testing.T) {
 	for _, backend := range testenv.Backends() {
 		t.Run(backend, func(t *testing.T) {
 			in := newInstance(t, backend)
 			db, g := bootstrapped(t, in)
-			testenv.SeedSlowTasks(t, db, auth.DefaultCompanyID)
 			db.Close()
 
 			// As main: the server's context ends on SIGTERM.
@@ -35,6 +34,7 @@ func TestSigtermDuringSlowQuery(t *testing.T) {
 			go func() { done <- serve(sigCtx, in.args(free, free, free), noEnv, &stdout, &stderr) }()
 			api := "http://" + waitStarted(t, &stderr, done)
 			token := login(t, api, g.AccessKey, g.SecretKey)
+			testenv.StallTaskLists(t, backend, in.db)
 
 			body, _ := json.Marshal(testenv.SlowListBody(backend))
 			req, _ := http.NewRequest(http.MethodPost, api+"/tasks.get_all", bytes.NewReader(body))

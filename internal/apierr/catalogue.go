@@ -320,6 +320,21 @@ func UnknownEndpoint(name, version string) *Error {
 	return New(404, 0, "Unable to find endpoint for name %s and version %s", name, version)
 }
 
+// StoreRetryAfter is the Retry-After (seconds) of StoreUnavailable.
+const StoreRetryAfter = 2
+
+// StoreUnavailable is 503/0: the store failed for a reason of its
+// environment (cause, such as "the database is unreachable") that ends
+// when the environment recovers. The SDK retries a 503 until it succeeds,
+// honouring Retry-After, so nothing it reports is lost to a bounded
+// outage. Only store faults get it, never an application error.
+func StoreUnavailable(cause string, err error) *Error {
+	e := New(503, 0, "Service temporarily unavailable (%s); retry shortly", cause)
+	e.Cause = err
+	e.RetryAfter = StoreRetryAfter
+	return e
+}
+
 // Internal is 500/0 with a generic message; details go to the log.
 func Internal(cause error) *Error {
 	return &Error{Code: 500, Subcode: 0, Msg: "General data error", Cause: cause}

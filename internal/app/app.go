@@ -12,6 +12,7 @@ import (
 	"net/http"
 	"os"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/klauspost/compress/gzhttp"
@@ -52,6 +53,10 @@ type App struct {
 	WebHandler http.Handler
 	// Origins is the origin policy of both ports (origins.go).
 	Origins *httpx.Origins
+	// notReady, when set, is why /readyz says not ready (health.go).
+	notReady atomic.Pointer[string]
+	// freeSpace reports free space for /readyz (nil: statfs).
+	freeSpace atomic.Pointer[FreeSpaceFunc]
 }
 
 // New opens the store, bootstraps and builds the handlers.
@@ -70,9 +75,7 @@ func New(ctx context.Context, cfg config.Config, log *slog.Logger) (*App, error)
 	if err != nil {
 		return nil, err
 	}
-	opts := cfg.Startup.StoreOptions()
-	opts.Log = log
-	db, err := store.OpenWith(ctx, cfg.DB, cfg.DataDir, opts)
+	db, err := openStore(ctx, cfg, log)
 	if err != nil {
 		return nil, err
 	}

@@ -64,6 +64,8 @@ type Config struct {
 	Ops `yaml:",inline"`
 	// Startup are the store's start-up checks (startup.go).
 	Startup `yaml:",inline"`
+	// Faults are the free-space and database-wait settings (faults.go).
+	Faults `yaml:",inline"`
 }
 
 // Defaults returns the built-in settings.
@@ -74,6 +76,7 @@ func Defaults() Config {
 		Files:   Files{Storage: "local", Fsync: true},
 		Ops:     Ops{WebAddr: "0.0.0.0:8080", Metrics: true, StatsRetention: DefaultStatsRetention},
 		Startup: Startup{IntegrityCheck: store.IntegrityQuick, IntegrityTimeout: DefaultIntegrityTimeout},
+		Faults:  Faults{MinFreeMB: DefaultMinFreeMB, DBWait: DefaultDBWait},
 	}
 }
 
@@ -99,6 +102,7 @@ func Parse(fs *flag.FlagSet, args []string, getenv func(string) string) (Config,
 	tokenSecretFile := fs.String("token-secret-file", "", "file holding the token signing secret (else TROVE_TOKEN_SECRET, else one generated and stored in the database)")
 	files := addFilesFlags(fs)
 	ops := addOpsFlags(fs)
+	faults := addFaultFlags(fs)
 	timeouts := addTimeoutFlags(fs)
 	accessLog := addAccessLogFlags(fs)
 	startup := addStartupFlags(fs)
@@ -152,6 +156,9 @@ func Parse(fs *flag.FlagSet, args []string, getenv func(string) string) (Config,
 	if err := applyFilesEnv(&cfg.Files, getenv); err != nil {
 		return cfg, err
 	}
+	if err := applyFaultEnv(&cfg.Faults, getenv); err != nil {
+		return cfg, err
+	}
 	if err := applyOpsEnv(&cfg.Ops, getenv); err != nil {
 		return cfg, err
 	}
@@ -188,6 +195,7 @@ func Parse(fs *flag.FlagSet, args []string, getenv func(string) string) (Config,
 	}
 	files.apply(fs, &cfg.Files)
 	ops.apply(fs, &cfg.Ops)
+	faults.apply(fs, &cfg.Faults)
 	timeouts.apply(&cfg)
 	accessLog.apply(fs, &cfg.AccessLog)
 	startup.apply(fs, &cfg.Startup)
@@ -240,6 +248,9 @@ func (c Config) Validate() error {
 		return fmt.Errorf("admin key and secret must be given together")
 	}
 	if err := c.Startup.validate(); err != nil {
+		return err
+	}
+	if err := c.Faults.validate(); err != nil {
 		return err
 	}
 	if err := c.Ops.validate(); err != nil {

@@ -3,6 +3,8 @@ package files
 import (
 	"errors"
 	"net/http"
+
+	"github.com/trove-ml/trove/internal/store"
 )
 
 // Errors of the storage layer and the handler; each maps to one HTTP
@@ -25,7 +27,15 @@ var (
 	// ErrForbidden: the caller's role may not do this (a read-only role
 	// uploading or deleting).
 	ErrForbidden = errors.New("forbidden")
+	// ErrStorageUnavailable: the storage backend (S3) cannot be reached or
+	// failed on its side (a 5xx); a later try may succeed.
+	ErrStorageUnavailable = errors.New("file storage unavailable")
 )
+
+// retryAfter is the Retry-After (seconds) of a 503: a full disk or an
+// unreachable store is answered 503, which the SDK's upload session
+// retries (honouring the header) where it gives up at once on a 507.
+const retryAfter = 2
 
 // statusOf maps an error to its HTTP status; 500 for anything unexpected.
 func statusOf(err error) int {
@@ -38,10 +48,13 @@ func statusOf(err error) int {
 		return http.StatusConflict
 	case errors.Is(err, ErrTooLarge):
 		return http.StatusRequestEntityTooLarge
-	case errors.Is(err, ErrNoSpace):
-		return http.StatusInsufficientStorage
 	case errors.Is(err, ErrForbidden):
 		return http.StatusForbidden
+	case errors.Is(err, ErrNoSpace), errors.Is(err, ErrStorageUnavailable):
+		return http.StatusServiceUnavailable
+	}
+	if store.FaultOf(err) != "" {
+		return http.StatusServiceUnavailable
 	}
 	return http.StatusInternalServerError
 }

@@ -5,9 +5,11 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net"
 	"net/url"
 	"os"
 	"strings"
+	"syscall"
 
 	"github.com/minio/minio-go/v7"
 	"github.com/minio/minio-go/v7/pkg/credentials"
@@ -184,5 +186,17 @@ func (s *S3) error(key Key, err error) error {
 	if errors.As(err, &er) && (er.Code == minio.NoSuchKey || er.StatusCode == 404) {
 		return fmt.Errorf("%w: %q", ErrNotFound, key.Path)
 	}
+	if errors.As(err, &er) && er.StatusCode >= 500 || !errors.As(err, &er) && s3Transient(err) {
+		return fmt.Errorf("%w: files.s3 %q: %w", ErrStorageUnavailable, key.Path, err)
+	}
 	return fmt.Errorf("files.s3 %q: %w", key.Path, err)
+}
+
+// s3Transient says whether err, which S3 did not answer, is a failure to
+// reach it (refused, reset, timed out) rather than a bug.
+func s3Transient(err error) bool {
+	var ne net.Error
+	var ue *url.Error
+	return errors.As(err, &ne) || errors.As(err, &ue) || errors.Is(err, io.ErrUnexpectedEOF) ||
+		errors.Is(err, syscall.ECONNREFUSED) || errors.Is(err, syscall.ECONNRESET)
 }

@@ -19,11 +19,13 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/trove-ml/trove/internal/apierr"
 	"github.com/trove-ml/trove/internal/auth"
 	"github.com/trove-ml/trove/internal/httpx"
+	"github.com/trove-ml/trove/internal/store"
 )
 
 // Authenticator resolves a request's credentials (rpc.RequestAuth: Bearer
@@ -198,7 +200,7 @@ func (s *Service) withIdentity(w http.ResponseWriter, r *http.Request, fn func(h
 			return
 		}
 	}
-	id, err := s.auth.Authenticate(r.Context(), r)
+	id, err := s.authenticateHolding(r)
 	if err != nil {
 		ae := apierr.As(err)
 		if ae == nil || ae.Code >= 500 {
@@ -228,11 +230,51 @@ func (s *Service) writer(what string, fn func(http.ResponseWriter, *http.Request
 	}
 }
 
+// The hold bounds how long a request whose authentication meets a store
+// fault (the database unreachable) is held, retrying, before it is
+// answered 503. The SDK retries a failed upload only a few times at once
+// (urllib3 does not retry a POST's 503), so the server waits out a short
+// outage itself; 20 s stays below the SDK's 30 s upload timeout.
+var faultHold atomic.Int64
+
+func init() { faultHold.Store(int64(20 * time.Second)) }
+
+// SetFaultHold changes the hold and returns a function restoring it (for
+// tests).
+func SetFaultHold(d time.Duration) (restore func()) {
+	old := faultHold.Swap(int64(d))
+	return func() { faultHold.Store(old) }
+}
+
+// authenticateHolding authenticates r, retrying for up to FaultHold while
+// the store has a fault (SetFaultHold).
+func (s *Service) authenticateHolding(r *http.Request) (*auth.Identity, error) {
+	deadline := time.Now().Add(time.Duration(faultHold.Load()))
+	for {
+		id, err := s.auth.Authenticate(r.Context(), r)
+		if err == nil || store.FaultOf(err) == "" || time.Now().After(deadline) {
+			return id, err
+		}
+		select {
+		case <-r.Context().Done():
+			return nil, err
+		case <-time.After(500 * time.Millisecond):
+		}
+	}
+}
+
 // fail answers an error with its status and a plain-text message (the SDK
 // shows the body in its exception); unexpected errors are logged once.
 func (s *Service) fail(w http.ResponseWriter, r *http.Request, err error) {
 	code := statusOf(err)
 	msg := err.Error()
+	if code == http.StatusServiceUnavailable {
+		if f := store.FaultOf(err); f != "" {
+			msg = string(f) + "; retry shortly"
+		}
+		s.log.Warn("files request failed, retryable", "method", r.Method, "path", r.URL.Path, "error", err.Error())
+		w.Header().Set("Retry-After", strconv.Itoa(retryAfter))
+	}
 	if code == http.StatusInternalServerError {
 		s.log.Error("files request failed", "method", r.Method, "path", r.URL.Path, "error", msg)
 		msg = "internal error"

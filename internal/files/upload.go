@@ -13,6 +13,7 @@ import (
 	"os"
 	"sync"
 	"syscall"
+	"time"
 
 	"github.com/trove-ml/trove/internal/auth"
 )
@@ -35,6 +36,7 @@ func (s *Service) upload(w http.ResponseWriter, r *http.Request, id *auth.Identi
 		}
 		r.Body = http.MaxBytesReader(w, r.Body, s.maxUpload+multipartSlack)
 	}
+	s.waitForSpace(r)
 	mr, err := multipartReader(r)
 	if err != nil {
 		s.fail(w, r, fmt.Errorf("%w: the body must be multipart/form-data whose field name is the storage path (%v)", ErrBadUpload, err))
@@ -112,7 +114,7 @@ func (s *Service) receive(ctx context.Context, key Key, part io.Reader, used int
 		src = io.LimitReader(part, limit+1)
 	}
 	buf := copyBuffers.Get().(*[]byte)
-	dst := &spoolWriter{f: f}
+	dst := &spoolWriter{f: f, ctx: ctx, deadline: time.Now().Add(time.Duration(faultHold.Load()))}
 	n, err := io.CopyBuffer(dst, src, *buf)
 	copyBuffers.Put(buf)
 	switch {
@@ -127,18 +129,35 @@ func (s *Service) receive(ctx context.Context, key Key, part io.Reader, used int
 }
 
 // spoolWriter writes to the spool file and keeps its error apart from the
-// body's read errors.
+// body's read errors. A write that finds the disk full is retried until
+// the fault hold's deadline (the part is in hand; the SDK retries a failed
+// upload only a few times at once), so a disk freed meanwhile loses
+// nothing.
 type spoolWriter struct {
-	f   *os.File
-	err error
+	f        *os.File
+	ctx      context.Context
+	deadline time.Time
+	err      error
 }
 
 func (w *spoolWriter) Write(b []byte) (int, error) {
-	n, err := w.f.Write(b)
-	if err != nil {
-		w.err = err
+	done := 0
+	for {
+		n, err := w.f.Write(b[done:])
+		done += n
+		if err == nil {
+			return done, nil
+		}
+		full := errors.Is(err, syscall.ENOSPC) || errors.Is(err, syscall.EDQUOT)
+		if !full || time.Now().After(w.deadline) || w.ctx.Err() != nil {
+			w.err = err
+			return done, err
+		}
+		select {
+		case <-w.ctx.Done():
+		case <-time.After(500 * time.Millisecond):
+		}
 	}
-	return n, err
 }
 
 // removeSpooled closes a spool file and removes it unless Put renamed it
@@ -176,4 +195,35 @@ func (s *Service) tooLarge() error {
 		limit = fmt.Sprintf("%d MB", s.maxUpload>>20)
 	}
 	return fmt.Errorf("%w: the upload is larger than the limit of %s (files.max_upload_mb); the file was not stored", ErrTooLarge, limit)
+}
+
+// spoolFree reports the bytes free for the spool directory (statfs);
+// tests replace it.
+var spoolFree = func(dir string) (uint64, error) {
+	var st syscall.Statfs_t
+	if err := syscall.Statfs(dir, &st); err != nil {
+		return 0, err
+	}
+	return st.Bavail * uint64(st.Bsize), nil
+}
+
+// waitForSpace holds an upload, before its body is read, while the spool
+// directory's filesystem has less free space than the body (plus 1 MiB),
+// for up to the fault hold: the SDK retries a failed upload only a few
+// times at once, so a disk freed within the hold loses nothing. Past the
+// hold the upload goes on and fails as it must (503).
+func (s *Service) waitForSpace(r *http.Request) {
+	need := uint64(max(r.ContentLength, 0)) + 1<<20
+	deadline := time.Now().Add(time.Duration(faultHold.Load()))
+	for {
+		free, err := spoolFree(s.spool)
+		if err != nil || free >= need || time.Now().After(deadline) {
+			return
+		}
+		select {
+		case <-r.Context().Done():
+			return
+		case <-time.After(500 * time.Millisecond):
+		}
+	}
 }

@@ -25,6 +25,7 @@ import (
 	"github.com/trove-ml/trove/internal/ids"
 	"github.com/trove-ml/trove/internal/jsonx"
 	"github.com/trove-ml/trove/internal/limits"
+	"github.com/trove-ml/trove/internal/store"
 )
 
 // Finished describes one finished call, for the Observer.
@@ -173,8 +174,14 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		if ae == nil {
 			ae = limits.PatternTooCostly(err) // the store stopped a costly pattern
 		}
+		if ae == nil || ae.Code == 500 {
+			if f := store.FaultOf(err); f != "" { // a store fault, not a bug: retryable
+				ae = apierr.StoreUnavailable(string(f), err)
+				s.Log.Warn("call failed, retryable", "endpoint", name, "request_id", id, "error", err.Error())
+			}
+		}
 		stack := ""
-		if ae == nil || ae.Code >= 500 {
+		if ae == nil || ae.Code >= 500 && ae.Code != 503 {
 			if ae == nil {
 				ae = apierr.Internal(err)
 			}

@@ -12,7 +12,8 @@ import (
 	"sync"
 	"time"
 
-	_ "github.com/jackc/pgx/v5/stdlib" // PostgreSQL driver
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/stdlib" // PostgreSQL driver
 )
 
 // ErrNotFound is returned (wrapped) when a record does not exist.
@@ -37,6 +38,8 @@ type DB struct {
 	txObserver func(d time.Duration, err error)
 	// lock keeps a second server off a SQLite database.
 	lock *fileLock
+	// sqlitePath is the SQLite database file ("" on PostgreSQL).
+	sqlitePath string
 	// dsn and locks serve the locks and messages shared with other
 	// processes on a PostgreSQL database (cluster.go).
 	dsn   string
@@ -95,10 +98,12 @@ func open(ctx context.Context, dsn string, opts Options) (*DB, error) {
 }
 
 func openPostgres(dsn string) (*DB, error) {
-	conn, err := sql.Open("pgx", dsn)
+	pc, err := pgx.ParseConfig(dsn)
 	if err != nil {
 		return nil, fmt.Errorf("open postgres: %w", err)
 	}
+	markConnLoss(pc)
+	conn := stdlib.OpenDB(*pc)
 	conn.SetMaxOpenConns(16)
 	conn.SetMaxIdleConns(16)
 	conn.SetConnMaxIdleTime(5 * time.Minute)
@@ -159,7 +164,7 @@ func (db *DB) retryTx(attempt func() error) (err error) {
 			time.Sleep(time.Duration(n+1) * 5 * time.Millisecond)
 			continue
 		}
-		return err
+		return db.markFault(err)
 	}
 }
 

@@ -52,3 +52,7 @@ func (db *DB) PoolStats() []PoolStat {
 // ObserveTx makes fn see the duration and outcome of every Tx (metrics).
 // Set it before serving.
 func (db *DB) ObserveTx(fn func(d time.Duration, err error)) { db.txObserver = fn }
+
+// SQLitePath is the SQLite database file, or "" on PostgreSQL (readiness
+// checks the free space of its filesystem).
+func (db *DB) SQLitePath() string { return db.sqlitePath }

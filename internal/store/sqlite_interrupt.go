@@ -125,6 +125,9 @@ func (c *interruptibleConn) ExecContext(ctx context.Context, query string, args 
 }
 
 func (c *interruptibleConn) QueryContext(ctx context.Context, query string, args []driver.NamedValue) (driver.Rows, error) {
+	if stalled(args) {
+		return nil, c.stall(ctx)
+	}
 	rows, err := c.inner.(driver.QueryerContext).QueryContext(ctx, query, args)
 	if err != nil {
 		return nil, err
@@ -153,6 +156,9 @@ func (s *interruptibleStmt) ExecContext(ctx context.Context, args []driver.Named
 }
 
 func (s *interruptibleStmt) QueryContext(ctx context.Context, args []driver.NamedValue) (driver.Rows, error) {
+	if stalled(args) {
+		return nil, s.c.stall(ctx)
+	}
 	rows, err := s.Stmt.(driver.StmtQueryContext).QueryContext(ctx, args)
 	if err != nil {
 		return nil, err

@@ -50,6 +50,7 @@ func openSQLiteLocked(loc Location) (*DB, error) {
 	}
 	db.lock = lock
 	db.Tightened = append(tightened, files...)
+	db.sqlitePath = loc.Path
 	return db, nil
 }
 

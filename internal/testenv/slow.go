@@ -2,82 +2,65 @@ package testenv
 
 import (
 	"context"
-	"fmt"
-	"math/rand"
-	"strings"
+	"database/sql"
 	"testing"
 	"time"
 
-	"github.com/trove-ml/trove/internal/limits"
 	"github.com/trove-ml/trove/internal/query"
 	"github.com/trove-ml/trove/internal/store"
 )
 
-// A slow request for tests of cancellation and shutdown: long task texts
-// and a tasks.get_all that is costly on both backends, well inside the
-// call deadline. SQLite interrupts a statement between rows, so there the
-// rows stay cheap: names of the API's length limit, matched against a
-// costly pattern a few times over (under a raised time budget).
-// PostgreSQL's regex engine is fast on any pattern the API accepts, so
-// there the request is a free-text search of many words over long names
-// and comments (as records stored before the limits may hold).
-const slowTasks = 300
+// A slow request for tests of cancellation and shutdown: a tasks.get_all
+// whose statement blocks until the request's context ends, whatever the
+// machine's speed (a test must never rely on a query outlasting a grace
+// period). SlowListBody searches for stallWord; StallTaskLists makes that
+// search block:
+//   - SQLite: the store runs an endless statement in its place
+//     (store.StallQueries), spending a core until it is interrupted, so a
+//     test also sees whether the interruption stops the work;
+//   - PostgreSQL: the test holds an ACCESS EXCLUSIVE lock on the tasks
+//     table until its cleanup, so the list waits on the lock (an active
+//     statement in pg_stat_activity) until it is cancelled.
 
-var (
-	slowTextLen = map[string]int{"sqlite": 1000, "postgres": 60000}
-	// No literal in the pattern: an engine could look for it first.
-	slowPattern = strings.Repeat("[a-z]{1,60}", 5) + "[0-9]"
-)
+// stallWord is the word SlowListBody searches for.
+const stallWord = "trovestallsearchword"
 
-// SlowListBody is the costly tasks.get_all body on backend; it finds
-// nothing in the tasks SeedSlowTasks stores.
-func SlowListBody(backend string) map[string]any {
-	if backend == "postgres" {
-		words := make([]string, limits.SearchWords)
-		for i := range words {
-			words[i] = fmt.Sprintf("w%dq0", i)
-		}
-		return map[string]any{"search_text": strings.Join(words, " ")}
-	}
-	// Each field's match costs some 20 ms a row; the patterns of a query
-	// share one matching budget, which SeedSlowTasks raises for the test:
-	// the request runs for about 24 s, in rows of about half a second.
-	fields := make([]string, 24)
-	for i := range fields {
-		fields[i] = "name"
-	}
-	return map[string]any{"_any_": map[string]any{"fields": fields, "pattern": slowPattern}}
+// SlowListBody is the tasks.get_all body that StallTaskLists blocks.
+func SlowListBody(string) map[string]any {
+	return map[string]any{"search_text": stallWord}
 }
 
-// SeedSlowTasks stores, straight into db, tasks of company with long
-// random lower-case names and comments, and raises the SQLite pattern
-// budget (limits.PatternTime) and the list query budget
-// (limits.ListQueryTime) for the test so that SlowListBody runs long.
-func SeedSlowTasks(t testing.TB, db *store.DB, company string) {
+// StallTaskLists makes SlowListBody's request block until it is cancelled,
+// until the test ends. dbURL is the PostgreSQL URL of the server's store
+// (unused on SQLite). The list query budget (limits.ListQueryTime) is
+// raised for the test so that the blocked statement is not stopped by it.
+func StallTaskLists(t testing.TB, backend, dbURL string) {
 	t.Helper()
-	t.Cleanup(store.SetPatternTime(time.Minute))
-	t.Cleanup(query.SetListQueryTime(time.Minute))
-	rnd := rand.New(rand.NewSource(1))
-	text := make([]byte, slowTextLen[db.D.Name()])
-	random := func() string {
-		for j := range text {
-			text[j] = byte('a' + rnd.Intn(26))
-		}
-		return string(text)
+	t.Cleanup(query.SetListQueryTime(10 * time.Minute))
+	if backend != "postgres" {
+		t.Cleanup(store.StallQueries(stallWord))
+		return
 	}
-	err := db.Tx(context.Background(), func(q store.Querier) error {
-		for i := 0; i < slowTasks; i++ {
-			comment := random()
-			tk := &store.Task{ID: fmt.Sprintf("slow%04d", i), Company: company, User: "u", Name: random(),
-				Comment: &comment, Type: "training", Status: "created"}
-			tk.Normalize()
-			if err := db.Tasks().Insert(context.Background(), q, tk); err != nil {
-				return err
-			}
-		}
-		return nil
-	})
+	db, err := sql.Open("pgx", dbURL)
 	if err != nil {
-		t.Fatalf("seed tasks: %v", err)
+		t.Fatalf("open %s: %v", dbURL, err)
 	}
+	ctx := context.Background()
+	tx, err := db.BeginTx(ctx, nil)
+	if err != nil {
+		db.Close()
+		t.Fatalf("begin: %v", err)
+	}
+	if _, err := tx.ExecContext(ctx, `LOCK TABLE tasks IN ACCESS EXCLUSIVE MODE`); err != nil {
+		tx.Rollback()
+		db.Close()
+		t.Fatalf("lock tasks: %v", err)
+	}
+	t.Cleanup(func() {
+		tx.Rollback()
+		db.Close()
+	})
 }
+
+// DBURL is the PostgreSQL URL of e's store ("" on SQLite).
+func (e *Env) DBURL() string { return e.App.Cfg.DB }

@@ -45,7 +45,7 @@ func main() {
 	case "copy", "import", "backup", "restore":
 		err = maintenance[os.Args[1]](ctx, os.Args[2:])
 	case "version":
-		fmt.Println("trove (ClearML API 2.31)")
+		fmt.Println("trove (ClearML API 2.34)")
 	case "-h", "--help", "help":
 		fmt.Print(usage)
 	default:

@@ -257,8 +257,12 @@ type Activity struct {
 
 // ActivityReport counts per time bucket the workers that reported
 // statistics (total) and those that reported while running a task (active).
+//
+// Its buckets are those of NewActivityBuckets: a range of n intervals has n
+// points wherever it starts.
 func ActivityReport(ctx context.Context, d *domain.Env, r Range) (total, active Activity, err error) {
-	buckets, sr := r.buckets()
+	buckets := NewActivityBuckets(r.From, r.To, r.Interval)
+	sr := store.StatsRange{Company: r.Company, From: buckets.From, To: buckets.To, Bucket: buckets.Width, Workers: r.Workers}
 	for _, part := range []struct {
 		activeOnly bool
 		out        *Activity

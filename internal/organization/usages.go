@@ -25,8 +25,8 @@ var (
 	usageExcludedTypes = []string{"dataset_import", "annotation", "annotation_manual", "report", "controller"}
 )
 
-// Default resource weights of a queue: Trove keeps no per-queue resources,
-// so every usage is weighted 1 and flagged as artificial.
+// Default resource weights of a queue without resources (set by
+// workers.register, 2.34): the usage is flagged as artificially weighted.
 const (
 	defaultCPUWeight = 1.0
 	defaultGPUWeight = 1.0
@@ -153,7 +153,9 @@ func ProjectUsages(ctx context.Context, env *domain.Env, in UsageInput) (map[str
 		return nil, err
 	}
 	queueNames := map[string]string{otherQueue: "other"}
+	queueRes := map[string]*store.QueueResources{}
 	for _, q := range queues {
+		queueRes[q.ID] = q.Resources
 		queueNames[q.ID] = q.Name
 		if q.DisplayName != "" {
 			queueNames[q.ID] = q.DisplayName
@@ -165,9 +167,13 @@ func ProjectUsages(ctx context.Context, env *domain.Env, in UsageInput) (map[str
 	for day := start; day.Before(end); day = day.AddDate(0, 0, 1) {
 		nDays++
 	}
-	sums := map[string]map[string][]float64{}
+	// sums[breakdown][key][field] are the daily values; artificial
+	// [breakdown][key] the usage types weighted by default.
+	sums := map[string]map[string]map[string][]float64{}
+	artificial := map[string]map[string]map[string]bool{}
 	for _, b := range breakdown {
-		sums[b] = map[string][]float64{}
+		sums[b] = map[string]map[string][]float64{}
+		artificial[b] = map[string]map[string]bool{}
 	}
 	for _, t := range tasks {
 		if !countsForUsage(t, in.IncludeDevelopment) || t.Started == nil {
@@ -206,6 +212,31 @@ func ProjectUsages(ctx context.Context, env *domain.Env, in UsageInput) (map[str
 				keys["queue"] = otherQueue
 			}
 		}
+		weights := map[string]float64{"duration": 1, "cpu_usage": defaultCPUWeight, "gpu_usage": defaultGPUWeight}
+		defaulted := map[string]bool{"cpu": true, "gpu": true}
+		if res := queueRes[t.Execution.Queue]; res != nil {
+			if res.CPUUsage != nil {
+				weights["cpu_usage"], defaulted["cpu"] = *res.CPUUsage, false
+			}
+			if res.GPUUsage != nil {
+				weights["gpu_usage"], defaulted["gpu"] = *res.GPUUsage, false
+			}
+		}
+		for _, b := range breakdown {
+			k := keys[b]
+			if sums[b][k] == nil {
+				sums[b][k] = map[string][]float64{}
+				artificial[b][k] = map[string]bool{}
+				for _, f := range fields {
+					sums[b][k][f] = make([]float64, nDays)
+				}
+			}
+			for typ, d := range defaulted {
+				if d {
+					artificial[b][k][typ] = true
+				}
+			}
+		}
 		di := 0
 		for day := start; day.Before(end); day, di = day.AddDate(0, 0, 1), di+1 {
 			next := day.AddDate(0, 0, 1)
@@ -215,11 +246,9 @@ func ProjectUsages(ctx context.Context, env *domain.Env, in UsageInput) (map[str
 			}
 			secs := float64(int64(hi.Sub(lo) / time.Second))
 			for _, b := range breakdown {
-				k := keys[b]
-				if sums[b][k] == nil {
-					sums[b][k] = make([]float64, nDays)
+				for _, f := range fields {
+					sums[b][keys[b]][f][di] += secs * weights[f]
 				}
-				sums[b][k][di] += secs
 			}
 		}
 	}
@@ -274,20 +303,13 @@ func ProjectUsages(ctx context.Context, env *domain.Env, in UsageInput) (map[str
 			tot := UsageTotal{Name: name(k), ID: id, Values: map[string]float64{}}
 			ser := UsageSeries{Name: name(k), ID: id, Dates: dates, Values: map[string][]float64{}}
 			for _, f := range fields {
-				weight := 1.0
-				switch f {
-				case "cpu_usage":
-					weight = defaultCPUWeight
-					tot.Artificial, ser.Artificial = appendOnce(tot.Artificial, "cpu"), appendOnce(ser.Artificial, "cpu")
-				case "gpu_usage":
-					weight = defaultGPUWeight
-					tot.Artificial, ser.Artificial = appendOnce(tot.Artificial, "gpu"), appendOnce(ser.Artificial, "gpu")
+				if typ, ok := strings.CutSuffix(f, "_usage"); ok && artificial[b][k][typ] {
+					tot.Artificial, ser.Artificial = appendOnce(tot.Artificial, typ), appendOnce(ser.Artificial, typ)
 				}
-				vals := make([]float64, nDays)
+				vals := sums[b][k][f]
 				total := 0.0
-				for i, s := range sums[b][k] {
-					vals[i] = s * weight
-					total += vals[i]
+				for _, v := range vals {
+					total += v
 				}
 				tot.Values[f], ser.Values[f] = total, vals
 			}

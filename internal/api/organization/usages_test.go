@@ -126,6 +126,24 @@ func TestProjectUsages(t *testing.T) {
 			t.Fatalf("beta has no counted tasks: %s", r.Raw)
 		}
 
+		// A worker registering on the queue with resources (2.34) sets its
+		// weights: gpu_usage doubles and is no longer artificial there.
+		e.Call(t, "v2.33/workers.register", obj{"worker": "old-agent", "queues": []string{queue}, "resources": obj{"gpu_usage": 5}}).OK(t)
+		e.Call(t, "workers.register", obj{"worker": "usage-agent", "queues": []string{queue}, "resources": obj{"gpu_usage": 2}}).OK(t)
+		e.Call(t, "workers.register", obj{"worker": "bad-agent", "queues": []string{queue}, "resources": obj{"gpu_usage": -1}}).Err(t, 400, 12)
+		w := e.Call(t, "organization.get_project_usages", obj{"projects": []string{root}, "from_date": "2025-03-08T00:00:00Z",
+			"to_date": "2025-03-10T00:00:00Z", "usage_fields": []string{"gpu_usage", "cpu_usage"}}).OK(t)
+		if q := usageItem(t, w, "queues.series", queue); !sameNums(q["gpu_usage"], []float64{14400, 14400, 14400}) ||
+			!sameNums(q["cpu_usage"], []float64{7200, 7200, 7200}) || q["gpu_artificial_weights"] != nil || q["cpu_artificial_weights"] != true || q["duration"] != nil {
+			t.Fatalf("queue resources: %v", q)
+		}
+		if o := usageItem(t, w, "queues.total", "_other_"); o["gpu_usage"] != 3600.0 || o["gpu_artificial_weights"] != true {
+			t.Fatalf("other queue: %v", o)
+		}
+		if u := usageItem(t, w, "users.total", auth.AdminUserID); u["gpu_usage"] != 46800.0 || u["gpu_artificial_weights"] != true {
+			t.Fatalf("user mixes weights: %v", u)
+		}
+
 		// With development tasks: beta's, and a series for no queue.
 		dev := e.Call(t, "organization.get_project_usages", obj{"projects": []string{root}, "from_date": "2025-03-08T00:00:00Z",
 			"to_date": "2025-03-10T00:00:00Z", "include_development": true, "breakdown_keys": []string{"project", "queue"},

@@ -21,3 +21,16 @@ func writeRow(w io.Writer, cells []string) error {
 	_, err := io.WriteString(w, b.String())
 	return err
 }
+
+// formulaPrefixes start cells a spreadsheet would run as a formula.
+const formulaPrefixes = "=+-@\t\r"
+
+// safeCell keeps a data cell from being read as a spreadsheet formula: a
+// value starting with = + - @ tab or carriage return gets a leading
+// single quote (CSV injection; as the reference from 2.1).
+func safeCell(v string) string {
+	if v != "" && strings.ContainsRune(formulaPrefixes, rune(v[0])) {
+		return "'" + v
+	}
+	return v
+}

@@ -121,7 +121,7 @@ func writeFile(ctx context.Context, env *domain.Env, company string, p *store.Pr
 		}
 		for _, it := range items {
 			for i := range cols {
-				cells[i] = cols[i].Cell(it)
+				cells[i] = safeCell(cols[i].Cell(it))
 			}
 			if err := writeRow(w, cells); err != nil {
 				return err

@@ -140,3 +140,24 @@ func TestExportBadInput(t *testing.T) {
 		e.Call(t, "v2.25/organization.prepare_download_for_get_all", base(nil)).Err(t, 404, 0)
 	})
 }
+
+// TestExportFormulaCells: data cells starting with = + - @ tab or CR are
+// prefixed with a single quote so a spreadsheet shows them as text (CSV
+// injection); other cells and the header are as written. (Names are
+// stripped, so tab and CR are covered by the export package's test.)
+func TestExportFormulaCells(t *testing.T) {
+	testenv.Each(t, func(t *testing.T, e *testenv.Env) {
+		p := e.Call(t, "projects.create", obj{"name": "Formula Project"}).OK(t).Str("id")
+		for _, n := range []string{"=HYPERLINK(\"http://x\")", "+cmd", "-minus", "@sum", "plain = text"} {
+			e.Call(t, "tasks.create", obj{"name": n, "type": "training", "project": p}).OK(t)
+		}
+		id := prepare(t, e, obj{"entity_type": "task", "project": []string{p}, "order_by": []string{"name"},
+			"only_fields": []string{"name"}, "field_mappings": []obj{{"field": "name", "name": "=Name"}}})
+		got := string(download(t, e, id).Raw)
+		for _, want := range []string{`"=Name"`, `"'=HYPERLINK(""http://x"")"`, `"'+cmd"`, `"'-minus"`, `"'@sum"`, `"plain = text"`} {
+			if !strings.Contains(got, want) {
+				t.Fatalf("missing %q in %q", want, got)
+			}
+		}
+	})
+}

@@ -106,7 +106,7 @@ type resourceSeries struct {
 	Values []float64 `json:"values"`
 }
 
-// metricStats: before 2.32 the dates are the metric's.
+// metricStats: the dates are the metric's (before 2.32 only there).
 type metricStats struct {
 	Metric  string              `json:"metric"`
 	Variant *string             `json:"variant,omitempty"`
@@ -143,10 +143,10 @@ func (s *service) getStats(ctx context.Context, c *rpc.Call, req *getStatsReques
 	for i, ws := range stats {
 		out := &workerStats{Worker: ws.Worker, Metrics: make([]*metricStats, len(ws.Metrics))}
 		for j, ms := range ws.Metrics {
-			m := &metricStats{Metric: ms.Metric, Variant: ms.Variant, Stats: make([]aggregationValues, len(ms.Stats))}
-			if !newShape {
-				m.Dates = nonNil(ms.Dates)
-			}
+			// The metric keeps its dates at every version: 2.32 moved them
+			// into each aggregation, but Trove's own UI and older web
+			// apps read them here, and an extra field harms no client.
+			m := &metricStats{Metric: ms.Metric, Variant: ms.Variant, Dates: nonNil(ms.Dates), Stats: make([]aggregationValues, len(ms.Stats))}
 			for k, a := range ms.Stats {
 				av := aggregationValues{Aggregation: a.Aggregation, Values: a.Values}
 				if newShape {

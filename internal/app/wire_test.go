@@ -98,7 +98,7 @@ func TestWire(t *testing.T) {
 				}
 			}},
 			{name: "server.info", path: "server.info", code: 200, check: func(t *testing.T, r *testenv.Response) {
-				if r.Str("api_version") != "2.31" {
+				if r.Str("api_version") != "2.34" {
 					t.Fatalf("bad info %s", r.Raw)
 				}
 			}},

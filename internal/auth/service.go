@@ -22,8 +22,8 @@ const (
 
 // Versions advertised in tokens; the SDK picks its request shapes by them.
 const (
-	APIVersion    = "2.31"
-	ServerVersion = "2.0.0"
+	APIVersion    = "2.34"
+	ServerVersion = "2.3.0"
 )
 
 // Service checks credentials and tokens and issues tokens.

@@ -6,6 +6,7 @@ package export
 import (
 	"bytes"
 	"encoding/json"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -55,7 +56,7 @@ func ParseColumns(raw json.RawMessage) ([]Column, error) {
 		if m.Field == nil || *m.Field == "" {
 			return nil, apierr.Required("field_mappings", i, "field")
 		}
-		c := Column{Name: *m.Field, Path: strings.Split(*m.Field, ".")}
+		c := Column{Name: *m.Field, Path: fieldPath(*m.Field)}
 		if m.Name != nil && *m.Name != "" {
 			c.Name = *m.Name
 		}
@@ -197,4 +198,38 @@ func (c *Column) Cell(item map[string]any) string {
 		return cellText(v)
 	}
 	return asText(cellText(v))
+}
+
+// escapedSections hold user keys that the web app sends escaped in a
+// field path (a dot as %2E, $ as %24, __ as %_%_, % as %%, a leading _ as
+// %_).
+var escapedSections = []string{"metadata", "hyperparams", "configuration"}
+
+// fieldPath splits a dotted field path; under the escaped sections each
+// part is unescaped, so a hyper-parameter named "lr.max" is found (as the
+// reference from 2.3).
+func fieldPath(field string) []string {
+	path := strings.Split(field, ".")
+	if len(path) < 2 || !slices.Contains(escapedSections, path[0]) {
+		return path
+	}
+	for i, p := range path {
+		path[i] = unescapeKey(p)
+	}
+	return path
+}
+
+// unescapeKey undoes the reference's parameter key escaping.
+func unescapeKey(v string) string {
+	parts := strings.Split(v, "%%")
+	for i, p := range parts {
+		p = strings.ReplaceAll(p, "%2E", ".")
+		p = strings.ReplaceAll(p, "%24", "$")
+		parts[i] = strings.ReplaceAll(p, "%_%_", "__")
+	}
+	v = strings.Join(parts, "%")
+	if strings.HasPrefix(v, "%_") {
+		v = "_" + v[2:]
+	}
+	return v
 }

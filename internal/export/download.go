@@ -123,7 +123,7 @@ func writeFile(ctx context.Context, env *domain.Env, company string, p *store.Pr
 		}
 		for _, it := range items {
 			for i := range cols {
-				cells[i] = cols[i].Cell(it)
+				cells[i] = cols[i].Cell(it) // text escaped by Cell (asText)
 			}
 			if err := writeRow(w, cells); err != nil {
 				return err

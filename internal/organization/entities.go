@@ -6,6 +6,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 
 	"github.com/trove-ml/trove/internal/apierr"
 	"github.com/trove-ml/trove/internal/domain"
@@ -18,7 +19,7 @@ import (
 
 // Kinds are the entity kinds organization.get_entities_count counts, in
 // the answer's order.
-var Kinds = []string{"projects", "tasks", "models", "pipelines", "datasets", "reports"}
+var Kinds = []string{"projects", "tasks", "models", "pipelines", "pipeline_runs", "datasets", "dataset_versions", "reports"}
 
 // kind says how one entity kind is counted.
 type kind struct {
@@ -28,8 +29,9 @@ type kind struct {
 	project bool
 	// hideHidden leaves out hidden records unless search_hidden.
 	hideHidden bool
-	// reportsOnly keeps tasks of type report, searching subprojects.
-	reportsOnly bool
+	// taskType keeps the tasks of this type only (the query's own type
+	// is ignored), searching the subprojects of the projects it names.
+	taskType string
 }
 
 var kinds = map[string]kind{
@@ -38,7 +40,11 @@ var kinds = map[string]kind{
 	"models":    {table: "models", schema: models.Schema},
 	"pipelines": {table: "projects", schema: projects.Schema, project: true},
 	"datasets":  {table: "projects", schema: projects.Schema, project: true},
-	"reports":   {table: "tasks", schema: tasks.Schema, reportsOnly: true},
+	"reports":   {table: "tasks", schema: tasks.Schema, taskType: "report"},
+	// pipeline_runs and dataset_versions (2.34): the runs of pipeline
+	// controllers and the versions of datasets are tasks of these types.
+	"pipeline_runs":    {table: "tasks", schema: tasks.Schema, taskType: "controller"},
+	"dataset_versions": {table: "tasks", schema: tasks.Schema, taskType: "data_processing"},
 }
 
 // CountInput is an organization.get_entities_count: a list query per
@@ -49,13 +55,25 @@ type CountInput struct {
 	ActiveUsers  []string
 	SearchHidden bool
 	AllowPublic  bool
+	// Limit (2.33), when above 0, caps each count.
+	Limit int
+	// KeepErrors (2.34) reports a kind whose query is refused in Errors
+	// instead of failing the whole read.
+	KeepErrors bool
+}
+
+// Counts are the counts per kind, and with KeepErrors the message of each
+// kind whose query was refused.
+type Counts struct {
+	Counts map[string]int
+	Errors map[string]string
 }
 
 // CountEntities counts, per kind asked, the records its query matches.
 // With ActiveUsers, projects count only when these users have records in
 // them, and other records only when these users created them.
-func CountEntities(ctx context.Context, env *domain.Env, in CountInput) (map[string]int, error) {
-	out := map[string]int{}
+func CountEntities(ctx context.Context, env *domain.Env, in CountInput) (*Counts, error) {
+	out := &Counts{Counts: map[string]int{}}
 	for _, name := range Kinds {
 		body, ok := in.Queries[name]
 		if !ok || len(body) == 0 || bytes.Equal(bytes.TrimSpace(body), []byte("null")) {
@@ -63,9 +81,20 @@ func CountEntities(ctx context.Context, env *domain.Env, in CountInput) (map[str
 		}
 		n, err := countKind(ctx, env, in, name, body)
 		if err != nil {
-			return nil, err
+			var apiErr *apierr.Error
+			if !in.KeepErrors || !errors.As(err, &apiErr) {
+				return nil, err
+			}
+			if out.Errors == nil {
+				out.Errors = map[string]string{}
+			}
+			out.Errors[name] = apiErr.Error()
+			continue
 		}
-		out[name] = n
+		if in.Limit > 0 && n > in.Limit {
+			n = in.Limit
+		}
+		out.Counts[name] = n
 	}
 	return out, nil
 }
@@ -86,13 +115,13 @@ func countKind(ctx context.Context, env *domain.Env, in CountInput, name string,
 	_ = json.Unmarshal(body, &keys)
 	var skip []string
 	var projectIDs []string
-	if k.reportsOnly && len(keys.Project) > 0 {
+	if k.taskType != "" && len(keys.Project) > 0 {
 		var list query.StringList
 		if json.Unmarshal(keys.Project, &list) != nil {
 			return 0, apierr.Validation(name+".project", "expected project ids")
 		}
 		skip, projectIDs = []string{"project", "type"}, list
-	} else if k.reportsOnly {
+	} else if k.taskType != "" {
 		skip = []string{"type"}
 	}
 	plan, err := query.Build(env.DB.D, k.schema, &req, body, query.Options{Skip: skip})
@@ -103,8 +132,8 @@ func countKind(ctx context.Context, env *domain.Env, in CountInput, name string,
 	if k.hideHidden && !in.SearchHidden {
 		plan.Where(store.NotSystemTagged(env.DB.D), tasks.TagHidden)
 	}
-	if k.reportsOnly {
-		plan.WhereIn("type", []string{"report"})
+	if k.taskType != "" {
+		plan.WhereIn("type", []string{k.taskType})
 		if projectIDs != nil {
 			tree, err := env.DB.LoadProjectTree(ctx, env.DB.Read(), domain.Visible(in.Company)...)
 			if err != nil {

@@ -19,6 +19,11 @@ type Patch struct {
 	DefaultOutputDestination *string
 }
 
+// MinBasenameLength is the shortest last segment a rename may give a
+// project (as the reference from 2.2: a rename to "team/ab" or to blanks
+// is refused).
+const MinBasenameLength = 3
+
 // Update applies p to a company project. A new name may change the last
 // segment only; descendants are renamed to follow.
 func Update(ctx context.Context, env *domain.Env, company, id string, p Patch) (*domain.Update, error) {
@@ -32,6 +37,9 @@ func Update(ctx context.Context, env *domain.Env, company, id string, p Patch) (
 			segs, err := normaliseName(*p.Name)
 			if err != nil {
 				return err
+			}
+			if base := segs[len(segs)-1]; len([]rune(base)) < MinBasenameLength {
+				return apierr.Validation("name", "project name cannot be blank or shorter than %d characters after its last '/': %q", MinBasenameLength, base)
 			}
 			newName := strings.Join(segs, "/")
 			oldSegs := store.SplitProjectName(pr.Name)

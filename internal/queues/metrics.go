@@ -2,6 +2,7 @@ package queues
 
 import (
 	"context"
+	"slices"
 	"time"
 
 	"github.com/trove-ml/trove/internal/store"
@@ -52,11 +53,18 @@ func (m *Metrics) RefreshStale(ctx context.Context) error {
 
 // Report reads the metrics of the company's queues (see Read): named
 // queues must be the company's (400/701), and refresh samples them (all of
-// the company's when none are named) before reading.
+// the company's when none are named) before reading. Hidden queues (system
+// tag k8s-glue) are left out, named or not (as the reference from 2.2):
+// when no visible queue remains the answer has no series.
 func (m *Metrics) Report(ctx context.Context, r SeriesRequest, refresh bool) ([]*Series, error) {
+	var visible []string
 	for _, id := range r.Queues {
-		if _, err := Get(ctx, m.DB, m.DB.Read(), r.Company, id); err != nil {
+		qu, err := Get(ctx, m.DB, m.DB.Read(), r.Company, id)
+		if err != nil {
 			return nil, err
+		}
+		if !isHidden(qu) {
+			visible = append(visible, id)
 		}
 	}
 	if refresh {
@@ -64,7 +72,35 @@ func (m *Metrics) Report(ctx context.Context, r SeriesRequest, refresh bool) ([]
 			return nil, err
 		}
 	}
-	return m.Read(ctx, r)
+	if len(r.Queues) == 0 {
+		ids, err := m.DB.QueueIDsOf(ctx, m.DB.Read(), r.Company)
+		if err != nil {
+			return nil, err
+		}
+		for _, id := range ids {
+			qu, err := Get(ctx, m.DB, m.DB.Read(), r.Company, id)
+			if err != nil {
+				continue // deleted meanwhile
+			}
+			if !isHidden(qu) {
+				visible = append(visible, id)
+			}
+		}
+	}
+	if len(visible) == 0 {
+		return []*Series{}, nil
+	}
+	return m.read(ctx, r, visible, len(r.Queues) > 0)
+}
+
+// isHidden says whether a queue carries a hidden system tag.
+func isHidden(qu *store.Queue) bool {
+	for _, tag := range hiddenTags {
+		if slices.Contains(qu.SystemTags, tag) {
+			return true
+		}
+	}
+	return false
 }
 
 // refresh samples the named queues (all of the company's when none).

@@ -32,8 +32,8 @@ func (in UpdateInput) empty() bool {
 const reportPreviewLen = 100
 
 // Update edits a report. Content (report, report_assets) changes only on
-// a draft and also sets last_update; name, tags and comment change in any
-// status. The answer's fields echo the changes (tags sorted, the report
+// a draft; name, tags and comment change in any status; every edit sets
+// last_update. The answer's fields echo the changes (tags sorted, the report
 // text shortened).
 func Update(ctx context.Context, env *domain.Env, in UpdateInput) (*domain.Update, error) {
 	if in.Name != nil && strings.TrimSpace(*in.Name) == "" {
@@ -74,10 +74,9 @@ func Update(ctx context.Context, env *domain.Env, in UpdateInput) (*domain.Updat
 			fields["report_assets"] = t.ReportAssets
 		}
 		now := env.Time()
-		t.LastChange, t.LastChangedBy = now, in.User
-		if in.contentGiven() {
-			t.LastUpdate = now
-		}
+		// Any edit, a rename or new tags included, sets last_update (as
+		// the reference from 2.1; the report list sorts by it).
+		t.LastChange, t.LastChangedBy, t.LastUpdate = now, in.User, now
 		t.Normalize()
 		if err := env.DB.Tasks().Update(ctx, q, t); err != nil {
 			return err

@@ -11,7 +11,7 @@ type Version struct{ Major, Minor int }
 
 // MaxVersion is the newest API version Trove implements; a path without a
 // version runs as this one.
-var MaxVersion = Version{2, 31}
+var MaxVersion = Version{2, 34}
 
 // ParseVersion parses "2.31" or "22". Leading zeros are refused as the
 // reference refuses them.

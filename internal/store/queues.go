@@ -23,6 +23,15 @@ type Queue struct {
 	Tags        []string                 `json:"tags"`
 	SystemTags  []string                 `json:"system_tags"`
 	Metadata    map[string]*MetadataItem `json:"metadata"`
+	// Resources are what a worker listening on the queue uses (set by
+	// workers.register, 2.34); project usages weigh running time by them.
+	Resources *QueueResources `json:"resources,omitempty"`
+}
+
+// QueueResources are a queue's resource weights; nil means not given.
+type QueueResources struct {
+	CPUUsage *float64 `json:"cpu_usage,omitempty"`
+	GPUUsage *float64 `json:"gpu_usage,omitempty"`
 }
 
 // RecordID implements Record.

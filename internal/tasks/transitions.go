@@ -50,11 +50,16 @@ func Started(ctx context.Context, d *domain.Env, q store.Querier, r StatusReques
 	}
 	ch := r.change(InProgress, StartedFrom)
 	now := d.Time()
+	// A running task keeps its start; any other starts a new run (as
+	// the reference from 2.3): started is now and the previous run's
+	// completed and active_duration are cleared.
+	running := t.Status == InProgress && t.Started != nil
 	ch.Apply = func(t *store.Task, fields map[string]any) {
-		if t.Started == nil {
-			t.Started = &now
-			fields["started"] = now
+		if running {
+			return
 		}
+		t.Started, t.Completed, t.ActiveDuration = &now, nil, nil
+		fields["started"] = now
 	}
 	return SetStatus(ctx, d, q, r.User, t, ch)
 }
@@ -64,9 +69,10 @@ func MarkStopped(ctx context.Context, d *domain.Env, q store.Querier, r StatusRe
 	return simple(ctx, d, q, r, Stopped, StoppedFrom, true)
 }
 
-// MarkFailed records a failure.
+// MarkFailed records a failure; completed = now (as the reference from
+// 2.3, so a failed run has an end).
 func MarkFailed(ctx context.Context, d *domain.Env, q store.Querier, r StatusRequest) (*domain.Update, error) {
-	return simple(ctx, d, q, r, Failed, FailedFrom, false)
+	return simple(ctx, d, q, r, Failed, FailedFrom, true)
 }
 
 // Close closes a task.

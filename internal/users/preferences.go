@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"sort"
 	"strings"
 
 	"github.com/trove-ml/trove/internal/apierr"
@@ -44,7 +45,9 @@ func SetPreferences(ctx context.Context, env *domain.Env, company, user string, 
 		if err != nil {
 			return err
 		}
-		MergePreferences(prefs, changes)
+		if err := MergePreferences(prefs, changes); err != nil {
+			return err
+		}
 		after, err := json.Marshal(prefs)
 		if err != nil {
 			return err
@@ -65,30 +68,70 @@ func SetPreferences(ctx context.Context, env *domain.Env, company, user string, 
 }
 
 // MergePreferences sets each top-level key of changes in prefs, replacing
-// what was there.
-func MergePreferences(prefs, changes map[string]any) {
-	for k, v := range changes {
-		prefs[k] = v
+// what was there. A top-level key with dots is a path (API 2.33 on): its
+// value goes into the nested objects it names, which are created as
+// needed; a path through a value that is not an object is refused.
+func MergePreferences(prefs, changes map[string]any) error {
+	keys := make([]string, 0, len(changes))
+	for k := range changes {
+		keys = append(keys, k)
 	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		parts := strings.Split(k, ".")
+		node := prefs
+		for _, p := range parts[:len(parts)-1] {
+			child, ok := node[p]
+			if !ok || child == nil {
+				m := map[string]any{}
+				node[p] = m
+				node = m
+				continue
+			}
+			m, ok := child.(map[string]any)
+			if !ok {
+				return apierr.InvalidPreferencesUpdate(k)
+			}
+			node = m
+		}
+		node[parts[len(parts)-1]] = changes[k]
+	}
+	return nil
 }
 
-// CheckPreferenceKeys refuses keys, at any depth, that start with '$' or
-// hold a '.': stored documents of the reference could not keep them (the
-// web app escapes dots in its keys itself).
-func CheckPreferenceKeys(v any) error {
+// CheckPreferenceKeys refuses keys that start with '$' and keys below the
+// top level that hold a '.': stored documents of the reference could not
+// keep them (the web app escapes dots in its keys itself). A top-level key
+// may hold dots (a path, see MergePreferences) but no empty part and no
+// part starting with '$'.
+func CheckPreferenceKeys(changes map[string]any) error {
+	for k, child := range changes {
+		for _, p := range strings.Split(k, ".") {
+			if p == "" || strings.HasPrefix(p, "$") {
+				return apierr.FieldsValue("preference key %q may not start with '$' or hold an empty part between dots", k).With("key", k)
+			}
+		}
+		if err := checkNestedKeys(child); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func checkNestedKeys(v any) error {
 	switch x := v.(type) {
 	case map[string]any:
 		for k, child := range x {
 			if strings.HasPrefix(k, "$") || strings.Contains(k, ".") {
 				return apierr.FieldsValue("preference key %q may not start with '$' or contain '.'", k).With("key", k)
 			}
-			if err := CheckPreferenceKeys(child); err != nil {
+			if err := checkNestedKeys(child); err != nil {
 				return err
 			}
 		}
 	case []any:
 		for _, child := range x {
-			if err := CheckPreferenceKeys(child); err != nil {
+			if err := checkNestedKeys(child); err != nil {
 				return err
 			}
 		}

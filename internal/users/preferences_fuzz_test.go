@@ -9,8 +9,10 @@ import (
 
 // FuzzPreferences feeds arbitrary JSON as a set_preferences change: the
 // key check never panics, refuses exactly the changes holding a key that
-// starts with '$' or has a '.', and an accepted change merges into stored
-// preferences that read back as they were written.
+// starts with '$' or (below the top level) has a '.', a top-level path with
+// an empty part or one starting with '$', and an accepted change merges
+// into stored preferences that read back as they were written, a dotted
+// top-level key at the nested place it names.
 func FuzzPreferences(f *testing.F) {
 	for _, s := range []string{`{"a":0}`, `{"section":{"a":null}}`, `{"a.b":1}`, `{"$x":1}`, `{"l":[{"k.v":1}]}`, `{"n":12345678901234567890}`, `[]`, `1`} {
 		f.Add(`{"keep":true}`, s)
@@ -27,13 +29,15 @@ func FuzzPreferences(f *testing.F) {
 			return
 		}
 		err = CheckPreferenceKeys(changes)
-		if (err != nil) != hasBadKey(changes) {
+		if (err != nil) != hasBadTopKey(changes) {
 			t.Fatalf("check of %s: %v", change, err)
 		}
 		if err != nil {
 			return
 		}
-		MergePreferences(base, changes)
+		if MergePreferences(base, changes) != nil {
+			return
+		}
 		text, err := json.Marshal(base)
 		if err != nil {
 			t.Fatal(err)
@@ -48,12 +52,37 @@ func FuzzPreferences(f *testing.F) {
 		}
 		for k := range changes {
 			want, _ := json.Marshal(changes[k])
-			got, _ := json.Marshal(back[k])
+			got, _ := json.Marshal(atPath(back, k))
 			if !bytes.Equal(want, got) {
 				t.Fatalf("key %q: set %s, stored %s", k, want, got)
 			}
 		}
 	})
+}
+
+// hasBadTopKey is the rule for the top level: dotted paths of non-empty
+// parts not starting with '$', values checked by hasBadKey.
+func hasBadTopKey(changes map[string]any) bool {
+	for k, c := range changes {
+		for _, p := range strings.Split(k, ".") {
+			if p == "" || p[0] == '$' {
+				return true
+			}
+		}
+		if hasBadKey(c) {
+			return true
+		}
+	}
+	return false
+}
+
+// atPath reads the value a dotted key names.
+func atPath(m map[string]any, key string) any {
+	parts := strings.Split(key, ".")
+	for _, p := range parts[:len(parts)-1] {
+		m, _ = m[p].(map[string]any)
+	}
+	return m[parts[len(parts)-1]]
 }
 
 // hasBadKey is the rule written another way: walk every object key.

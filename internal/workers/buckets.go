@@ -42,3 +42,20 @@ func NewBuckets(from, to float64, interval int) Buckets {
 	}
 	return b
 }
+
+// NewActivityBuckets lays the buckets of an activity report: like
+// NewBuckets, but every bucket from the one holding from to the one holding
+// to, less the last one always (as the reference, whose cut compares a ms
+// key with a seconds bound). The count is floor(to/w) - floor(from/w), so a
+// range of n intervals always has n buckets wherever it starts.
+func NewActivityBuckets(from, to float64, interval int) Buckets {
+	b := NewBuckets(from, to, interval)
+	b.Starts = b.Starts[:0]
+	for at := b.From / b.Width * b.Width; at <= b.To; at += b.Width {
+		b.Starts = append(b.Starts, at)
+	}
+	if len(b.Starts) > 0 {
+		b.Starts = b.Starts[:len(b.Starts)-1]
+	}
+	return b
+}

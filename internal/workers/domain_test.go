@@ -104,7 +104,7 @@ func TestReportStatus(t *testing.T) {
 			t.Fatalf("metric keys %+v %v", keys, err)
 		}
 		r := workers.Range{Company: caller.Company, From: float64(e.Clock.Unix() - 600), To: float64(e.Clock.Unix() + 60), Interval: 60}
-		stats, err := workers.Stats(ctx, &e.Env, r, []workers.StatItem{{Metric: "cpu_usage", Aggregation: "max"}}, false)
+		stats, err := workers.Stats(ctx, &e.Env, r, []workers.StatItem{{Metric: "cpu_usage", Aggregation: "max"}}, false, false)
 		if err != nil || len(stats) != 1 || len(stats[0].Metrics) != 1 {
 			t.Fatalf("stats %+v %v", stats, err)
 		}

@@ -25,6 +25,8 @@ type Registration struct {
 	// Timeout is in seconds (<= 0: DefaultTimeout).
 	Timeout                  int
 	Queues, Tags, SystemTags []string
+	// Resources (2.34), when given, are set on the queues listened on.
+	Resources *store.QueueResources
 }
 
 // Register (re-)registers the caller's worker; its queues must be queues
@@ -44,6 +46,21 @@ func Register(ctx context.Context, d *domain.Env, c Caller, r Registration) erro
 		}
 		w.Queues = append(w.Queues, r.Queues...)
 		w.Tags, w.SystemTags = orEmpty(r.Tags), orEmpty(r.SystemTags)
+		if r.Resources != nil {
+			// As the reference: the resources replace those of every
+			// queue listened on.
+			for _, id := range r.Queues {
+				qu, err := d.DB.Queues().GetForUpdate(ctx, q, id, c.Company)
+				if err != nil {
+					return err
+				}
+				res := *r.Resources
+				qu.Resources = &res
+				if err := d.DB.Queues().Update(ctx, q, qu); err != nil {
+					return err
+				}
+			}
+		}
 		return d.DB.SaveWorker(ctx, q, w)
 	})
 }

@@ -4,6 +4,8 @@ import (
 	"context"
 	"slices"
 	"sort"
+	"strconv"
+	"strings"
 
 	"github.com/trove-ml/trove/internal/apierr"
 	"github.com/trove-ml/trove/internal/domain"
@@ -69,7 +71,26 @@ type StatItem struct {
 type Aggregations struct {
 	Aggregation string
 	Values      []float64
+	// Resources are the values per resource (GPU index) when the read
+	// splits by resource and the worker reported more than one.
+	Resources []ResourceSeries
 }
+
+// ResourceSeries is one resource's values of an aggregation.
+type ResourceSeries struct {
+	Name   string
+	Values []float64
+}
+
+// StatKeys is the closed set of worker statistics keys a statistics read
+// may ask for (API 2.32 on).
+var StatKeys = []string{"cpu_usage", "cpu_temperature", "memory_used", "memory_free", "gpu_usage", "gpu_temperature",
+	"gpu_fraction", "gpu_memory_free", "gpu_memory_used", "network_tx", "network_rx", "disk_free_home", "disk_free_temp",
+	"disk_read", "disk_write"}
+
+// splitsByResource says whether a metric has per-resource series: the GPU
+// ones.
+func splitsByResource(metric string) bool { return strings.HasPrefix(metric, "gpu_") }
 
 // MetricStats is one metric (and variant, when split) of a worker.
 type MetricStats struct {
@@ -89,7 +110,10 @@ type WorkerStats struct {
 // Stats aggregates the asked metrics per worker (and variant) over time
 // buckets; every bucket of the range is returned, 0 where a worker's
 // metric has no value.
-func Stats(ctx context.Context, d *domain.Env, r Range, items []StatItem, splitByVariant bool) ([]*WorkerStats, error) {
+//
+// With splitByResource, each aggregation of a GPU metric also carries one
+// series per resource (variant) when the worker reported more than one.
+func Stats(ctx context.Context, d *domain.Env, r Range, items []StatItem, splitByVariant, splitByResource bool) ([]*WorkerStats, error) {
 	buckets, sr := r.buckets()
 	aggs := map[string][]string{}
 	var metrics []string
@@ -131,17 +155,90 @@ func Stats(ctx context.Context, d *domain.Env, r Range, items []StatItem, splitB
 			continue // the incomplete last bucket
 		}
 		for _, st := range ms.Stats {
-			switch st.Aggregation {
-			case "avg":
-				st.Values[i] = row.Avg
-			case "min":
-				st.Values[i] = row.Min
-			case "max":
-				st.Values[i] = row.Max
-			}
+			st.Values[i] = aggValue(&row, st.Aggregation)
+		}
+	}
+	if splitByResource && !splitByVariant {
+		if err := addResourceSeries(ctx, d, sr, out, metrics, index, len(buckets.Starts)); err != nil {
+			return nil, err
 		}
 	}
 	return out, nil
+}
+
+func aggValue(row *store.StatBucket, aggregation string) float64 {
+	switch aggregation {
+	case "min":
+		return row.Min
+	case "max":
+		return row.Max
+	}
+	return row.Avg
+}
+
+// addResourceSeries reads the GPU metrics per variant and adds a series per
+// resource to the aggregations of the workers that reported more than one.
+func addResourceSeries(ctx context.Context, d *domain.Env, sr store.StatsRange, out []*WorkerStats, metrics []string, index map[int64]int, n int) error {
+	var gpu []string
+	for _, m := range metrics {
+		if splitsByResource(m) {
+			gpu = append(gpu, m)
+		}
+	}
+	if len(gpu) == 0 {
+		return nil
+	}
+	rows, err := d.DB.AggregateWorkerStats(ctx, d.DB.Read(), sr, gpu, true)
+	if err != nil {
+		return err
+	}
+	type key struct{ worker, metric string }
+	series := map[key]map[string][]*store.StatBucket{}
+	for i := range rows {
+		row := &rows[i]
+		k := key{row.Worker, row.Metric}
+		if series[k] == nil {
+			series[k] = map[string][]*store.StatBucket{}
+		}
+		series[k][row.Variant] = append(series[k][row.Variant], row)
+	}
+	for _, ws := range out {
+		for _, ms := range ws.Metrics {
+			byVariant := series[key{ws.Worker, ms.Metric}]
+			if len(byVariant) < 2 {
+				continue
+			}
+			names := make([]string, 0, len(byVariant))
+			for v := range byVariant {
+				names = append(names, v)
+			}
+			sort.Slice(names, func(i, j int) bool { return resourceLess(names[i], names[j]) })
+			for si := range ms.Stats {
+				st := &ms.Stats[si]
+				for _, name := range names {
+					rs := ResourceSeries{Name: name, Values: make([]float64, n)}
+					for _, row := range byVariant[name] {
+						if i, ok := index[row.At]; ok {
+							rs.Values[i] = aggValue(row, st.Aggregation)
+						}
+					}
+					st.Resources = append(st.Resources, rs)
+				}
+			}
+		}
+	}
+	return nil
+}
+
+// resourceLess orders resource names numerically when both are numbers
+// (GPU indexes), else as text.
+func resourceLess(a, b string) bool {
+	x, errA := strconv.Atoi(a)
+	y, errB := strconv.Atoi(b)
+	if errA == nil && errB == nil {
+		return x < y
+	}
+	return a < b
 }
 
 func newMetricStats(metric string, dates []int64, aggs []string) *MetricStats {
@@ -160,8 +257,12 @@ type Activity struct {
 
 // ActivityReport counts per time bucket the workers that reported
 // statistics (total) and those that reported while running a task (active).
+//
+// Its buckets are those of NewActivityBuckets: a range of n intervals has n
+// points wherever it starts.
 func ActivityReport(ctx context.Context, d *domain.Env, r Range) (total, active Activity, err error) {
-	buckets, sr := r.buckets()
+	buckets := NewActivityBuckets(r.From, r.To, r.Interval)
+	sr := store.StatsRange{Company: r.Company, From: buckets.From, To: buckets.To, Bucket: buckets.Width, Workers: r.Workers}
 	for _, part := range []struct {
 		activeOnly bool
 		out        *Activity

@@ -35,6 +35,39 @@ func TestNewBuckets(t *testing.T) {
 	}
 }
 
+// TestActivityBuckets: an activity range of n intervals has n buckets
+// wherever it starts against the epoch-aligned grid (the reference suite's
+// test_get_activity_report asks 400 s at interval 2, raised to 40, and
+// wants 10 points from any start second), the last one always left out.
+func TestActivityBuckets(t *testing.T) {
+	for off := 0; off < 40; off++ {
+		from := float64(1_735_689_600 + off)
+		b := NewActivityBuckets(from, from+400, 2)
+		if len(b.Starts) != 10 {
+			t.Fatalf("start +%d s: %d buckets %v", off, len(b.Starts), b.Starts)
+		}
+		if b.Starts[0] > int64(from)*1000 || b.Starts[0]%40_000 != 0 {
+			t.Fatalf("start +%d s: first bucket %d", off, b.Starts[0])
+		}
+	}
+	cases := []struct {
+		name     string
+		from, to float64
+		starts   []int64
+	}{
+		{"aligned", 1000, 1200, []int64{1_000_000, 1_040_000, 1_080_000, 1_120_000, 1_160_000}},
+		{"unaligned end: the bucket holding to is left out", 1000, 1239, []int64{1_000_000, 1_040_000, 1_080_000, 1_120_000, 1_160_000}},
+		{"within one bucket", 1000, 1010, []int64{}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			if b := NewActivityBuckets(tc.from, tc.to, 40); !equal(b.Starts, tc.starts) {
+				t.Fatalf("starts %v, want %v", b.Starts, tc.starts)
+			}
+		})
+	}
+}
+
 func equal(a, b []int64) bool {
 	if len(a) != len(b) {
 		return false

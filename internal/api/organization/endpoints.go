@@ -19,6 +19,7 @@ func Register(r *rpc.Registry, d *api.Deps) {
 		rpc.Endpoint{Name: "organization.get_entities_count", MinVersion: "2.16", Access: rpc.Read, Handler: rpc.Typed(s.getEntitiesCount)},
 		rpc.Endpoint{Name: "organization.prepare_download_for_get_all", MinVersion: "2.26", Access: rpc.Read, Handler: rpc.Typed(s.prepareDownload)},
 		rpc.Endpoint{Name: "organization.download_for_get_all", MinVersion: "2.26", Access: rpc.Read, Handler: rpc.Typed(s.download), Streaming: true},
+		rpc.Endpoint{Name: "organization.get_project_usages", MinVersion: "2.34", Access: rpc.Read, Handler: rpc.Typed(s.getProjectUsages)},
 	)
 }
 

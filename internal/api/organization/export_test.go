@@ -170,3 +170,19 @@ func TestExportEscapesFormulas(t *testing.T) {
 		}
 	})
 }
+
+// TestExportDottedParamNames: a hyper-parameter whose name holds a dot is
+// asked for escaped (%2E), as the web app does, and its value exported.
+func TestExportDottedParamNames(t *testing.T) {
+	testenv.Each(t, func(t *testing.T, e *testenv.Env) {
+		p := e.Call(t, "projects.create", obj{"name": "Dotted Project"}).OK(t).Str("id")
+		e.Call(t, "tasks.create", obj{"name": "dotted", "type": "training", "project": p,
+			"hyperparams": obj{"Args": obj{"lr.max": obj{"section": "Args", "name": "lr.max", "value": "0.25"}}}}).OK(t)
+		field := "hyperparams.Args.lr%2Emax.value"
+		id := prepare(t, e, obj{"entity_type": "task", "project": []string{p}, "only_fields": []string{"name", field},
+			"field_mappings": []obj{{"field": "name"}, {"field": field, "name": "lr.max"}}})
+		if got, want := string(download(t, e, id).Raw), "\ufeff"+`"name","lr.max"`+"\r\n"+`"dotted","0.25"`+"\r\n"; got != want {
+			t.Fatalf("csv %q, want %q", got, want)
+		}
+	})
+}

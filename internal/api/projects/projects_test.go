@@ -193,6 +193,25 @@ func TestUpdateMoveMerge(t *testing.T) {
 		e.Call(t, "projects.update", map[string]any{"project": a, "name": "other/omega"}).Err(t, 400, 408)
 		e.Call(t, "projects.update", map[string]any{"project": "missing"}).Err(t, 400, 401)
 		e.Call(t, "projects.update", map[string]any{"project": a, "name": "elsewhere"}).Err(t, 400, 408)
+		// Renames need a last segment of 3 characters or more, and a name.
+		for _, c := range []struct {
+			name          string
+			code, subcode int
+		}{
+			{"team/om", 400, 12},
+			{"team/ om ", 400, 12},
+			{"team/é", 400, 12},
+			{"", 400, 407},
+			{"   ", 400, 407},
+			{" / ", 400, 407},
+		} {
+			e.Call(t, "projects.update", map[string]any{"project": a, "name": c.name}).Err(t, c.code, c.subcode)
+		}
+		if n := e.Call(t, "projects.get_by_id", map[string]any{"project": a}).OK(t).Str("project.name"); n != "team/omega" {
+			t.Fatalf("refused renames changed the name: %s", n)
+		}
+		e.Call(t, "projects.update", map[string]any{"project": a, "name": "team/ome"}).OK(t)
+		e.Call(t, "projects.update", map[string]any{"project": a, "name": "team/omega"}).OK(t)
 		// Move.
 		r = e.Call(t, "projects.move", map[string]any{"project": a, "new_location": "elsewhere"}).OK(t)
 		if r.Num("moved") != 2 {

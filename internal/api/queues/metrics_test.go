@@ -67,8 +67,12 @@ func TestQueueMetrics(t *testing.T) {
 				map[string]series{"all": {[]float64{ms(0), ms(60), ms(120)}, []float64{5, 130.0 / 3, 0}, []float64{2, 3, 1}}}},
 			{"one wide bucket", map[string]any{"from_date": sec, "to_date": sec + 300, "interval": 3600, "queue_ids": []string{a}},
 				map[string]series{a: {[]float64{ms(0)}, []float64{65}, []float64{2}}}},
-			{"reads an hour before from_date", map[string]any{"from_date": sec + 3700, "to_date": sec + 4000, "interval": 60, "queue_ids": []string{a}},
-				map[string]series{a: {[]float64{ms(120)}, []float64{0}, []float64{0}}}},
+			{"points before the chart start are cut", map[string]any{"from_date": sec + 3700, "to_date": sec + 4000, "interval": 60, "queue_ids": []string{a}},
+				map[string]series{a: {[]float64{}, []float64{}, []float64{}}}},
+			{"chart start is one interval before from_date", map[string]any{"from_date": sec + 170, "to_date": sec + 300, "interval": 60, "queue_ids": []string{a, b}},
+				map[string]series{a: {[]float64{ms(120)}, []float64{0}, []float64{0}}, b: {[]float64{}, []float64{}, []float64{}}}},
+			{"all queues carry the state of cut points", map[string]any{"from_date": sec + 170, "to_date": sec + 300, "interval": 60},
+				map[string]series{"all": {[]float64{ms(120)}, []float64{0}, []float64{1}}}},
 			{"queue without samples", map[string]any{"from_date": sec + 8000, "to_date": sec + 9000, "interval": 60, "queue_ids": []string{b}},
 				map[string]series{b: {[]float64{}, []float64{}, []float64{}}}},
 		}
@@ -91,6 +95,20 @@ func TestQueueMetrics(t *testing.T) {
 					}
 				}
 			})
+		}
+		// A hidden queue (k8s-glue) is left out of the combined series and
+		// of the named ones; naming only hidden queues gives no series.
+		at(140)
+		h := newQueue(t, e, "metrics-hidden", map[string]any{"system_tags": []string{"k8s-glue"}})
+		e.Call(t, "queues.add_task", map[string]any{"queue": h, "task": newTasks(t, e, 1)[0]}).OK(t)
+		if r := e.Call(t, "queues.get_queue_metrics", map[string]any{"from_date": sec, "to_date": sec + 300, "interval": 60}).OK(t); !near(nums(r.List("queues.0.queue_lengths")), []float64{2, 3, 1}) {
+			t.Fatalf("hidden queue in all: %s", r.Raw)
+		}
+		if r := e.Call(t, "queues.get_queue_metrics", map[string]any{"from_date": sec, "to_date": sec + 300, "interval": 60, "queue_ids": []string{h}}).OK(t); len(r.List("queues")) != 0 {
+			t.Fatalf("hidden queue named: %s", r.Raw)
+		}
+		if r := e.Call(t, "queues.get_queue_metrics", map[string]any{"from_date": sec, "to_date": sec + 300, "interval": 60, "queue_ids": []string{h, b}}).OK(t); len(r.List("queues")) != 1 || r.Str("queues.0.queue") != b {
+			t.Fatalf("hidden and visible queue named: %s", r.Raw)
 		}
 		// refresh samples now: B has waited 120 s by t=200.
 		at(200)

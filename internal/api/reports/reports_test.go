@@ -3,6 +3,7 @@ package reports_test
 import (
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/trove-ml/trove/internal/auth"
 	"github.com/trove-ml/trove/internal/testenv"
@@ -76,8 +77,11 @@ func TestCreateUpdatePublish(t *testing.T) {
 		}
 		// A published report keeps its content; name, tags and comment still change.
 		e.Call(t, "reports.update", obj{"task": id, "report": "new"}).Err(t, 400, 110)
+		// Every edit sets last_update, a rename of a published report too.
+		later := time.Now().UTC().Add(2 * time.Hour).Truncate(time.Second)
+		e.App.Deps.Now = func() time.Time { return later }
 		e.Call(t, "reports.update", obj{"task": id, "name": "renamed", "tags": []string{"x"}, "comment": "c"}).OK(t)
-		if got := task(t, e, id); got["name"] != "renamed" || got["comment"] != "c" {
+		if got := task(t, e, id); got["name"] != "renamed" || got["comment"] != "c" || !strings.HasPrefix(got["last_update"].(string), later.Format("2006-01-02T15:04:05")) {
 			t.Fatalf("rename of published: %v", got)
 		}
 	})

@@ -22,7 +22,7 @@ var otherAdmin = auth.FixedUser{ID: "other-admin", Name: "oa", AccessKey: "OTHER
 func TestServerInfo(t *testing.T) {
 	testenv.Each(t, func(t *testing.T, e *testenv.Env) {
 		r := e.Call(t, "server.info", nil).OK(t)
-		if r.Str("version") != auth.ServerVersion || r.Str("api_version") != "2.31" || r.Data["uid"] != nil {
+		if r.Str("version") != auth.ServerVersion || r.Str("api_version") != "2.34" || r.Data["uid"] != nil {
 			t.Fatalf("info: %s", r.Raw)
 		}
 		r = e.Call(t, "v2.8/server.info", nil).OK(t)

@@ -63,6 +63,7 @@ func Register(r *rpc.Registry, d *api.Deps) {
 		rpc.Endpoint{Name: "tasks.archive_many", MinVersion: "2.13", Access: rpc.Write, Handler: rpc.Typed(s.archiveMany)},
 		rpc.Endpoint{Name: "tasks.unarchive_many", MinVersion: "2.13", Access: rpc.Write, Handler: rpc.Typed(s.unarchiveMany)},
 		rpc.Endpoint{Name: "tasks.update_tags", MinVersion: "2.27", Access: rpc.Write, Handler: rpc.Typed(s.updateTags)},
+		rpc.Endpoint{Name: "tasks.edit_runtime", MinVersion: "2.34", Access: rpc.Write, Handler: rpc.Typed(s.editRuntime)},
 	)
 	d.Hooks.Every("tasks.silent_watchdog", taskdom.WatchdogPeriod, func(ctx context.Context) error {
 		n, err := taskdom.StopSilentTasks(ctx, &d.Env, taskdom.SilentThreshold)

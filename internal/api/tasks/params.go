@@ -266,3 +266,33 @@ func (s *service) deleteConfiguration(ctx context.Context, c *rpc.Call, req *del
 	}
 	return &deletedCount{Deleted: 1}, nil
 }
+
+type editRuntimeRequest struct {
+	Task        string            `json:"task" required:"true"`
+	AddOrUpdate map[string]string `json:"add_or_update"`
+	Remove      []string          `json:"remove"`
+	Force       bool              `json:"force"`
+}
+
+func (r *editRuntimeRequest) Validate() error {
+	for k := range r.AddOrUpdate {
+		if k == "" {
+			return apierr.Validation("add_or_update", "runtime property names cannot be empty")
+		}
+	}
+	for _, k := range r.Remove {
+		if k == "" {
+			return apierr.Validation("remove", "runtime property names cannot be empty")
+		}
+	}
+	return nil
+}
+
+// editRuntime adds, replaces and removes runtime properties (2.34).
+func (s *service) editRuntime(ctx context.Context, c *rpc.Call, req *editRuntimeRequest) (*updatedCount, error) {
+	n, err := taskdom.EditRuntime(ctx, &s.d.Env, partialEdit(c, req.Task, req.Force), req.AddOrUpdate, req.Remove)
+	if err != nil {
+		return nil, err
+	}
+	return &updatedCount{Updated: n}, nil
+}

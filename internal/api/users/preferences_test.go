@@ -98,7 +98,10 @@ func TestSetPreferencesBadInput(t *testing.T) {
 			{"preferences null", `{"preferences": null}`, 400, 12},
 			{"preferences not an object", `{"preferences": [1]}`, 400, 12},
 			{"preferences a string", `{"preferences": "x"}`, 400, 12},
-			{"dotted key", `{"preferences": {"a.b": 1}}`, 400, 16},
+			{"dotted path with an empty part", `{"preferences": {"a..b": 1}}`, 400, 16},
+			{"dotted path ending in a dot", `{"preferences": {"a.": 1}}`, 400, 16},
+			{"dotted path with a dollar part", `{"preferences": {"a.$b": 1}}`, 400, 16},
+			{"return_updated not a boolean", `{"preferences": {"a": 1}, "return_updated": "no"}`, 400, 12},
 			{"dollar key", `{"preferences": {"$set": 1}}`, 400, 16},
 			{"nested dotted key", `{"preferences": {"a": {"b": {"c.d": 1}}}}`, 400, 16},
 			{"dotted key inside a list", `{"preferences": {"a": [{"c.d": 1}]}}`, 400, 16},
@@ -111,6 +114,61 @@ func TestSetPreferencesBadInput(t *testing.T) {
 		// Nothing was stored by the refused calls.
 		if r := e.CallAs(t, tok, "users.get_preferences", nil).OK(t); asJSON(r.Data["preferences"]) != `{}` {
 			t.Fatalf("after refused calls: %s", r.Raw)
+		}
+	}, withUsers())
+}
+
+// TestPreferencesDottedPaths is the reference's v2.3.0 test_nested_update:
+// a top-level key with dots sets the nested value it names, creating the
+// objects on the way and keeping their other keys; a path through a value
+// that is not an object is refused (400/305) and stores nothing.
+func TestPreferencesDottedPaths(t *testing.T) {
+	testenv.Each(t, func(t *testing.T, e *testenv.Env) {
+		tok := e.Login(t, alice.AccessKey, alice.SecretKey)
+		steps := []struct{ set, want string }{
+			{`{"a": 0}`, `{"a":0}`},
+			{`{"b": 1}`, `{"a":0,"b":1}`},
+			{`{"section.a": 2}`, `{"a":0,"b":1,"section":{"a":2}}`},
+			{`{"section.b.c": "x"}`, `{"a":0,"b":1,"section":{"a":2,"b":{"c":"x"}}}`},
+			{`{"section.a": null}`, `{"a":0,"b":1,"section":{"a":null,"b":{"c":"x"}}}`},
+		}
+		for _, s := range steps {
+			e.CallAs(t, tok, "users.set_preferences", `{"preferences": `+s.set+`}`).OK(t)
+			got := e.CallAs(t, tok, "users.get_preferences", nil).OK(t)
+			if g := string(mustRaw(t, got.Raw)); g != s.want {
+				t.Fatalf("after %s: got %s, want %s", s.set, g, s.want)
+			}
+		}
+		e.CallAs(t, tok, "users.set_preferences", `{"preferences": {"a.x": 1}}`).Err(t, 400, 305)
+		got := e.CallAs(t, tok, "users.get_preferences", nil).OK(t)
+		if g := string(mustRaw(t, got.Raw)); g != steps[len(steps)-1].want {
+			t.Fatalf("refused path stored: %s", g)
+		}
+	}, withUsers())
+}
+
+// TestPreferencesReturnUpdated covers return_updated (2.33): true or absent
+// answers the new preferences in fields, false answers empty fields; the
+// update happens either way.
+func TestPreferencesReturnUpdated(t *testing.T) {
+	testenv.Each(t, func(t *testing.T, e *testenv.Env) {
+		tok := e.Login(t, alice.AccessKey, alice.SecretKey)
+		for _, c := range []struct {
+			name, body, fields string
+		}{
+			{"absent", `{"preferences": {"a": 1}}`, `{"preferences":{"a":1}}`},
+			{"true", `{"preferences": {"a": 2}, "return_updated": true}`, `{"preferences":{"a":2}}`},
+			{"false", `{"preferences": {"a": 3}, "return_updated": false}`, `{}`},
+		} {
+			t.Run(c.name, func(t *testing.T) {
+				r := e.CallAs(t, tok, "users.set_preferences", c.body).OK(t)
+				if r.Num("updated") != 1 || asJSON(r.Data["fields"]) != c.fields {
+					t.Fatalf("answer %s", r.Raw)
+				}
+			})
+		}
+		if r := e.CallAs(t, tok, "users.get_preferences", nil).OK(t); asJSON(r.Data["preferences"]) != `{"a":3}` {
+			t.Fatalf("stored %s", r.Raw)
 		}
 	}, withUsers())
 }

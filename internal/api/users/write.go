@@ -66,7 +66,9 @@ func (s *service) getPreferences(ctx context.Context, c *rpc.Call, _ *empty) (*p
 // numbers as written.
 type setPreferencesRequest struct {
 	Preferences json.RawMessage `json:"preferences" required:"true"`
-	changes     map[string]any
+	// ReturnUpdated (2.33, default true): false leaves fields empty.
+	ReturnUpdated *bool `json:"return_updated"`
+	changes       map[string]any
 }
 
 func (r *setPreferencesRequest) Validate() error {
@@ -83,5 +85,9 @@ func (s *service) setPreferences(ctx context.Context, c *rpc.Call, req *setPrefe
 	if err != nil {
 		return nil, err
 	}
-	return api.Updated(up), nil
+	res := api.Updated(up)
+	if req.ReturnUpdated != nil && !*req.ReturnUpdated {
+		res.Fields = map[string]any{}
+	}
+	return res, nil
 }

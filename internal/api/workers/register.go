@@ -6,6 +6,7 @@ import (
 	"github.com/trove-ml/trove/internal/api"
 	"github.com/trove-ml/trove/internal/apierr"
 	"github.com/trove-ml/trove/internal/rpc"
+	"github.com/trove-ml/trove/internal/store"
 	"github.com/trove-ml/trove/internal/workers"
 )
 
@@ -16,11 +17,20 @@ type registerRequest struct {
 	Queues     []string `json:"queues"`
 	Tags       []string `json:"tags"`
 	SystemTags []string `json:"system_tags"`
+	// Resources (2.34) are set on the queues listened on.
+	Resources *store.QueueResources `json:"resources"`
 }
 
 func (r *registerRequest) Validate() error {
 	if r.Timeout != nil && *r.Timeout < 0 {
 		return apierr.WorkerRegistrationFailed("invalid timeout").With("timeout", *r.Timeout, "worker", r.Worker)
+	}
+	if r.Resources != nil {
+		for name, v := range map[string]*float64{"resources.cpu_usage": r.Resources.CPUUsage, "resources.gpu_usage": r.Resources.GPUUsage} {
+			if v != nil && (*v < 0 || *v > 1e6) {
+				return apierr.Validation(name, "must be between 0 and 1000000, got %v", *v)
+			}
+		}
 	}
 	return nil
 }
@@ -28,6 +38,9 @@ func (r *registerRequest) Validate() error {
 // register (re-)registers a worker of the caller.
 func (s *service) register(ctx context.Context, c *rpc.Call, req *registerRequest) (*struct{}, error) {
 	r := workers.Registration{Worker: req.Worker, Queues: req.Queues, Tags: req.Tags, SystemTags: req.SystemTags}
+	if c.Version.AtLeast(rpc.Version{Major: 2, Minor: 34}) {
+		r.Resources = req.Resources
+	}
 	if req.Timeout != nil {
 		r.Timeout = *req.Timeout
 	}

@@ -2,6 +2,8 @@ package workers
 
 import (
 	"context"
+	"slices"
+	"strings"
 
 	"github.com/trove-ml/trove/internal/api"
 	"github.com/trove-ml/trove/internal/apierr"
@@ -54,8 +56,11 @@ type statItem struct {
 
 type getStatsRequest struct {
 	rangeRequest
-	Items          []statItem `json:"items" required:"true"`
-	SplitByVariant bool       `json:"split_by_variant"`
+	Items []statItem `json:"items" required:"true"`
+	// SplitByVariant splits by variant before 2.32; obsolete (ignored)
+	// from 2.32, where SplitByResource adds per-GPU series instead.
+	SplitByVariant  bool `json:"split_by_variant"`
+	SplitByResource bool `json:"split_by_resource"`
 }
 
 func (r *getStatsRequest) Validate() error {
@@ -69,6 +74,9 @@ func (r *getStatsRequest) Validate() error {
 		it := &r.Items[i]
 		if it.Key == "" {
 			return apierr.Required("items.key")
+		}
+		if !slices.Contains(workers.StatKeys, it.Key) {
+			return apierr.Validation("items.key", "must be one of %s, got %q", strings.Join(workers.StatKeys, ", "), it.Key)
 		}
 		if it.Aggregation == "" {
 			it.Aggregation = it.Category
@@ -84,17 +92,30 @@ func (r *getStatsRequest) Validate() error {
 	return nil
 }
 
+// aggregationValues is one aggregation of a metric; from 2.32 it carries
+// its dates and (possibly empty) resource_series.
 type aggregationValues struct {
-	Aggregation string    `json:"aggregation"`
-	Values      []float64 `json:"values"`
+	Aggregation    string            `json:"aggregation"`
+	Dates          *[]int64          `json:"dates,omitempty"`
+	Values         []float64         `json:"values"`
+	ResourceSeries *[]resourceSeries `json:"resource_series,omitempty"`
 }
 
+type resourceSeries struct {
+	Name   string    `json:"name"`
+	Values []float64 `json:"values"`
+}
+
+// metricStats: the dates are the metric's (before 2.32 only there).
 type metricStats struct {
 	Metric  string              `json:"metric"`
 	Variant *string             `json:"variant,omitempty"`
-	Dates   []int64             `json:"dates"`
+	Dates   *[]int64            `json:"dates,omitempty"`
 	Stats   []aggregationValues `json:"stats"`
 }
+
+// statsPerResource is the version of the per-aggregation shape.
+var statsPerResource = rpc.Version{Major: 2, Minor: 32}
 
 type workerStats struct {
 	Worker  string         `json:"worker"`
@@ -111,7 +132,10 @@ func (s *service) getStats(ctx context.Context, c *rpc.Call, req *getStatsReques
 	for i, it := range req.Items {
 		items[i] = workers.StatItem{Metric: it.Key, Aggregation: it.Aggregation}
 	}
-	stats, err := workers.Stats(ctx, &s.d.Env, req.toRange(c.Company()), items, req.SplitByVariant)
+	newShape := c.Version.AtLeast(statsPerResource)
+	byVariant := req.SplitByVariant && !newShape
+	byResource := req.SplitByResource && newShape
+	stats, err := workers.Stats(ctx, &s.d.Env, req.toRange(c.Company()), items, byVariant, byResource)
 	if err != nil {
 		return nil, err
 	}
@@ -119,15 +143,35 @@ func (s *service) getStats(ctx context.Context, c *rpc.Call, req *getStatsReques
 	for i, ws := range stats {
 		out := &workerStats{Worker: ws.Worker, Metrics: make([]*metricStats, len(ws.Metrics))}
 		for j, ms := range ws.Metrics {
-			m := &metricStats{Metric: ms.Metric, Variant: ms.Variant, Dates: ms.Dates, Stats: make([]aggregationValues, len(ms.Stats))}
+			// The metric keeps its dates at every version: 2.32 moved them
+			// into each aggregation, but Trove's own UI and older web
+			// apps read them here, and an extra field harms no client.
+			m := &metricStats{Metric: ms.Metric, Variant: ms.Variant, Dates: nonNil(ms.Dates), Stats: make([]aggregationValues, len(ms.Stats))}
 			for k, a := range ms.Stats {
-				m.Stats[k] = aggregationValues{Aggregation: a.Aggregation, Values: a.Values}
+				av := aggregationValues{Aggregation: a.Aggregation, Values: a.Values}
+				if newShape {
+					av.Dates = nonNil(ms.Dates)
+					rs := make([]resourceSeries, len(a.Resources))
+					for n, r := range a.Resources {
+						rs[n] = resourceSeries{Name: r.Name, Values: r.Values}
+					}
+					av.ResourceSeries = &rs
+				}
+				m.Stats[k] = av
 			}
 			out.Metrics[j] = m
 		}
 		resp.Workers[i] = out
 	}
 	return resp, nil
+}
+
+// nonNil keeps an empty date list a list in the answer.
+func nonNil(d []int64) *[]int64 {
+	if d == nil {
+		d = []int64{}
+	}
+	return &d
 }
 
 type activitySeries struct {

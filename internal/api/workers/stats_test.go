@@ -92,7 +92,8 @@ func TestStats(t *testing.T) {
 			return out
 		}
 
-		r := e.Call(t, "workers.get_stats", with(map[string]any{"items": []map[string]any{
+		// Clients before 2.32 get the dates per metric and may split by variant.
+		r := e.Call(t, "v2.31/workers.get_stats", with(map[string]any{"items": []map[string]any{
 			{"key": "cpu_usage", "aggregation": "avg"}, {"key": "cpu_usage", "aggregation": "max"}, {"key": "memory_used"},
 			{"key": "gpu_usage", "aggregation": "min"}}})).OK(t)
 		if len(r.List("workers")) != 2 {
@@ -118,7 +119,7 @@ func TestStats(t *testing.T) {
 		}
 
 		// Per variant (one per CPU), and an interval below the minimum.
-		r = e.Call(t, "workers.get_stats", with(map[string]any{"interval": 1, "split_by_variant": true, "worker_ids": []string{"w1"},
+		r = e.Call(t, "v2.31/workers.get_stats", with(map[string]any{"interval": 1, "split_by_variant": true, "worker_ids": []string{"w1"},
 			"items": []map[string]any{{"key": "cpu_usage", "category": "min"}}})).OK(t)
 		if len(r.List("workers")) != 1 {
 			t.Fatalf("worker_ids: %s", r.Raw)
@@ -161,6 +162,8 @@ func TestStats(t *testing.T) {
 			{"workers.get_stats", rng, 12},
 			{"workers.get_stats", with(map[string]any{"items": []map[string]any{{"key": "cpu_usage", "aggregation": "median"}}}), 12},
 			{"workers.get_stats", with(map[string]any{"items": []map[string]any{{"aggregation": "avg"}}}), 12},
+			{"workers.get_stats", with(map[string]any{"items": []map[string]any{{"key": "cpu_load"}}}), 12},
+			{"workers.get_stats", with(map[string]any{"items": []map[string]any{{"key": "cpu_usage"}}, "split_by_resource": "yes"}), 12},
 			{"workers.get_stats", with(map[string]any{"to_date": sec, "items": []map[string]any{{"key": "cpu_usage"}}}), 16},
 			{"workers.get_activity_report", with(map[string]any{"interval": 0}), 12},
 			{"workers.get_activity_report", with(map[string]any{"from_date": sec + 300}), 16},
@@ -171,6 +174,95 @@ func TestStats(t *testing.T) {
 		}
 		for _, b := range bad {
 			e.Call(t, b.op, b.body).Err(t, 400, b.sub)
+		}
+	})
+}
+
+// stat finds one aggregation of a metric in a 2.32+ answer.
+func stat(t *testing.T, m map[string]any, agg string) map[string]any {
+	t.Helper()
+	for _, s := range m["stats"].([]any) {
+		if sm := s.(map[string]any); sm["aggregation"] == agg {
+			return sm
+		}
+	}
+	t.Fatalf("no %s in %v", agg, m)
+	return nil
+}
+
+// TestStatsPerResource covers workers.get_stats from 2.32: dates and an
+// always present resource_series per aggregation (the metric keeps its
+// dates too, for Trove's UI); split_by_resource adds
+// one series per GPU for the GPU keys of a worker with more than one GPU
+// (none for one GPU, none for CPU keys); split_by_variant is ignored.
+func TestStatsPerResource(t *testing.T) {
+	testenv.Each(t, func(t *testing.T, e *testenv.Env) {
+		t0 := time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC)
+		fixClock(e, t0)
+		sec := t0.Unix()
+		for _, r := range []map[string]any{
+			{"worker": "two-gpus", "timestamp": sec * 1000, "machine_stats": map[string]any{"cpu_usage": []float64{10, 20}, "gpu_usage": []float64{60, 70}}},
+			{"worker": "two-gpus", "timestamp": (sec + 80) * 1000, "machine_stats": map[string]any{"cpu_usage": []float64{30}, "gpu_usage": []float64{40, 90}}},
+			{"worker": "one-gpu", "timestamp": (sec + 40) * 1000, "machine_stats": map[string]any{"gpu_usage": []float64{40}}},
+		} {
+			e.Call(t, "workers.status_report", r).OK(t)
+		}
+		buckets := []float64{}
+		for _, s := range []int64{0, 40, 80, 120, 160} {
+			buckets = append(buckets, float64((sec+s)*1000))
+		}
+		body := func(extra map[string]any) map[string]any {
+			out := map[string]any{"from_date": sec, "to_date": sec + 200, "interval": 40, "items": []map[string]any{
+				{"key": "gpu_usage", "aggregation": "avg"}, {"key": "gpu_usage", "aggregation": "max"}, {"key": "cpu_usage", "aggregation": "max"}}}
+			for k, v := range extra {
+				out[k] = v
+			}
+			return out
+		}
+		for _, c := range []struct {
+			name       string
+			extra      map[string]any
+			byResource bool
+		}{
+			{"aggregated", nil, false},
+			{"split_by_variant is obsolete", map[string]any{"split_by_variant": true}, false},
+			{"split_by_resource", map[string]any{"split_by_resource": true}, true},
+		} {
+			t.Run(c.name, func(t *testing.T) {
+				r := e.Call(t, "workers.get_stats", body(c.extra)).OK(t)
+				gpu := metric(t, r, "two-gpus", "gpu_usage", "")
+				if !sameFloats(floats(gpu["dates"]), buckets...) || gpu["variant"] != nil {
+					t.Fatalf("the metric keeps its dates and has no variant: %v", gpu)
+				}
+				avg, max := stat(t, gpu, "avg"), stat(t, gpu, "max")
+				if !sameFloats(floats(avg["dates"]), buckets...) || !sameFloats(floats(avg["values"]), 65, 0, 65, 0, 0) ||
+					!sameFloats(floats(max["values"]), 70, 0, 90, 0, 0) {
+					t.Fatalf("two-gpus gpu: %v", gpu)
+				}
+				series := avg["resource_series"].([]any)
+				if !c.byResource {
+					if len(series) != 0 || len(max["resource_series"].([]any)) != 0 {
+						t.Fatalf("resource series without split_by_resource: %v", gpu)
+					}
+				} else {
+					if len(series) != 2 {
+						t.Fatalf("two GPUs, two series: %v", gpu)
+					}
+					s0, s1 := series[0].(map[string]any), series[1].(map[string]any)
+					if s0["name"] != "0" || s1["name"] != "1" || !sameFloats(floats(s0["values"]), 60, 0, 40, 0, 0) ||
+						!sameFloats(floats(s1["values"]), 70, 0, 90, 0, 0) {
+						t.Fatalf("series: %v", series)
+					}
+				}
+				one := stat(t, metric(t, r, "one-gpu", "gpu_usage", ""), "avg")
+				if len(one["resource_series"].([]any)) != 0 || !sameFloats(floats(one["values"]), 0, 40, 0, 0, 0) {
+					t.Fatalf("one GPU has no series: %v", one)
+				}
+				cpu := stat(t, metric(t, r, "two-gpus", "cpu_usage", ""), "max")
+				if len(cpu["resource_series"].([]any)) != 0 || !sameFloats(floats(cpu["values"]), 20, 0, 30, 0, 0) {
+					t.Fatalf("cpu keys are not split: %v", cpu)
+				}
+			})
 		}
 	})
 }

@@ -12,7 +12,7 @@ import (
 func AllowedOrigins(cfg config.Config) (*httpx.Origins, error) {
 	var list []string
 	if cfg.WebAddr != "" {
-		web := publicAddr(cfg.WebAddr, cfg.PublicHost)
+		web := publicAddr(cfg.WebAddr, cfg.PublicHostName())
 		list = append(list, "http://"+web, "https://"+web)
 	}
 	return httpx.NewOrigins(append(list, cfg.CORSOrigins...))

@@ -1,9 +1,7 @@
 package app_test
 
 import (
-	"bytes"
 	"io"
-	"mime/multipart"
 	"net/http"
 	"net/http/httptest"
 	"testing"
@@ -15,24 +13,8 @@ import (
 // API would record (under the server's public files URL).
 func upload(t *testing.T, e *testenv.Env, files *httptest.Server, path string, body []byte) string {
 	t.Helper()
-	var buf bytes.Buffer
-	mw := multipart.NewWriter(&buf)
-	w, err := mw.CreateFormFile(path, "blob")
-	if err != nil {
-		t.Fatal(err)
-	}
-	_, _ = w.Write(body)
-	mw.Close()
-	req, _ := http.NewRequest(http.MethodPost, files.URL+"/", &buf)
-	req.Header.Set("Content-Type", mw.FormDataContentType())
-	req.Header.Set("Authorization", "Bearer "+e.Token)
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	resp.Body.Close()
-	if resp.StatusCode != 200 {
-		t.Fatalf("upload %s: %d", path, resp.StatusCode)
+	if status, _, msg := uploadStatus(t, e, files, path, body); status != 200 {
+		t.Fatalf("upload %s: %d %s", path, status, msg)
 	}
 	return e.App.Deps.FilesURL + path
 }

@@ -3,7 +3,6 @@ package config
 import (
 	"os"
 	"path/filepath"
-	"strings"
 	"testing"
 )
 
@@ -17,13 +16,7 @@ func TestEventQueueSetting(t *testing.T) {
 	if err := os.WriteFile(zero, []byte("event_queue_mb: 0\n"), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	cases := []struct {
-		name string
-		args []string
-		env  map[string]string
-		want int
-		err  string
-	}{
+	cases := []loadCase[int]{
 		{name: "default", want: 512},
 		{name: "yaml", args: []string{"--config", yml}, want: 64},
 		{name: "env over yaml", args: []string{"--config", yml}, env: map[string]string{"TROVE_EVENT_QUEUE_MB": "128"}, want: 128},
@@ -32,21 +25,5 @@ func TestEventQueueSetting(t *testing.T) {
 		{name: "yaml zero", args: []string{"--config", zero}, err: "event_queue_mb must be at least 1"},
 		{name: "env negative", env: map[string]string{"TROVE_EVENT_QUEUE_MB": "-5"}, err: "event_queue_mb must be at least 1"},
 	}
-	for _, c := range cases {
-		t.Run(c.name, func(t *testing.T) {
-			cfg, err := Load(c.args, func(k string) string { return c.env[k] })
-			if c.err != "" {
-				if err == nil || !strings.Contains(err.Error(), c.err) {
-					t.Fatalf("error %v, want one naming %q", err, c.err)
-				}
-				return
-			}
-			if err != nil {
-				t.Fatal(err)
-			}
-			if cfg.EventQueueMB != c.want {
-				t.Fatalf("event_queue_mb %d, want %d", cfg.EventQueueMB, c.want)
-			}
-		})
-	}
+	checkLoad(t, cases, func(c Config) int { return c.EventQueueMB })
 }

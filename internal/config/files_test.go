@@ -3,8 +3,6 @@ package config
 import (
 	"os"
 	"path/filepath"
-	"reflect"
-	"strings"
 	"testing"
 )
 
@@ -21,13 +19,7 @@ files:
 	if err != nil {
 		t.Fatal(err)
 	}
-	cases := []struct {
-		name string
-		args []string
-		env  map[string]string
-		want Files
-		err  string
-	}{
+	cases := []loadCase[Files]{
 		{name: "defaults", want: Files{Storage: "local", Fsync: true}},
 		{name: "yaml", args: []string{"--config", yml},
 			want: Files{MaxUploadMB: 5, Storage: "s3", URLPrefixes: []string{"https://files.example.com"},
@@ -44,21 +36,5 @@ files:
 		{name: "bad fsync in env", env: map[string]string{"TROVE_FILES_FSYNC": "maybe"}, err: "TROVE_FILES_FSYNC"},
 		{name: "prefix not http", env: map[string]string{"TROVE_FILES_URL_PREFIXES": "ftp://x"}, err: "url_prefixes"},
 	}
-	for _, c := range cases {
-		t.Run(c.name, func(t *testing.T) {
-			cfg, err := Load(c.args, func(k string) string { return c.env[k] })
-			if c.err != "" {
-				if err == nil || !strings.Contains(err.Error(), c.err) {
-					t.Fatalf("error %v, want one mentioning %q", err, c.err)
-				}
-				return
-			}
-			if err != nil {
-				t.Fatal(err)
-			}
-			if !reflect.DeepEqual(cfg.Files, c.want) {
-				t.Fatalf("got %+v\nwant %+v", cfg.Files, c.want)
-			}
-		})
-	}
+	checkLoad(t, cases, func(c Config) Files { return c.Files })
 }

@@ -3,7 +3,6 @@ package config
 import (
 	"os"
 	"path/filepath"
-	"strings"
 	"testing"
 	"time"
 )
@@ -14,13 +13,7 @@ func TestOpsSettings(t *testing.T) {
 		t.Fatal(err)
 	}
 	day := Duration(24 * time.Hour)
-	cases := []struct {
-		name string
-		args []string
-		env  map[string]string
-		want Ops
-		err  string
-	}{
+	cases := []loadCase[Ops]{
 		{name: "defaults", want: Ops{WebAddr: "0.0.0.0:8080", Metrics: true, StatsRetention: 30 * day}},
 		{name: "yaml", args: []string{"--config", yml}, want: Ops{WebAddr: "127.0.0.1:9090", Metrics: false, StatsRetention: 7 * day}},
 		{name: "env over yaml", args: []string{"--config", yml},
@@ -37,23 +30,7 @@ func TestOpsSettings(t *testing.T) {
 		{name: "negative retention", env: map[string]string{"TROVE_STATS_RETENTION": "-1d"}, err: "negative"},
 		{name: "bad metrics env", env: map[string]string{"TROVE_METRICS": "maybe"}, err: "TROVE_METRICS"},
 	}
-	for _, c := range cases {
-		t.Run(c.name, func(t *testing.T) {
-			cfg, err := Load(c.args, func(k string) string { return c.env[k] })
-			if c.err != "" {
-				if err == nil || !strings.Contains(err.Error(), c.err) {
-					t.Fatalf("want error %q, got %v", c.err, err)
-				}
-				return
-			}
-			if err != nil {
-				t.Fatal(err)
-			}
-			if cfg.Ops != c.want {
-				t.Fatalf("got %+v, want %+v", cfg.Ops, c.want)
-			}
-		})
-	}
+	checkLoad(t, cases, func(c Config) Ops { return c.Ops })
 }
 
 func TestStartupSettings(t *testing.T) {
@@ -61,13 +38,7 @@ func TestStartupSettings(t *testing.T) {
 	if err := os.WriteFile(yml, []byte("integrity_check: full\nintegrity_timeout: 10m\nallow_empty_store: true\n"), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	cases := []struct {
-		name string
-		args []string
-		env  map[string]string
-		want Startup
-		err  string
-	}{
+	cases := []loadCase[Startup]{
 		{name: "defaults", want: Startup{IntegrityCheck: "quick", IntegrityTimeout: 2 * time.Minute}},
 		{name: "yaml", args: []string{"--config", yml}, want: Startup{IntegrityCheck: "full", IntegrityTimeout: 10 * time.Minute, AllowEmptyStore: true}},
 		{name: "env over yaml", args: []string{"--config", yml},
@@ -81,21 +52,5 @@ func TestStartupSettings(t *testing.T) {
 		{name: "bad timeout env", env: map[string]string{"TROVE_INTEGRITY_TIMEOUT": "soon"}, err: "TROVE_INTEGRITY_TIMEOUT"},
 		{name: "bad allow env", env: map[string]string{"TROVE_ALLOW_EMPTY_STORE": "perhaps"}, err: "TROVE_ALLOW_EMPTY_STORE"},
 	}
-	for _, c := range cases {
-		t.Run(c.name, func(t *testing.T) {
-			cfg, err := Load(c.args, func(k string) string { return c.env[k] })
-			if c.err != "" {
-				if err == nil || !strings.Contains(err.Error(), c.err) {
-					t.Fatalf("want error %q, got %v", c.err, err)
-				}
-				return
-			}
-			if err != nil {
-				t.Fatal(err)
-			}
-			if cfg.Startup != c.want {
-				t.Fatalf("got %+v, want %+v", cfg.Startup, c.want)
-			}
-		})
-	}
+	checkLoad(t, cases, func(c Config) Startup { return c.Startup })
 }

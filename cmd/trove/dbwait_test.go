@@ -54,6 +54,21 @@ func httpGet(t *testing.T, method, url string) (int, string, http.Header) {
 	return resp.StatusCode, string(b), resp.Header
 }
 
+// cutInstance is a PostgreSQL instance reached through a proxy that is
+// cut: the database is unreachable until p.Restore().
+func cutInstance(t *testing.T) (*testenv.Proxy, instance) {
+	t.Helper()
+	p := testenv.NewProxy(t)
+	in := newInstance(t, "postgres")
+	via, err := p.Via(in.db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	in.db = via
+	p.Cut()
+	return p, in
+}
+
 // TestStartWaitsForDatabase: a start against an unreachable PostgreSQL
 // (a cut proxy) retries with backoff, logging each try, while its ports
 // answer /healthz 200, /readyz 503 and calls 503 with Retry-After; once
@@ -64,14 +79,7 @@ func TestStartWaitsForDatabase(t *testing.T) {
 		t.Skip("PostgreSQL not configured (TROVE_TEST_POSTGRES): the wait is for a database server")
 	}
 	t.Run("database back within the bound", func(t *testing.T) {
-		p := testenv.NewProxy(t)
-		in := newInstance(t, "postgres")
-		via, err := p.Via(in.db)
-		if err != nil {
-			t.Fatal(err)
-		}
-		in.db = via
-		p.Cut()
+		p, in := cutInstance(t)
 		ctx, cancel := context.WithCancel(context.Background())
 		defer cancel()
 		var stdout, stderr syncBuffer
@@ -106,17 +114,10 @@ func TestStartWaitsForDatabase(t *testing.T) {
 		}
 	})
 	t.Run("database away past the bound", func(t *testing.T) {
-		p := testenv.NewProxy(t)
-		in := newInstance(t, "postgres")
-		via, err := p.Via(in.db)
-		if err != nil {
-			t.Fatal(err)
-		}
-		in.db = via
-		p.Cut()
+		_, in := cutInstance(t)
 		var stdout, stderr syncBuffer
 		free := "127.0.0.1:0"
-		err = serve(context.Background(), append(in.args(free, free, free), "--db-wait", "2s"), noEnv, &stdout, &stderr)
+		err := serve(context.Background(), append(in.args(free, free, free), "--db-wait", "2s"), noEnv, &stdout, &stderr)
 		if err == nil || !strings.Contains(err.Error(), "the database is unreachable: gave up after ") || !strings.Contains(err.Error(), "--db-wait 2s") {
 			t.Fatalf("serve with the database away: %v\n%s", err, stderr.String())
 		}

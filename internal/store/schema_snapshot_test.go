@@ -238,7 +238,7 @@ func renderPostgres(ctx context.Context, db *store.DB) ([]string, error) {
 		{"trigger", `SELECT c.relname, t.tgname, pg_get_triggerdef(t.oid, true) || ';'
 			FROM pg_trigger t JOIN pg_class c ON c.oid = t.tgrelid
 			WHERE c.relnamespace = 'public'::regnamespace AND NOT t.tgisinternal`},
-		{"function", `SELECT '', p.oid::regprocedure::text, pg_get_functiondef(p.oid) || ';'
+		{"function", `SELECT '', p.oid::regprocedure::text, rtrim(pg_get_functiondef(p.oid), E'\n') || ';'
 			FROM pg_proc p WHERE p.pronamespace = 'public'::regnamespace
 			AND NOT EXISTS (SELECT 1 FROM pg_depend d WHERE d.classid = 'pg_proc'::regclass AND d.objid = p.oid AND d.deptype = 'e')`},
 		{"sequence", `SELECT '', s.sequencename, format('CREATE SEQUENCE %s AS %s START %s INCREMENT %s MINVALUE %s MAXVALUE %s%s;',

@@ -663,8 +663,7 @@ CREATE OR REPLACE FUNCTION public.trove_archived(system_tags jsonb)
  IMMUTABLE
 AS $function$
     SELECT CASE WHEN system_tags @> '["archived"]'::jsonb THEN 1 ELSE 0 END
-$function$
-;
+$function$;
 
 -- function trove_arr(jsonb)
 CREATE OR REPLACE FUNCTION public.trove_arr(j jsonb)
@@ -673,8 +672,7 @@ CREATE OR REPLACE FUNCTION public.trove_arr(j jsonb)
  IMMUTABLE
 AS $function$
     SELECT CASE WHEN jsonb_typeof(j) = 'array' THEN j ELSE '[]'::jsonb END
-$function$
-;
+$function$;
 
 -- function trove_arrlen(jsonb)
 CREATE OR REPLACE FUNCTION public.trove_arrlen(j jsonb)
@@ -683,8 +681,7 @@ CREATE OR REPLACE FUNCTION public.trove_arrlen(j jsonb)
  IMMUTABLE
 AS $function$
     SELECT CASE WHEN jsonb_typeof(j) = 'array' THEN jsonb_array_length(j) ELSE 0 END
-$function$
-;
+$function$;
 
 -- function trove_metric_variants(jsonb)
 CREATE OR REPLACE FUNCTION public.trove_metric_variants(doc jsonb)
@@ -696,8 +693,7 @@ AS $function$
     FROM jsonb_each(CASE WHEN jsonb_typeof(doc -> 'last_metrics') = 'object' THEN doc -> 'last_metrics' ELSE '{}' END) m,
         jsonb_each(CASE WHEN jsonb_typeof(m.value) = 'object' THEN m.value ELSE '{}' END) v
     WHERE jsonb_typeof(v.value) = 'object'
-$function$
-;
+$function$;
 
 -- function trove_model_facets_upkeep()
 CREATE OR REPLACE FUNCTION public.trove_model_facets_upkeep()
@@ -737,8 +733,7 @@ BEGIN
     END IF;
     RETURN NULL;
 END
-$function$
-;
+$function$;
 
 -- function trove_notify_revoked()
 CREATE OR REPLACE FUNCTION public.trove_notify_revoked()
@@ -749,8 +744,7 @@ BEGIN
     PERFORM pg_notify('trove_revoked', NEW.session_id);
     RETURN NEW;
 END
-$function$
-;
+$function$;
 
 -- function trove_num(jsonb)
 CREATE OR REPLACE FUNCTION public.trove_num(j jsonb)
@@ -760,8 +754,7 @@ CREATE OR REPLACE FUNCTION public.trove_num(j jsonb)
 AS $function$
     SELECT CASE jsonb_typeof(j) WHEN 'number' THEN (j #>> '{}')::double precision
         WHEN 'string' THEN trove_num(j #>> '{}') END
-$function$
-;
+$function$;
 
 -- function trove_num(text)
 CREATE OR REPLACE FUNCTION public.trove_num(t text)
@@ -770,8 +763,7 @@ CREATE OR REPLACE FUNCTION public.trove_num(t text)
  IMMUTABLE
 AS $function$
     SELECT CASE WHEN t ~ '^\s*[-+]{0,1}([0-9]+\.{0,1}[0-9]*|\.[0-9]+)([eE][-+]{0,1}[0-9]+){0,1}\s*$' THEN t::double precision END
-$function$
-;
+$function$;
 
 -- function trove_param_names(jsonb)
 CREATE OR REPLACE FUNCTION public.trove_param_names(doc jsonb)
@@ -782,8 +774,7 @@ AS $function$
     SELECT s.key, p.key
     FROM jsonb_each(CASE WHEN jsonb_typeof(doc -> 'hyperparams') = 'object' THEN doc -> 'hyperparams' ELSE '{}' END) s,
         jsonb_each(CASE WHEN jsonb_typeof(s.value) = 'object' THEN s.value ELSE '{}' END) p
-$function$
-;
+$function$;
 
 -- function trove_param_values(jsonb)
 CREATE OR REPLACE FUNCTION public.trove_param_values(doc jsonb)
@@ -795,8 +786,7 @@ AS $function$
     FROM jsonb_each(CASE WHEN jsonb_typeof(doc -> 'hyperparams') = 'object' THEN doc -> 'hyperparams' ELSE '{}' END) s,
         jsonb_each(CASE WHEN jsonb_typeof(s.value) = 'object' THEN s.value ELSE '{}' END) p
     WHERE jsonb_typeof(p.value -> 'value') = 'string'
-$function$
-;
+$function$;
 
 -- function trove_record_facets(jsonb,jsonb,text,text,text)
 CREATE OR REPLACE FUNCTION public.trove_record_facets(tags jsonb, system_tags jsonb, type text, parent text, owner text)
@@ -813,8 +803,7 @@ AS $function$
         UNION ALL SELECT 'parent', parent
         UNION ALL SELECT 'user', owner) f
     WHERE f.value IS NOT NULL
-$function$
-;
+$function$;
 
 -- function trove_task_facets_upkeep()
 CREATE OR REPLACE FUNCTION public.trove_task_facets_upkeep()
@@ -854,8 +843,7 @@ BEGIN
     END IF;
     RETURN NULL;
 END
-$function$
-;
+$function$;
 
 -- function trove_task_metrics_update_upkeep()
 CREATE OR REPLACE FUNCTION public.trove_task_metrics_update_upkeep()
@@ -883,8 +871,7 @@ BEGIN
         ON CONFLICT (company, project, md5(metric_hash), md5(variant_hash), md5(metric), md5(variant)) DO UPDATE SET tasks = t.tasks + excluded.tasks;
     RETURN NULL;
 END
-$function$
-;
+$function$;
 
 -- function trove_task_metrics_upkeep()
 CREATE OR REPLACE FUNCTION public.trove_task_metrics_upkeep()
@@ -926,8 +913,7 @@ BEGIN
     END IF;
     RETURN NULL;
 END
-$function$
-;
+$function$;
 
 -- function trove_task_params_update_upkeep()
 CREATE OR REPLACE FUNCTION public.trove_task_params_update_upkeep()
@@ -964,8 +950,7 @@ BEGIN
         ON CONFLICT (company, md5(section), md5(name), md5(value), project) DO UPDATE SET tasks = t.tasks + excluded.tasks;
     RETURN NULL;
 END
-$function$
-;
+$function$;
 
 -- function trove_task_params_upkeep()
 CREATE OR REPLACE FUNCTION public.trove_task_params_upkeep()
@@ -1028,8 +1013,7 @@ BEGIN
     END IF;
     RETURN NULL;
 END
-$function$
-;
+$function$;
 
 -- function trove_upkeep_paused(text)
 CREATE OR REPLACE FUNCTION public.trove_upkeep_paused(entity text)
@@ -1038,8 +1022,7 @@ CREATE OR REPLACE FUNCTION public.trove_upkeep_paused(entity text)
  STABLE
 AS $function$
     SELECT EXISTS (SELECT 1 FROM upkeep_pauses p WHERE p.entity = $1)
-$function$
-;
+$function$;
 
 -- trigger models_facets_delete on models
 CREATE TRIGGER models_facets_delete AFTER DELETE ON models REFERENCING OLD TABLE AS old_rows FOR EACH STATEMENT EXECUTE FUNCTION trove_model_facets_upkeep();

@@ -3,6 +3,7 @@ package store_test
 import (
 	"context"
 	"fmt"
+	"regexp"
 	"sort"
 	"strings"
 	"testing"
@@ -27,9 +28,13 @@ var dialectOnly = map[string][]string{
 		"table:event_scalar_blocks", "column:event_series.packed_through",
 		// Metric-name counts appended by concurrent writers and folded
 		// later; SQLite's one writer adds them at once (migration 0106).
-		"table:task_metric_variant_deltas"},
+		"table:task_metric_variant_deltas",
+		// Other processes hear of logouts through LISTEN/NOTIFY (migration
+		// 0085); a SQLite store has one process.
+		"trigger:revoked_sessions_notify"},
 	// ... which SQLite cannot build: triggers keep a side table instead.
 	"sqlite": {"table:task_input_models",
+		"trigger:tasks_input_models_insert", "trigger:tasks_input_models_update", "trigger:tasks_input_models_delete",
 		"index:task_param_names_key", "index:task_param_values_key", "index:task_metric_variants_key",
 		"index:record_facets_key",
 		// Points of small batches staged apart: its one writer would otherwise
@@ -207,7 +212,104 @@ func readSchema(ctx context.Context, db *store.DB) (map[string]fact, error) {
 			add(fmt.Sprintf("%s %s on %s (%s)", kind, ix.name, tb, strings.Join(ix.cols, ", ")), ts, "index:"+ix.name)
 		}
 	}
+	trs, err := readTriggers(ctx, db)
+	if err != nil {
+		return nil, fmt.Errorf("triggers: %w", err)
+	}
+	for _, tr := range trs {
+		// Bodies differ by dialect, and so may the granularity (PostgreSQL's
+		// upkeep triggers fire once per statement, SQLite's per row): the
+		// comparison is of what fires, on which table and change.
+		add(fmt.Sprintf("trigger %s on %s %s %s", tr.name, tr.table, tr.timing, tr.event), "table:"+tr.table, "trigger:"+tr.name)
+	}
+	views, err := listViews(ctx, db)
+	if err != nil {
+		return nil, fmt.Errorf("views: %w", err)
+	}
+	for _, v := range views {
+		add("view "+v, "view:"+v)
+	}
 	return facts, nil
+}
+
+// trigger is what the comparison knows of a trigger: one per event it
+// fires on.
+type trigger struct {
+	name, table string
+	timing      string // BEFORE, AFTER, INSTEAD OF
+	event       string // INSERT, DELETE, UPDATE or UPDATE OF a, b
+}
+
+// sqliteTriggerHead reads the timing and event of a SQLite trigger from
+// the statement sqlite_master keeps.
+var sqliteTriggerHead = regexp.MustCompile(`(?is)^\s*CREATE\s+(?:TEMP(?:ORARY)?\s+)?TRIGGER\s+(?:IF\s+NOT\s+EXISTS\s+)?\S+\s+` +
+	`(BEFORE\s+|AFTER\s+|INSTEAD\s+OF\s+)?(INSERT|DELETE|UPDATE(?:\s+OF\s+[\w",\s]+?)?)\s+ON\s`)
+
+func readTriggers(ctx context.Context, db *store.DB) ([]trigger, error) {
+	var out []trigger
+	if db.D.Name() == "postgres" {
+		rows, err := db.Read().QueryContext(ctx, `SELECT t.trigger_name, t.event_object_table, t.action_timing, t.event_manipulation,
+				COALESCE((SELECT string_agg(u.event_object_column, ', ' ORDER BY u.event_object_column)
+					FROM information_schema.triggered_update_columns u
+					WHERE u.trigger_schema = t.trigger_schema AND u.trigger_name = t.trigger_name
+					AND u.event_object_table = t.event_object_table), '')
+			FROM information_schema.triggers t WHERE t.trigger_schema = 'public'`)
+		if err != nil {
+			return nil, err
+		}
+		defer rows.Close()
+		for rows.Next() {
+			var tr trigger
+			var cols string
+			if err := rows.Scan(&tr.name, &tr.table, &tr.timing, &tr.event, &cols); err != nil {
+				return nil, err
+			}
+			if cols != "" && tr.event == "UPDATE" {
+				tr.event += " OF " + cols
+			}
+			out = append(out, tr)
+		}
+		return out, rows.Err()
+	}
+	rows, err := db.Read().QueryContext(ctx, `SELECT name, tbl_name, sql FROM sqlite_master WHERE type = 'trigger'`)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var tr trigger
+		var stmt string
+		if err := rows.Scan(&tr.name, &tr.table, &stmt); err != nil {
+			return nil, err
+		}
+		m := sqliteTriggerHead.FindStringSubmatch(stmt)
+		if m == nil {
+			return nil, fmt.Errorf("trigger %s: cannot read its timing and event from %.80q", tr.name, stmt)
+		}
+		tr.timing = strings.ToUpper(strings.Join(strings.Fields(m[1]), " "))
+		if tr.timing == "" {
+			tr.timing = "BEFORE" // SQLite's default
+		}
+		tr.event = strings.ToUpper(strings.Fields(m[2])[0])
+		if f := strings.Fields(m[2]); len(f) > 2 && strings.EqualFold(f[1], "OF") {
+			var names []string
+			for _, c := range strings.Split(strings.Join(f[2:], ""), ",") {
+				names = append(names, strings.Trim(c, `"`))
+			}
+			sort.Strings(names)
+			tr.event += " OF " + strings.Join(names, ", ")
+		}
+		out = append(out, tr)
+	}
+	return out, rows.Err()
+}
+
+func listViews(ctx context.Context, db *store.DB) ([]string, error) {
+	q := `SELECT name FROM sqlite_master WHERE type = 'view'`
+	if db.D.Name() == "postgres" {
+		q = `SELECT viewname FROM pg_views WHERE schemaname = 'public'`
+	}
+	return store.IDs(ctx, db.Read(), q)
 }
 
 func listTables(ctx context.Context, db *store.DB) ([]string, error) {

@@ -408,6 +408,25 @@ def pytest_report_header(config):
     return [f"trove e2e: backend={backend} binary={binary}" + (f" db={db}" if db else "")]
 
 
+def _backend() -> str:
+    db = os.environ.get("TROVE_E2E_DB", "").strip()
+    return "postgres" if db.startswith(("postgres://", "postgresql://")) else "sqlite"
+
+
+def pytest_collection_modifyitems(config, items):
+    """A test marked backend(name) belongs to that backend's run only: on
+    the other backend it is deselected (it does not apply there), so a
+    skip in the report always means something could not run."""
+    backend = _backend()
+    keep, drop = [], []
+    for item in items:
+        m = item.get_closest_marker("backend")
+        (drop if m is not None and m.args[0] != backend else keep).append(item)
+    if drop:
+        config.hook.pytest_deselected(items=drop)
+        items[:] = keep
+
+
 @pytest.hookimpl(tryfirst=True)
 def pytest_runtest_setup(item):
     server = _server()

@@ -232,10 +232,9 @@ def _report_through_fault(tmp_path, server: TroveServer, fault_on, fault_off, se
     assert met > 0, "the fault was never met by the server"
 
 
+@pytest.mark.backend("postgres")  # the database is cut through a proxy
 def test_sdk_loses_nothing_while_the_database_is_away(tmp_path):
     db_url = os.environ.get("TROVE_E2E_DB", "").strip()
-    if not db_url.startswith(("postgres://", "postgresql://")):
-        pytest.skip("needs PostgreSQL (TROVE_E2E_DB): the database is cut through a proxy")
     u = urllib.parse.urlsplit(db_url)
     proxy = Proxy(u.hostname or "127.0.0.1", u.port or 5432)
     via = urllib.parse.urlunsplit(u._replace(netloc=(u.netloc.rsplit("@", 1)[0] + "@" if "@" in u.netloc else "") + f"127.0.0.1:{proxy.port}"))
@@ -253,11 +252,10 @@ def test_sdk_loses_nothing_while_the_database_is_away(tmp_path):
 FULL_SECONDS = 15
 
 
+@pytest.mark.backend("sqlite")  # the database's disk is the data directory's
 def test_sdk_loses_nothing_while_the_disk_is_full(tmp_path):
     """SQLite with its data directory on a 64 MB tmpfs that is filled for
     FULL_SECONDS, then freed (needs root to mount; skipped otherwise)."""
-    if os.environ.get("TROVE_E2E_DB", "").strip():
-        pytest.skip("the full-disk case runs on SQLite (the database's disk is the data directory's)")
     disk = tmp_path / "disk"
     disk.mkdir()
     mount = subprocess.run(["mount", "-t", "tmpfs", "-o", "size=64m", "tmpfs", str(disk)], capture_output=True, text=True)

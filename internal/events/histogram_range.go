@@ -1,0 +1,137 @@
+package events
+
+import (
+	"context"
+	"sync"
+
+	"github.com/trove-ml/trove/internal/store"
+)
+
+// Zoomable charts: a histogram of a key range, each bucket with its
+// smallest and largest value (Trove's own additions to the scalar
+// histograms; the reference has neither, and a request without them is
+// answered as before).
+//
+//   - A range (HistOptions.Range) samples only the points with
+//     Lo <= key <= Hi, in at most Samples buckets of their own: a chart
+//     zoomed in reads its range again at full resolution, down to the
+//     points themselves once the range holds fewer than Samples points.
+//   - Extremes adds each bucket's smallest and largest value, so a single
+//     outlying point shows at every zoom level, however many points share
+//     its bucket.
+//
+// Either groups the points themselves over the range (the rollups keep
+// sums only), with the reference's bucket widths (ceil(span/samples),
+// widened by its grouping of similar series) and bucket starts.
+
+// HistOptions are the options of a scalar histogram.
+type HistOptions struct {
+	// Samples is the most buckets a series gets (0: every point).
+	Samples int
+	Key     HistKey
+	// Range, when set, bounds the keys read (iterations; event times in
+	// epoch ms by time).
+	Range *KeyRange
+	// Extremes asks for each bucket's smallest and largest value.
+	Extremes bool
+}
+
+// KeyRange is an inclusive range of histogram keys.
+type KeyRange struct{ Lo, Hi int64 }
+
+// exact tells whether the options read the points themselves.
+func (o HistOptions) exact() bool { return o.Range != nil || o.Extremes }
+
+// storeRange is the store's range of the options (the whole key space
+// without one).
+func (o HistOptions) storeRange() store.KeyRange {
+	r := store.KeyRange{Lo: SingleValueIter + 1, Hi: 1<<63 - 1, ByTime: o.Key != KeyIter}
+	if r.ByTime {
+		r.Lo = -1 << 63
+	}
+	if o.Range != nil {
+		r.Lo, r.Hi = o.Range.Lo, o.Range.Hi
+	}
+	return r
+}
+
+// histogramRange is HistogramOf for options that read the points.
+func (r *Reader) histogramRange(ctx context.Context, task string, fs []store.MetricFilter, o HistOptions) ([]Curve, error) {
+	series, err := r.series(ctx, task, fs)
+	if err != nil {
+		return nil, err
+	}
+	es, q := r.DB.Events(), r.DB.Read()
+	rg := o.storeRange()
+	var plans []seriesPlan
+	if o.Range == nil {
+		// the whole series: sized as the other histograms size it (from
+		// the rollups by iteration), then grouped from the points
+		if plans, err = r.plan(ctx, series, o.Samples, o.Key); err != nil {
+			return nil, err
+		}
+	} else {
+		for _, s := range series {
+			if s.MaxIter <= SingleValueIter {
+				continue
+			}
+			if !rg.ByTime && (rg.Lo > s.MaxIter || rg.Hi <= SingleValueIter) {
+				continue
+			}
+			got, err := es.RangeOf(ctx, q, &s, SingleValueIter, rg)
+			if err != nil {
+				return nil, err
+			}
+			if got.Count == 0 {
+				continue
+			}
+			p := seriesPlan{series: s, count: got.Count, min: got.Min, max: got.Max, interval: 1, points: got.Count}
+			if o.Samples > 0 && got.Count >= int64(o.Samples) {
+				span := got.Max - got.Min + 1
+				p.interval = max(1, ceilDiv(span, int64(o.Samples)))
+				p.points = ceilDiv(span, p.interval)
+			}
+			plans = append(plans, p)
+		}
+		groupIntervals(plans)
+	}
+	curves := make([]Curve, len(plans))
+	errs := make([]error, len(plans))
+	var wg sync.WaitGroup
+	sem := make(chan struct{}, 4)
+	for i := range plans {
+		wg.Add(1)
+		sem <- struct{}{}
+		go func(i int) {
+			defer wg.Done()
+			defer func() { <-sem }()
+			p := &plans[i]
+			// the planned range: the series' own keys within the request's
+			sub := rg
+			sub.Lo, sub.Hi = p.min, p.max
+			bs, err := es.HistogramExtremes(ctx, q, &p.series, SingleValueIter, sub, p.interval)
+			if err != nil {
+				errs[i] = err
+				return
+			}
+			c := Curve{Metric: p.series.Metric, Variant: p.series.Variant, X: make([]int64, len(bs)), Y: make([]float64, len(bs))}
+			if o.Extremes {
+				c.Min, c.Max = make([]float64, len(bs)), make([]float64, len(bs))
+			}
+			for j, b := range bs {
+				c.X[j], c.Y[j] = b.X, b.Mean
+				if o.Extremes {
+					c.Min[j], c.Max[j] = b.Lo, b.Hi
+				}
+			}
+			curves[i] = c
+		}(i)
+	}
+	wg.Wait()
+	for _, err := range errs {
+		if err != nil {
+			return nil, err
+		}
+	}
+	return curves, nil
+}

@@ -78,20 +78,13 @@ func (r *Reader) histogramRange(ctx context.Context, task string, fs []store.Met
 			if !rg.ByTime && (rg.Lo > s.MaxIter || rg.Hi <= SingleValueIter) {
 				continue
 			}
-			got, err := es.RangeOf(ctx, q, &s, SingleValueIter, rg)
+			p, ok, err := r.planRange(ctx, &s, rg, o.Samples)
 			if err != nil {
 				return nil, err
 			}
-			if got.Count == 0 {
-				continue
+			if ok {
+				plans = append(plans, p)
 			}
-			p := seriesPlan{series: s, count: got.Count, min: got.Min, max: got.Max, interval: 1, points: got.Count}
-			if o.Samples > 0 && got.Count >= int64(o.Samples) {
-				span := got.Max - got.Min + 1
-				p.interval = max(1, ceilDiv(span, int64(o.Samples)))
-				p.points = ceilDiv(span, p.interval)
-			}
-			plans = append(plans, p)
 		}
 		groupIntervals(plans)
 	}
@@ -110,6 +103,11 @@ func (r *Reader) histogramRange(ctx context.Context, task string, fs []store.Met
 			sub := rg
 			sub.Lo, sub.Hi = p.min, p.max
 			bs, err := es.HistogramExtremes(ctx, q, &p.series, SingleValueIter, sub, p.interval)
+			if err == nil && p.interval > 1 && !sub.ByTime && o.Samples > 0 && bucketPoints(bs) < int64(o.Samples) {
+				// fewer points than samples after all (a sparse series,
+				// sized by its span): its points, as the reference gives them
+				bs, err = es.HistogramExtremes(ctx, q, &p.series, SingleValueIter, sub, 1)
+			}
 			if err != nil {
 				errs[i] = err
 				return
@@ -134,4 +132,49 @@ func (r *Reader) histogramRange(ctx context.Context, task string, fs []store.Met
 		}
 	}
 	return curves, nil
+}
+
+// planRange sizes a series' read of a range. By iteration the range's
+// first and last point (two index seeks) give its span, and the span
+// stands for the count: a span of at most samples iterations holds at
+// most samples points (read as they are), a wider one is grouped, and
+// read again as points should its buckets hold fewer than samples points
+// (histogramRange). By time there is no index: the points are counted.
+func (r *Reader) planRange(ctx context.Context, s *store.Series, rg store.KeyRange, samples int) (seriesPlan, bool, error) {
+	es, q := r.DB.Events(), r.DB.Read()
+	var got store.SeriesRange
+	if rg.ByTime {
+		var err error
+		if got, err = es.RangeOf(ctx, q, s, SingleValueIter, rg); err != nil || got.Count == 0 {
+			return seriesPlan{}, false, err
+		}
+	} else {
+		lo := max(rg.Lo, SingleValueIter+1)
+		first, err := es.PointsByIter(ctx, q, s.ID, lo, true, false, 1)
+		if err != nil || len(first) == 0 || first[0].Iter > rg.Hi {
+			return seriesPlan{}, false, err
+		}
+		last, err := es.PointsByIter(ctx, q, s.ID, rg.Hi, true, true, 1)
+		if err != nil || len(last) == 0 {
+			return seriesPlan{}, false, err
+		}
+		got = store.SeriesRange{Min: first[0].Iter, Max: last[0].Iter}
+		got.Count = got.Max - got.Min + 1 // at most
+	}
+	p := seriesPlan{series: *s, count: got.Count, min: got.Min, max: got.Max, interval: 1, points: got.Count}
+	if samples > 0 && got.Count >= int64(samples) {
+		span := got.Max - got.Min + 1
+		p.interval = max(1, ceilDiv(span, int64(samples)))
+		p.points = ceilDiv(span, p.interval)
+	}
+	return p, true, nil
+}
+
+// bucketPoints is the number of points in buckets.
+func bucketPoints(bs []store.ExtremeBucket) int64 {
+	var n int64
+	for _, b := range bs {
+		n += b.Cnt
+	}
+	return n
 }

@@ -270,3 +270,38 @@ func TestHistogramZoomSpike(t *testing.T) {
 		})
 	})
 }
+
+// TestHistogramZoomSparse: a range is sized by its span; a sparse series
+// whose range holds fewer points than samples still comes back as its
+// points, and a dense one in buckets of the reference's width.
+func TestHistogramZoomSparse(t *testing.T) {
+	testenv.Each(t, func(t *testing.T, e *testenv.Env) {
+		task := newTask(t, e, "sparse zoom")
+		batch(t, e, series(task, "sparse", "v", rangeInts(0, 100_000, 10), func(i int) float64 { return float64(i) })...).OK(t)
+		hist := func(body map[string]any) zoomCurve {
+			body["task"], body["extremes"] = task, true
+			return getZoomCurve(t, e.Call(t, "events.scalar_metrics_iter_histogram", body).OK(t).Data, "sparse.v")
+		}
+		cases := []struct {
+			name           string
+			lo, hi         int64
+			samples        int
+			n              int     // buckets
+			x1             float64 // the second bucket's key
+			y0, min0, max0 float64 // the first bucket
+		}{
+			{"span wider than samples, fewer points: the points", 5, 20_005, 6000, 2000, 20, 10, 10, 10},
+			{"more points than samples: buckets", 0, 99_999, 1000, 1000, 100, 45, 0, 90},
+			{"open below", -1 << 62, 25, 6000, 3, 10, 0, 0, 0},
+			{"one point", 30, 30, 6000, 1, -1, 30, 30, 30},
+		}
+		for _, c := range cases {
+			t.Run(c.name, func(t *testing.T) {
+				got := hist(map[string]any{"x_min": c.lo, "x_max": c.hi, "samples": c.samples})
+				if len(got.x) != c.n || (c.n > 1 && got.x[1] != c.x1) || got.y[0] != c.y0 || got.lo[0] != c.min0 || got.hi[0] != c.max0 {
+					t.Fatalf("%d buckets x %v.. y0 %v [%v, %v]", len(got.x), got.x[:min(3, len(got.x))], got.y[0], got.lo[0], got.hi[0])
+				}
+			})
+		}
+	})
+}

@@ -30,7 +30,7 @@ import {parseArgs} from 'node:util';
 import {addEvents, apiClient, randomKeys, sessionToken, startTrove} from './server.mjs';
 import {contextOptions} from './harness.mjs';
 import {launchBrowser} from './suite.mjs';
-import {chartData, dragZoom, fracOf, seedBig, spikeDrawn} from './zoom.mjs';
+import {measureZoom, seedBig} from './zoom.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const repo = path.resolve(here, '..', '..');
@@ -147,55 +147,16 @@ async function bigChart(browser, cookie, url) {
   return {...stats(times), calls: [...new Set(calls)].slice(0, 8)};
 }
 
-// bigZoom zooms the 4x250k chart as a person does and times each redraw:
-// from the mouse release (or the double-click) until the chart shows the
-// range read again (data-zoom), plus the frame that paints it.
+// bigZoom zooms the 4x250k chart as a person does and times each redraw
+// (zoom.mjs measureZoom).
 async function bigZoom(browser, cookie, url) {
   const context = await browser.newContext(contextOptions);
   await context.addCookies([cookie]);
-  const page = await context.newPage();
-  const chart = page.locator('[data-testid=scalar-chart][data-metric="big"]');
-  const frame = () => page.evaluate(() => new Promise(r => requestAnimationFrame(() => requestAnimationFrame(() => r()))));
-  const waitState = state => page.locator(`[data-testid=scalar-chart][data-metric="big"][data-zoom="${state}"]`).waitFor({timeout: 30000});
-  const check = async what => {
-    const got = spikeDrawn(await chartData(chart), SPIKE_AT);
-    if (!got.ok) throw new Error(`${what}: the spike is not drawn: ${got.found}`);
-    return got.found;
-  };
-  const zoom = async (width, shot) => {
-    const d = await chartData(chart);
-    const at = fracOf(d, SPIKE_AT);
-    const a = Math.max(0, at - width / 2), b = Math.min(1, at + width / 2);
-    const t0 = Date.now();
-    await dragZoom(page, chart, a, b);
-    await waitState('zoomed');
-    await frame();
-    const ms = Date.now() - t0;
-    if (shot) await page.screenshot({path: path.join(shotDir, shot)});
-    return ms;
-  };
-  const first = [], second = [], reset = [];
-  const found = [];
-  for (let i = 0; i < runs; i++) {
-    await page.goto(url);
-    await waitState('full');
-    await frame();
-    found.push(await check('whole series'));
-    if (i === 0) await page.screenshot({path: path.join(shotDir, 'zoom-0-whole.png')});
-    first.push(await zoom(0.1, i === 0 ? 'zoom-1-tenth.png' : ''));
-    found.push(await check('zoomed to a tenth'));
-    second.push(await zoom(0.05, i === 0 ? 'zoom-2-raw.png' : ''));
-    found.push(await check('zoomed to the raw points'));
-    const box = await chart.locator('.u-over').boundingBox();
-    const t0 = Date.now();
-    await page.mouse.dblclick(box.x + box.width / 2, box.y + box.height / 2);
-    await waitState('full');
-    await frame();
-    reset.push(Date.now() - t0);
-    found.push(await check('after the reset'));
+  try {
+    return await measureZoom(await context.newPage(), url, {spikeAt: SPIKE_AT, runs, shotDir, stats});
+  } finally {
+    await context.close();
   }
-  await context.close();
-  return {firstZoom: stats(first), secondZoom: stats(second), reset: stats(reset), spike: found.slice(0, 4)};
 }
 
 // rawUPlot draws 4 x 250,000 points with the UI's own uPlot in a blank

@@ -3,6 +3,7 @@
 // own data (the host element's troveChart(), internal/ui uplot-chart.jsx),
 // not from pixels. Used by the UI suite's zoom case and by budget.mjs.
 
+import path from 'node:path';
 import {addEvents} from './server.mjs';
 
 export const SPIKE_VALUE = 50;
@@ -73,4 +74,53 @@ export async function dragZoom(page, chart, a, b) {
 // fracOf is where x lies across the chart's plot area (0..1).
 export function fracOf(d, x) {
   return (x - d.x.min) / (d.x.max - d.x.min);
+}
+
+// measureZoom opens url (an experiment's scalars with the chart "big") in
+// page and, runs times: waits for the whole series with its extremes,
+// zooms to a tenth around the spike, then to a twentieth of that (the raw
+// points), then double-clicks back, timing each from the mouse release
+// (or the double-click) until the chart shows the range read again
+// (data-zoom) and the frame after, and checking the spike is drawn each
+// time. Screenshots of the first run go to shotDir (zoom-*.png).
+export async function measureZoom(page, url, {spikeAt, runs, shotDir, stats}) {
+  const chart = page.locator('[data-testid=scalar-chart][data-metric="big"]');
+  const frame = () => page.evaluate(() => new Promise(r => requestAnimationFrame(() => requestAnimationFrame(() => r()))));
+  const waitState = state => page.locator(`[data-testid=scalar-chart][data-metric="big"][data-zoom="${state}"]`).waitFor({timeout: 60000});
+  const check = async what => {
+    const got = spikeDrawn(await chartData(chart), spikeAt);
+    if (!got.ok) throw new Error(`${what}: the spike is not drawn: ${got.found}`);
+    return got.found;
+  };
+  const zoom = async (width, shot) => {
+    const d = await chartData(chart);
+    const at = fracOf(d, spikeAt);
+    const t0 = Date.now();
+    await dragZoom(page, chart, Math.max(0, at - width / 2), Math.min(1, at + width / 2));
+    await waitState('zoomed');
+    await frame();
+    const ms = Date.now() - t0;
+    if (shot && shotDir) await page.screenshot({path: path.join(shotDir, shot)});
+    return ms;
+  };
+  const first = [], second = [], reset = [], found = [];
+  for (let i = 0; i < runs; i++) {
+    await page.goto(url);
+    await waitState('full');
+    await frame();
+    found.push(await check('whole series'));
+    if (i === 0 && shotDir) await page.screenshot({path: path.join(shotDir, 'zoom-0-whole.png')});
+    first.push(await zoom(0.1, i === 0 ? 'zoom-1-tenth.png' : ''));
+    found.push(await check('zoomed to a tenth'));
+    second.push(await zoom(0.05, i === 0 ? 'zoom-2-raw.png' : ''));
+    found.push(await check('zoomed to the raw points'));
+    const box = await chart.locator('.u-over').boundingBox();
+    const t0 = Date.now();
+    await page.mouse.dblclick(box.x + box.width / 2, box.y + box.height / 2);
+    await waitState('full');
+    await frame();
+    reset.push(Date.now() - t0);
+    found.push(await check('after the reset'));
+  }
+  return {firstZoom: stats(first), secondZoom: stats(second), reset: stats(reset), spike: found.slice(0, 4)};
 }

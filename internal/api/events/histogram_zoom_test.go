@@ -295,6 +295,19 @@ func TestHistogramZoomSparse(t *testing.T) {
 			{"open below", -1 << 62, 25, 6000, 3, 10, 0, 0, 0},
 			{"one point", 30, 30, 6000, 1, -1, 30, 30, 30},
 		}
+		t.Run("the widest bounds, by iteration and by time", func(t *testing.T) {
+			for _, key := range []string{"iter", "timestamp", "iso_time"} {
+				got := hist(map[string]any{"key": key, "x_min": int64(math.MinInt64), "x_max": int64(math.MaxInt64), "samples": 0})
+				if len(got.x) != 10_000 || got.y[9_999] != 99_990 || got.hi[9_999] != 99_990 {
+					t.Fatalf("%s: %d points, last %v", key, len(got.x), got.y[len(got.y)-1])
+				}
+			}
+			// a time range: the points at 1700000000000 + iteration
+			got := hist(map[string]any{"key": "timestamp", "x_min": 1700000000000 + 95, "x_max": 1700000000000 + 120})
+			if len(got.x) != 3 || got.x[0] != 1700000000100 || got.y[2] != 120 {
+				t.Fatalf("time range: x %v y %v", got.x, got.y)
+			}
+		})
 		for _, c := range cases {
 			t.Run(c.name, func(t *testing.T) {
 				got := hist(map[string]any{"x_min": c.lo, "x_max": c.hi, "samples": c.samples})

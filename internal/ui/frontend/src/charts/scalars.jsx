@@ -75,7 +75,8 @@ function withSeries(metric, answer) {
 // ScalarChart is one metric's card. A metric with a big series reads its
 // buckets' extremes (drawn as a band behind each line); a zoom reads the
 // zoomed range again at full resolution, down to the raw points; a
-// double-click goes back to the whole series.
+// double-click goes back to the whole series. A metric of small series
+// came back as its points: uPlot zooms those itself.
 function ScalarChart({ metric, tasks, all, xMode, dataKey, smoothing, logY }) {
   const [hidden, setHidden] = useState({});
   const [zoom, setZoom] = useState(null); // [min, max] of the x axis, or null
@@ -147,7 +148,9 @@ function ScalarChart({ metric, tasks, all, xMode, dataKey, smoothing, logY }) {
   zoomNow.current = zoom;
   // a double-click while zoomed goes back to the whole series
   const onReset = useCallback(() => { if (!zoomNow.current) return false; setZoom(null); return true; }, []);
-  const points = withSeries(metric, answer).reduce((n, s) => n + s.x.length, 0);
+  const drawn = withSeries(metric, answer);
+  const points = drawn.reduce((n, s) => n + s.x.length, 0);
+  const banded = drawn.some(bucketed);
   return (
     <div class="card scalar-chart" data-testid="scalar-chart" data-metric={metric.metric} data-zoom={state}
       data-x-min={zoom ? zoom[0] : undefined} data-x-max={zoom ? zoom[1] : undefined}
@@ -155,10 +158,10 @@ function ScalarChart({ metric, tasks, all, xMode, dataKey, smoothing, logY }) {
       <div class="chart-head">
         <h3 title={metric.metric}>{metric.metric}</h3>
         {zoom && <button type="button" class="btn btn-ghost btn-small" onClick={() => setZoom(null)} data-action="zoom-reset">Reset zoom</button>}
-        <span class="muted small">{metric.series.length} series · {fmtNum(points)} {zoomReady ? 'points zoomed' : 'points'}{band ? ' · min–max band' : ''}{state === 'loading' ? ' · reading…' : ''}</span>
+        <span class="muted small">{metric.series.length} series · {fmtNum(points)} {zoomReady ? 'points zoomed' : 'points'}{banded ? ' · min–max band' : ''}{state === 'loading' ? ' · reading…' : ''}</span>
       </div>
       <UPlotChart data={data} series={series} bands={bands} xMode={xMode} xName={metric.series.find(s => s.xLabel)?.xLabel} logY={logY}
-        onToggle={onToggle} xRange={zoom} onZoom={onZoom} onReset={onReset} />
+        onToggle={onToggle} xRange={zoom} onZoom={band ? onZoom : undefined} onReset={band ? onReset : undefined} />
     </div>
   );
 }

@@ -3,6 +3,7 @@ package store
 import (
 	"context"
 	"database/sql"
+	"errors"
 )
 
 // Histograms of a key range with each bucket's extremes: the reads behind
@@ -97,6 +98,11 @@ func (s *EventStore) HistogramExtremes(ctx context.Context, q Querier, sr *Serie
 	cond, cargs := r.cond(sr.TS0)
 	var rows *sql.Rows
 	var err error
+	if !r.ByTime && interval > 1 {
+		if out, ok, err := s.extremesByIter(ctx, q, sr, minIter, r, interval, src, sargs, cond, cargs); ok || err != nil {
+			return out, err
+		}
+	}
 	if interval <= 1 && !r.ByTime {
 		rows, err = q.QueryContext(ctx, "SELECT p.iter, p.value, p.value, p.value, 1 FROM "+src+" p WHERE p.series = ? AND p.iter > ? AND "+cond+" ORDER BY p.iter",
 			append(append(sargs, sr.ID, minIter), cargs...)...)
@@ -130,4 +136,64 @@ func (s *EventStore) HistogramExtremes(ctx context.Context, q Querier, sr *Serie
 		out = append(out, b)
 	}
 	return out, rows.Err()
+}
+
+// maxIterBuckets bounds the buckets extremesByIter keeps in a slice.
+const maxIterBuckets = 1 << 20
+
+// extremesByIter groups by iteration in Go: the points of the range come
+// in whatever order the database finds them (no sort, no grouping there)
+// and go to their bucket's slot; ok is false for a range of more than
+// maxIterBuckets buckets, which the database groups instead.
+func (s *EventStore) extremesByIter(ctx context.Context, q Querier, sr *Series, minIter int64, r KeyRange, interval int64, src string, sargs []any, cond string, cargs []any) ([]ExtremeBucket, bool, error) {
+	lo, hi := max(r.Lo, minIter+1), r.Hi
+	base := floorTo(lo, interval, false)
+	span := floorTo(hi, interval, false) - base
+	if span < 0 || span/interval >= maxIterBuckets {
+		return nil, false, nil
+	}
+	slots := make([]ExtremeBucket, span/interval+1)
+	rows, err := q.QueryContext(ctx, "SELECT p.iter, p.value FROM "+src+" p WHERE p.series = ? AND p.iter > ? AND "+cond,
+		append(append(sargs, sr.ID, minIter), cargs...)...)
+	if err != nil {
+		return nil, true, err
+	}
+	defer rows.Close()
+	// scanned into any, as the rollups are (no reflection per value)
+	var vs [2]any
+	dest := []any{&vs[0], &vs[1]}
+	for rows.Next() {
+		if err := rows.Scan(dest...); err != nil {
+			return nil, true, err
+		}
+		it, e1 := anyInt64(vs[0])
+		v, e2 := anyFloat64(vs[1])
+		if err := errors.Join(e1, e2); err != nil {
+			return nil, true, err
+		}
+		if it < lo || it > hi {
+			continue
+		}
+		b := &slots[(floorTo(it, interval, false)-base)/interval]
+		if b.Cnt == 0 {
+			b.Lo, b.Hi = v, v
+		} else {
+			b.Lo, b.Hi = min(b.Lo, v), max(b.Hi, v)
+		}
+		b.Mean += v // the sum, until the end
+		b.Cnt++
+	}
+	if err := rows.Err(); err != nil {
+		return nil, true, err
+	}
+	out := make([]ExtremeBucket, 0, len(slots))
+	for i, b := range slots {
+		if b.Cnt == 0 {
+			continue
+		}
+		b.X = base + int64(i)*interval
+		b.Mean /= float64(b.Cnt)
+		out = append(out, b)
+	}
+	return out, true, nil
 }

@@ -380,7 +380,10 @@ func ToArtifacts(in []*ArtifactInput) []*store.Artifact {
 
 func (a *ArtifactInput) toArtifact() *store.Artifact {
 	art := &store.Artifact{Key: a.Key, Type: a.Type, Mode: artifactMode(a.Mode), URI: a.URI, Hash: a.Hash,
-		ContentSize: a.ContentSize, TypeData: a.TypeData, DisplayData: a.DisplayData}
+		ContentSize: a.ContentSize, TypeData: a.TypeData}
+	if len(a.DisplayData) > 0 {
+		art.DisplayData = a.DisplayData // an empty list is stored as none
+	}
 	if a.Timestamp != nil {
 		ts := int64(*a.Timestamp)
 		art.Timestamp = &ts

@@ -6,6 +6,7 @@ import (
 
 	"github.com/trove-ml/trove/internal/apierr"
 	"github.com/trove-ml/trove/internal/rpc"
+	"github.com/trove-ml/trove/internal/store"
 	taskdom "github.com/trove-ml/trove/internal/tasks"
 )
 
@@ -19,8 +20,8 @@ type tasksRequest struct {
 }
 
 type taskParams struct {
-	Task        string       `json:"task"`
-	Hyperparams []*paramItem `json:"hyperparams"`
+	Task        string             `json:"task"`
+	Hyperparams []*store.ParamItem `json:"hyperparams"`
 }
 
 type getHyperParamsResponse struct {
@@ -34,10 +35,10 @@ func (s *service) getHyperParams(ctx context.Context, c *rpc.Call, req *tasksReq
 	}
 	out := &getHyperParamsResponse{Params: []taskParams{}}
 	for _, t := range list {
-		items := []*paramItem{}
+		items := []*store.ParamItem{}
 		for _, sec := range t.Hyperparams {
 			for _, p := range sec {
-				items = append(items, toWireParam(p))
+				items = append(items, p)
 			}
 		}
 		sort.Slice(items, func(i, j int) bool {
@@ -152,8 +153,8 @@ type getConfigurationsRequest struct {
 }
 
 type taskConfiguration struct {
-	Task          string        `json:"task"`
-	Configuration []*configItem `json:"configuration"`
+	Task          string              `json:"task"`
+	Configuration []*store.ConfigItem `json:"configuration"`
 }
 
 type getConfigurationsResponse struct {
@@ -167,10 +168,10 @@ func (s *service) getConfigurations(ctx context.Context, c *rpc.Call, req *getCo
 	}
 	out := &getConfigurationsResponse{Configurations: []taskConfiguration{}}
 	for _, t := range list {
-		items := []*configItem{}
+		items := []*store.ConfigItem{}
 		for name, it := range t.Configuration {
 			if len(req.Names) == 0 || contains(req.Names, name) {
-				items = append(items, toWireConfig(it))
+				items = append(items, it)
 			}
 		}
 		sort.Slice(items, func(i, j int) bool { return items[i].Name < items[j].Name })

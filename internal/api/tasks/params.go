@@ -53,10 +53,10 @@ func (s *service) getHyperParams(ctx context.Context, c *rpc.Call, req *tasksReq
 }
 
 type editHyperParamsRequest struct {
-	Task               string     `json:"task" required:"true"`
-	Hyperparams        []*paramIn `json:"hyperparams" required:"true"`
-	ReplaceHyperparams string     `json:"replace_hyperparams"`
-	Force              bool       `json:"force"`
+	Task               string                `json:"task" required:"true"`
+	Hyperparams        []*taskdom.ParamInput `json:"hyperparams" required:"true"`
+	ReplaceHyperparams string                `json:"replace_hyperparams"`
+	Force              bool                  `json:"force"`
 }
 
 func (r *editHyperParamsRequest) Validate() error {
@@ -89,11 +89,7 @@ type deletedCount struct {
 }
 
 func (s *service) editHyperParams(ctx context.Context, c *rpc.Call, req *editHyperParamsRequest) (*updatedCount, error) {
-	params := make([]*taskdom.ParamInput, len(req.Hyperparams))
-	for i, p := range req.Hyperparams {
-		params[i] = p.input()
-	}
-	if err := taskdom.EditHyperParams(ctx, &s.d.Env, partialEdit(c, req.Task, req.Force), params, req.ReplaceHyperparams); err != nil {
+	if err := taskdom.EditHyperParams(ctx, &s.d.Env, partialEdit(c, req.Task, req.Force), req.Hyperparams, req.ReplaceHyperparams); err != nil {
 		return nil, err
 	}
 	return &updatedCount{Updated: 1}, nil
@@ -216,10 +212,10 @@ func (s *service) getConfigurationNames(ctx context.Context, c *rpc.Call, req *g
 }
 
 type editConfigurationRequest struct {
-	Task                 string      `json:"task" required:"true"`
-	Configuration        []*configIn `json:"configuration" required:"true"`
-	ReplaceConfiguration bool        `json:"replace_configuration"`
-	Force                bool        `json:"force"`
+	Task                 string                 `json:"task" required:"true"`
+	Configuration        []*taskdom.ConfigInput `json:"configuration" required:"true"`
+	ReplaceConfiguration bool                   `json:"replace_configuration"`
+	Force                bool                   `json:"force"`
 }
 
 func (r *editConfigurationRequest) Validate() error {
@@ -238,11 +234,7 @@ func (r *editConfigurationRequest) Validate() error {
 }
 
 func (s *service) editConfiguration(ctx context.Context, c *rpc.Call, req *editConfigurationRequest) (*updatedCount, error) {
-	items := make([]*taskdom.ConfigInput, len(req.Configuration))
-	for i, it := range req.Configuration {
-		items[i] = it.input()
-	}
-	if err := taskdom.EditConfiguration(ctx, &s.d.Env, partialEdit(c, req.Task, req.Force), items, req.ReplaceConfiguration); err != nil {
+	if err := taskdom.EditConfiguration(ctx, &s.d.Env, partialEdit(c, req.Task, req.Force), req.Configuration, req.ReplaceConfiguration); err != nil {
 		return nil, err
 	}
 	return &updatedCount{Updated: 1}, nil

@@ -39,3 +39,21 @@ func (r *Response) Pinned(t testing.TB, names map[string]string) string {
 	}
 	return out
 }
+
+// PinnedCase is an answer and the bytes its data must have (see Pinned).
+type PinnedCase struct {
+	Name string
+	Got  *Response
+	Want string
+}
+
+// CheckPinned reports every case whose answer, masked with names, is not
+// its Want byte for byte.
+func CheckPinned(t testing.TB, names map[string]string, cases []PinnedCase) {
+	t.Helper()
+	for _, c := range cases {
+		if got := c.Got.Pinned(t, names); got != c.Want {
+			t.Errorf("%s answer changed:\n got %s\nwant %s", c.Name, got, c.Want)
+		}
+	}
+}

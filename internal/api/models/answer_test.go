@@ -25,21 +25,13 @@ func TestModelAnswersPinned(t *testing.T) {
 		got := e.Call(t, "models.get_by_id", obj{"model": full}).OK(t)
 		names := map[string]string{"<full>": full, "<bare>": bare, "<task>": task, "<project>": p,
 			"<company>": got.Str("model.company"), "<user>": got.Str("model.user")}
-		for _, c := range []struct {
-			name string
-			got  *testenv.Response
-			want string
-		}{
-			{"full", got, pinnedFullModel},
-			{"bare", e.Call(t, "models.get_by_id", obj{"model": bare}).OK(t), pinnedBareModel},
-			{"get_all_ex", e.Call(t, "models.get_all_ex", obj{"id": []string{full, bare}, "order_by": []string{"name"}}).OK(t), pinnedModelList},
-			{"get_all", e.Call(t, "models.get_all", obj{"id": []string{full}}).OK(t), pinnedModelListOne},
-			{"edit", edit, pinnedModelEdit},
-		} {
-			if got := c.got.Pinned(t, names); got != c.want {
-				t.Errorf("%s answer changed:\n got %s\nwant %s", c.name, got, c.want)
-			}
-		}
+		testenv.CheckPinned(t, names, []testenv.PinnedCase{
+			{Name: "full", Got: got, Want: pinnedFullModel},
+			{Name: "bare", Got: e.Call(t, "models.get_by_id", obj{"model": bare}).OK(t), Want: pinnedBareModel},
+			{Name: "get_all_ex", Got: e.Call(t, "models.get_all_ex", obj{"id": []string{full, bare}, "order_by": []string{"name"}}).OK(t), Want: pinnedModelList},
+			{Name: "get_all", Got: e.Call(t, "models.get_all", obj{"id": []string{full}}).OK(t), Want: pinnedModelListOne},
+			{Name: "edit", Got: edit, Want: pinnedModelEdit},
+		})
 	})
 }
 

@@ -23,20 +23,12 @@ func TestProjectAnswersPinned(t *testing.T) {
 		}
 		names := map[string]string{"<full>": full, "<plain>": plain, "<root>": path[0].(string), "<mid>": path[1].(string),
 			"<company>": got.Str("project.company"), "<user>": got.Str("project.user")}
-		for _, c := range []struct {
-			name string
-			got  *testenv.Response
-			want string
-		}{
-			{"full", got, pinnedFullProject},
-			{"public", e.Call(t, "projects.get_by_id", map[string]any{"project": plain}).OK(t), pinnedPublicProject},
-			{"get_all_ex", e.Call(t, "projects.get_all_ex", map[string]any{"id": []string{full, plain}, "order_by": []string{"name"}}).OK(t), pinnedProjectList},
-			{"get_all", e.Call(t, "projects.get_all", map[string]any{"id": []string{full}}).OK(t), pinnedProjectListOne},
-		} {
-			if got := c.got.Pinned(t, names); got != c.want {
-				t.Errorf("%s answer changed:\n got %s\nwant %s", c.name, got, c.want)
-			}
-		}
+		testenv.CheckPinned(t, names, []testenv.PinnedCase{
+			{Name: "full", Got: got, Want: pinnedFullProject},
+			{Name: "public", Got: e.Call(t, "projects.get_by_id", map[string]any{"project": plain}).OK(t), Want: pinnedPublicProject},
+			{Name: "get_all_ex", Got: e.Call(t, "projects.get_all_ex", map[string]any{"id": []string{full, plain}, "order_by": []string{"name"}}).OK(t), Want: pinnedProjectList},
+			{Name: "get_all", Got: e.Call(t, "projects.get_all", map[string]any{"id": []string{full}}).OK(t), Want: pinnedProjectListOne},
+		})
 	})
 }
 

@@ -62,22 +62,14 @@ func TestTaskAnswersPinned(t *testing.T) {
 		task := e.Call(t, "tasks.get_by_id", obj{"task": full}).OK(t)
 		names := map[string]string{"<full>": full, "<bare>": bare, "<parent>": parent, "<project>": p,
 			"<model-in>": in, "<model-out>": out, "<company>": company, "<user>": task.Str("task.user")}
-		for _, c := range []struct {
-			name string
-			got  *testenv.Response
-			want string
-		}{
-			{"bare", e.Call(t, "tasks.get_by_id", obj{"task": bare}).OK(t), pinnedBareTask},
-			{"full", task, pinnedFullTask},
-			{"full, API 2.8", e.Call(t, "v2.8/tasks.get_by_id", obj{"task": full}).OK(t), pinnedLegacyTask},
-			{"edit", edit, pinnedTaskEdit},
-			{"hyper params", e.Call(t, "tasks.get_hyper_params", obj{"tasks": []string{full, bare}}).OK(t), pinnedHyperParams},
-			{"configurations", e.Call(t, "tasks.get_configurations", obj{"tasks": []string{full}}).OK(t), pinnedConfigurations},
-		} {
-			if got := c.got.Pinned(t, names); got != c.want {
-				t.Errorf("%s answer changed:\n got %s\nwant %s", c.name, got, c.want)
-			}
-		}
+		testenv.CheckPinned(t, names, []testenv.PinnedCase{
+			{Name: "bare", Got: e.Call(t, "tasks.get_by_id", obj{"task": bare}).OK(t), Want: pinnedBareTask},
+			{Name: "full", Got: task, Want: pinnedFullTask},
+			{Name: "full, API 2.8", Got: e.Call(t, "v2.8/tasks.get_by_id", obj{"task": full}).OK(t), Want: pinnedLegacyTask},
+			{Name: "edit", Got: edit, Want: pinnedTaskEdit},
+			{Name: "hyper params", Got: e.Call(t, "tasks.get_hyper_params", obj{"tasks": []string{full, bare}}).OK(t), Want: pinnedHyperParams},
+			{Name: "configurations", Got: e.Call(t, "tasks.get_configurations", obj{"tasks": []string{full}}).OK(t), Want: pinnedConfigurations},
+		})
 	})
 }
 

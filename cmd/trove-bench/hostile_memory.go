@@ -29,7 +29,7 @@ func (c *childServer) memory(done int) memPoint {
 	for sc.Scan() {
 		if v, ok := strings.CutPrefix(sc.Text(), "go_memstats_heap_inuse_bytes "); ok {
 			var b float64
-			fmt.Sscanf(v, "%g", &b)
+			_, _ = fmt.Sscanf(v, "%g", &b) // an unreadable value counts as 0
 			p.GoHeapMB = b / (1 << 20)
 		}
 	}

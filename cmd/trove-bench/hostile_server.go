@@ -131,11 +131,13 @@ func startChild(bin, dir, db, logPath string) (*childServer, error) {
 // Stop sends SIGTERM and waits for the exit (killing it after 15 s).
 func (c *childServer) Stop() {
 	_ = c.cmd.Process.Signal(os.Interrupt)
+	// The exit status of a server told to stop says nothing: only the
+	// exit itself is waited for.
 	select {
-	case <-c.done:
+	case <-c.done: //nolint:errcheck // see above
 	case <-time.After(15 * time.Second):
 		_ = c.cmd.Process.Kill()
-		<-c.done
+		<-c.done //nolint:errcheck // see above
 	}
 }
 
@@ -152,10 +154,10 @@ func (c *childServer) RSS() (rss, peak float64) {
 		line := sc.Text()
 		switch {
 		case strings.HasPrefix(line, "VmRSS:"):
-			fmt.Sscanf(strings.TrimPrefix(line, "VmRSS:"), "%f", &kb)
+			_, _ = fmt.Sscanf(strings.TrimPrefix(line, "VmRSS:"), "%f", &kb) // unreadable: 0
 			rss = kb / 1024
 		case strings.HasPrefix(line, "VmHWM:"):
-			fmt.Sscanf(strings.TrimPrefix(line, "VmHWM:"), "%f", &kb)
+			_, _ = fmt.Sscanf(strings.TrimPrefix(line, "VmHWM:"), "%f", &kb) // unreadable: 0
 			peak = kb / 1024
 		}
 	}

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"io"
 	"net/url"
 	"os"
 	"strings"
@@ -48,7 +49,7 @@ func importStore(ctx context.Context, args []string) error {
 	if err != nil {
 		return fmt.Errorf("import: file storage: %w", err)
 	}
-	if c, ok := storage.(interface{ Close() error }); ok {
+	if c, ok := storage.(io.Closer); ok {
 		defer c.Close()
 	}
 	if *filesURL == "" {

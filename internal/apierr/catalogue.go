@@ -370,6 +370,10 @@ func CallTimedOut(limit string) *Error {
 	return New(503, 0, "Request took longer than the server's limit of %s", limit)
 }
 
+// ShuttingDown is 503/0: the server ended the call because it is
+// shutting down.
+func ShuttingDown() *Error { return New(503, 0, "The server is shutting down; retry the call") }
+
 // ClientClosed is 499/0: the client went away before the answer (only
 // the access log and metrics see it).
 func ClientClosed() *Error { return New(499, 0, "Client closed the request") }

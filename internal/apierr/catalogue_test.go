@@ -18,6 +18,7 @@ func TestCatalogueTexts(t *testing.T) {
 		{MissingTaskField("models.output"), 400, 122, "Task is missing expected fields: field=models.output"},
 		{ValidationMsg("request body must be a JSON object"), 400, 12, "Validation error (request body must be a JSON object)"},
 		{TooManyFailedLogins(1), 429, 0, "Too many failed logins (try again in 1 s)"},
+		{ShuttingDown(), 503, 0, "The server is shutting down; retry the call"},
 		{EventQueueFull(600, 512), 429, 0, "Too many event batches are waiting to be written (600 MB pending, limit 512 MB); retry shortly"},
 	}
 	for _, c := range cases {

@@ -183,7 +183,9 @@ func uploadStatus(t *testing.T, e *testenv.Env, files *httptest.Server, path str
 		t.Fatal(err)
 	}
 	_, _ = w.Write(body)
-	mw.Close()
+	if err := mw.Close(); err != nil {
+		t.Fatal(err)
+	}
 	req, _ := http.NewRequest(http.MethodPost, files.URL+"/", &buf)
 	req.Header.Set("Content-Type", mw.FormDataContentType())
 	req.Header.Set("Authorization", "Bearer "+e.Token)

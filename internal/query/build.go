@@ -37,13 +37,11 @@ type Plan struct {
 	scrollID string
 	size     int
 	refresh  bool
-	names    []string // only_fields entries naming sub-fields of refs
 	// patterns are the fields matched by a regex, named when the
 	// database refuses a pattern.
 	patterns []string
 	// budget is the matching time all the plan's patterns share (SQLite).
-	budget    *store.PatternBudget
-	onlyFirst bool
+	budget *store.PatternBudget
 	// convert, when set, turns each stored document into its item.
 	convert DocConverter
 }

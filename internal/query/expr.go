@@ -12,16 +12,6 @@ type frag struct {
 	args []any
 }
 
-func (f frag) and(o frag) frag {
-	if f.sql == "" {
-		return o
-	}
-	if o.sql == "" {
-		return f
-	}
-	return frag{"(" + f.sql + " AND " + o.sql + ")", append(append([]any{}, f.args...), o.args...)}
-}
-
 func joinFrags(fs []frag, op string) frag {
 	var parts []string
 	var args []any

@@ -41,7 +41,7 @@ func (s *Server) deadlineError(ctx context.Context, err error) (*apierr.Error, b
 		return nil, false
 	}
 	if errors.Is(context.Cause(ctx), ErrShuttingDown) {
-		return apierr.New(503, 0, "The server is shutting down; retry the call"), true
+		return apierr.ShuttingDown(), true
 	}
 	if errors.Is(ctx.Err(), context.DeadlineExceeded) {
 		return apierr.CallTimedOut(s.timeoutOrDefault().String()), true

@@ -35,17 +35,17 @@ func openSQLiteLocked(loc Location) (*DB, error) {
 		return nil, err
 	}
 	if err := createPrivate(loc.Path); err != nil {
-		lock.release()
+		_ = lock.release() // the open's error is the one to report
 		return nil, fmt.Errorf("database file %s: %w", loc.Path, causeOf(err))
 	}
 	files, err := secureSQLiteFiles(loc.Path)
 	if err != nil {
-		lock.release()
+		_ = lock.release() // the open's error is the one to report
 		return nil, fmt.Errorf("database file %w", err)
 	}
 	db, err := openSQLite(loc.Path)
 	if err != nil {
-		lock.release()
+		_ = lock.release() // the open's error is the one to report
 		return nil, fmt.Errorf("open SQLite database %s: %w", loc.Path, err)
 	}
 	db.lock = lock

@@ -123,7 +123,7 @@ func (c *cachedQuerier) prepareMissed(ctx context.Context) {
 
 func (c *cachedQuerier) ExecContext(ctx context.Context, query string, args ...any) (sql.Result, error) {
 	query = c.d.Rebind(query)
-	if st := c.stmt(ctx, query); st != nil {
+	if st := c.stmt(ctx, query); st != nil { //nolint:sqlclosecheck // the stmtCache owns and closes it
 		return st.ExecContext(ctx, args...)
 	}
 	return c.q.ExecContext(ctx, query, args...)
@@ -131,7 +131,7 @@ func (c *cachedQuerier) ExecContext(ctx context.Context, query string, args ...a
 
 func (c *cachedQuerier) QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error) {
 	query = c.d.Rebind(query)
-	if st := c.stmt(ctx, query); st != nil {
+	if st := c.stmt(ctx, query); st != nil { //nolint:sqlclosecheck // the stmtCache owns and closes it
 		return st.QueryContext(ctx, args...)
 	}
 	return c.q.QueryContext(ctx, query, args...)
@@ -139,7 +139,7 @@ func (c *cachedQuerier) QueryContext(ctx context.Context, query string, args ...
 
 func (c *cachedQuerier) QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row {
 	query = c.d.Rebind(query)
-	if st := c.stmt(ctx, query); st != nil {
+	if st := c.stmt(ctx, query); st != nil { //nolint:sqlclosecheck // the stmtCache owns and closes it
 		return st.QueryRowContext(ctx, args...)
 	}
 	return c.q.QueryRowContext(ctx, query, args...)

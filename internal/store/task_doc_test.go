@@ -62,7 +62,7 @@ func TestTaskDocMatchesMarshal(t *testing.T) {
 				"train": {Metric: "loss", Variant: "train", Value: 0.5, MinValue: 0.1, MinValueIteration: 3, MaxValue: 2, Count: 9, FirstValue: f(2)},
 				"val":   {Metric: "loss", Variant: "val", Value: jsonx.Float(math.NaN()), MaxValue: jsonx.Float(math.Inf(1)), XAxisLabel: &label},
 			},
-			"<html> & \u2028": {"v\x00\xff": {Metric: "<html> & \u2028", Variant: "v\x00\xff", MeanValue: f(-0.0)}},
+			"<html> & \u2028": {"v\x00\xff": {Metric: "<html> & \u2028", Variant: "v\x00\xff", MeanValue: f(math.Copysign(0, -1))}},
 			"acc":             {"gone": nil},
 			"empty":           {},
 			"nil":             nil,

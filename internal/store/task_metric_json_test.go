@@ -37,7 +37,7 @@ func TestMetricSummaryJSONMatchesReflection(t *testing.T) {
 		{Metric: "loss", Variant: "train", Value: 0.25, MinValue: -1e-7, MinValueIteration: 3, MaxValue: 1e21, MaxValueIteration: -1, Count: 7},
 		{Metric: "acc", Variant: "val", Value: jsonx.Float(math.NaN()), MinValue: jsonx.Float(math.Inf(-1)), MaxValue: jsonx.Float(math.Inf(1)),
 			FirstValue: f(2), FirstValueIteration: i(0), MeanValue: f(1.5), Count: 1, XAxisLabel: s("epoch")},
-		{Metric: `a"b\c`, Variant: "<tag> & \u2028 \x00\x1f\b\f\n\r\t", FirstValue: f(-0.0), XAxisLabel: s("")},
+		{Metric: `a"b\c`, Variant: "<tag> & \u2028 \x00\x1f\b\f\n\r\t", FirstValue: f(math.Copysign(0, -1)), XAxisLabel: s("")},
 		{Metric: "métrique ✓", Variant: "bad \xff utf8 \xed\xa0\x80", MeanValue: f(123456789.125)},
 		{Metric: "\x7f", Variant: "/slash", FirstValueIteration: i(math.MaxInt64), MinValueIteration: math.MinInt64},
 	}

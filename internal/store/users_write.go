@@ -85,7 +85,7 @@ type OwnerScan struct {
 
 // Owners lists the distinct user ids owning the rows the scan selects.
 func (db *DB) Owners(ctx context.Context, s OwnerScan) ([]string, error) {
-	col := "project"
+	var col string
 	switch s.Table {
 	case "projects":
 		col = "id"

@@ -72,7 +72,7 @@ func newHashingWriter(w io.Writer) *hashingWriter {
 
 func (hw *hashingWriter) Write(p []byte) (int, error) {
 	n, err := hw.w.Write(p)
-	hw.h.Write(p[:n])
+	_, _ = hw.h.Write(p[:n]) // a hash's Write never fails
 	hw.size += int64(n)
 	return n, err
 }

@@ -56,7 +56,7 @@ func TestEditAndUpdate(t *testing.T) {
 		}
 		// Edit may set ready; update ignores labels but writes ready and ui_cache.
 		e.Call(t, "models.edit", obj{"model": id, "ready": true}).OK(t)
-		r = e.Call(t, "models.update", obj{"model": id, "ready": false, "labels": obj{"x": 5}, "ui_cache": obj{"a": 1},
+		e.Call(t, "models.update", obj{"model": id, "ready": false, "labels": obj{"x": 5}, "ui_cache": obj{"a": 1},
 			"created": "2020-01-02T03:04:05+00:00", "name": "renamed"}).OK(t)
 		m = getModel(t, e, id)
 		if m["ready"] != false || testenv.Get(m, "labels.x") != nil || m["name"] != "renamed" || m["created"] != "2020-01-02T03:04:05+00:00" {

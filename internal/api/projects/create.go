@@ -5,7 +5,6 @@ import (
 
 	"github.com/trove-ml/trove/internal/api"
 	"github.com/trove-ml/trove/internal/rpc"
-	"github.com/trove-ml/trove/internal/store"
 
 	projectdom "github.com/trove-ml/trove/internal/projects"
 )
@@ -32,11 +31,4 @@ func (s *service) create(ctx context.Context, c *rpc.Call, req *createRequest) (
 		return nil, err
 	}
 	return &createResponse{ID: id}, nil
-}
-
-// EnsureByName finds or creates the project with a full name, for the
-// handlers of other services that take a project_name (tasks.clone,
-// tasks.move); see projects.EnsureByName.
-func EnsureByName(ctx context.Context, d *api.Deps, q store.Querier, company, user, name string) (*store.Project, error) {
-	return projectdom.EnsureByName(ctx, &d.Env, q, company, user, name)
 }

@@ -57,8 +57,6 @@ func fixClock(e *testenv.Env, start time.Time) *clock {
 	return c
 }
 
-func (c *clock) advance(d time.Duration) { c.now = c.now.Add(d) }
-
 func sameList(a []string, b ...string) bool {
 	if len(a) != len(b) {
 		return false

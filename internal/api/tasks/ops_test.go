@@ -281,7 +281,7 @@ func TestCloneAndMove(t *testing.T) {
 			testenv.Get(c, "configuration.cfg.value") != "v" {
 			t.Fatalf("clone with overrides: %v", c)
 		}
-		r = e.Call(t, "tasks.clone", obj{"task": src, "new_task_input_models": []obj{{"name": "m", "model": "nope"}}}).Err(t, 400, 201)
+		e.Call(t, "tasks.clone", obj{"task": src, "new_task_input_models": []obj{{"name": "m", "model": "nope"}}}).Err(t, 400, 201)
 
 		moved := mkTask(t, e, "moved task", nil)
 		r = e.Call(t, "tasks.move", obj{"ids": []string{moved}, "project_name": "moved here"}).OK(t)

@@ -69,7 +69,8 @@ func activeStatements(t *testing.T, db store.Querier) int {
 // after 200 ms leaves no work behind; within a second the server (and
 // PostgreSQL) stop spending CPU on it.
 func TestAbandonedRequestStopsWorking(t *testing.T) {
-	testenv.Each(t, func(t *testing.T, e *testenv.Env) {
+	// serial: the stall is process-wide and the CPU measured is the process's
+	testenv.EachSerial(t, func(t *testing.T, e *testenv.Env) {
 		testenv.StallTaskLists(t, e.Backend, e.DBURL())
 		// The request blocks: it does not finish in 3 s.
 		callFor(t, e, 3*time.Second)

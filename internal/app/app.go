@@ -63,7 +63,8 @@ type App struct {
 }
 
 // New opens the store, bootstraps and builds the handlers.
-func New(ctx context.Context, cfg config.Config, log *slog.Logger) (*App, error) {
+func New(ctx context.Context, cfg config.Config, log *slog.Logger, opts ...Option) (*App, error) {
+	o := newOptions(opts)
 	// A bad --webapp-dir fails the start before the store is touched.
 	if cfg.WebappDir != "" {
 		if err := webapp.CheckDir(cfg.WebappDir); err != nil {
@@ -83,7 +84,7 @@ func New(ctx context.Context, cfg config.Config, log *slog.Logger) (*App, error)
 		return nil, err
 	}
 	logTightened(log, db.Tightened)
-	env := domain.Env{DB: db, Now: time.Now}
+	env := domain.Env{DB: db, Now: o.now}
 	node := &cluster.Node{DB: db, Log: log}
 	var secret []byte
 	var gen *auth.Generated

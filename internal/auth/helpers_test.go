@@ -8,7 +8,7 @@ import (
 	"github.com/trove-ml/trove/internal/apierr"
 	"github.com/trove-ml/trove/internal/domain"
 	"github.com/trove-ml/trove/internal/store"
-	"github.com/trove-ml/trove/internal/testenv"
+	"github.com/trove-ml/trove/internal/store/storetest"
 )
 
 // eachBackend runs fn on a fresh, migrated store of every test backend
@@ -16,27 +16,16 @@ import (
 // environment on the real clock. The store holds alice, the user most
 // tests issue tokens for (a token of a user not stored is refused).
 func eachBackend(t *testing.T, fn func(t *testing.T, env *domain.Env)) {
-	for _, b := range testenv.Backends() {
-		t.Run(b, func(t *testing.T) {
-			dsn := ""
-			if b == "postgres" {
-				dsn = testenv.NewPostgresDB(t)
-			}
-			db, err := store.Open(context.Background(), dsn, t.TempDir())
-			if err != nil {
-				t.Fatalf("open %s store: %v", b, err)
-			}
-			t.Cleanup(func() { _ = db.Close() })
-			ctx := context.Background()
-			if err := db.EnsureCompany(ctx, store.Company{ID: alice.CompanyID, Name: alice.CompanyName}); err != nil {
-				t.Fatal(err)
-			}
-			if err := db.UpsertUser(ctx, store.User{ID: alice.UserID, Company: alice.CompanyID, Name: alice.UserName, Role: alice.Role}); err != nil {
-				t.Fatal(err)
-			}
-			fn(t, &domain.Env{DB: db, Now: time.Now})
-		})
-	}
+	storetest.Each(t, func(t *testing.T, db *store.DB) {
+		ctx := context.Background()
+		if err := db.EnsureCompany(ctx, store.Company{ID: alice.CompanyID, Name: alice.CompanyName}); err != nil {
+			t.Fatal(err)
+		}
+		if err := db.UpsertUser(ctx, store.User{ID: alice.UserID, Company: alice.CompanyID, Name: alice.UserName, Role: alice.Role}); err != nil {
+			t.Fatal(err)
+		}
+		fn(t, &domain.Env{DB: db, Now: time.Now})
+	})
 }
 
 // clock is a settable time source; tokens carry whole seconds, so it

@@ -6,7 +6,7 @@ import (
 
 	"github.com/trove-ml/trove/internal/auth"
 	"github.com/trove-ml/trove/internal/domain"
-	"github.com/trove-ml/trove/internal/testenv"
+	"github.com/trove-ml/trove/internal/domain/domaintest"
 )
 
 // A configured login works through CheckKey (the login page's Basic
@@ -39,7 +39,7 @@ func TestPasswordLoginFollowsTheConfiguration(t *testing.T) {
 			t.Fatal(err)
 		}
 		_, err = s.CheckKey(ctx, "gina", "gina-pass", "")
-		testenv.WantError(t, err, 401, 22)
+		domaintest.WantError(t, err, 401, 22)
 		if on, err := s.PasswordLoginEnabled(ctx); err != nil || on {
 			t.Fatalf("still enabled: %v %v", on, err)
 		}

@@ -5,9 +5,9 @@ import (
 	"testing"
 
 	"github.com/trove-ml/trove/internal/domain"
+	"github.com/trove-ml/trove/internal/domain/domaintest"
 	"github.com/trove-ml/trove/internal/models"
 	"github.com/trove-ml/trove/internal/store"
-	"github.com/trove-ml/trove/internal/testenv"
 )
 
 var me = models.Actor{Company: "acme", User: "u1"}
@@ -31,12 +31,12 @@ func load(t *testing.T, env *domain.Env, id string) *store.Model {
 }
 
 func TestCreateRefusesShortNamesAndUnknownProjects(t *testing.T) {
-	testenv.EachDomain(t, func(t *testing.T, env *domain.Env) {
+	domaintest.EachEnv(t, func(t *testing.T, env *domain.Env) {
 		ctx := context.Background()
 		_, err := models.Create(ctx, env, models.CreateInput{Actor: me, Name: " ab ", URI: "x"})
-		testenv.WantError(t, err, 400, 800)
+		domaintest.WantError(t, err, 400, 800)
 		_, err = models.Create(ctx, env, models.CreateInput{Actor: me, Name: "good name", URI: "x", Project: "nope"})
-		testenv.WantError(t, err, 400, 12)
+		domaintest.WantError(t, err, 400, 12)
 		m := load(t, env, create(t, env, "weights"))
 		if m.Tags == nil || m.Metadata == nil || m.LastChangedBy != me.User {
 			t.Fatalf("created model not normalised: %+v", m)
@@ -45,7 +45,7 @@ func TestCreateRefusesShortNamesAndUnknownProjects(t *testing.T) {
 }
 
 func TestUpdateTagsCountsEachListAndIsAllOrNothing(t *testing.T) {
-	testenv.EachDomain(t, func(t *testing.T, env *domain.Env) {
+	domaintest.EachEnv(t, func(t *testing.T, env *domain.Env) {
 		ctx := context.Background()
 		a, b := create(t, env, "model a"), create(t, env, "model b")
 		n, err := models.UpdateTags(ctx, env, me, []string{a, b, a}, []string{"x", "y"}, []string{"y"})
@@ -56,7 +56,7 @@ func TestUpdateTagsCountsEachListAndIsAllOrNothing(t *testing.T) {
 			t.Fatalf("tags %v", tags)
 		}
 		_, err = models.UpdateTags(ctx, env, me, []string{a, "nope"}, []string{"z"}, nil)
-		testenv.WantError(t, err, 400, 201)
+		domaintest.WantError(t, err, 400, 201)
 		if tags := load(t, env, a).Tags; len(tags) != 1 {
 			t.Fatalf("a failed call wrote tags: %v", tags)
 		}
@@ -64,7 +64,7 @@ func TestUpdateTagsCountsEachListAndIsAllOrNothing(t *testing.T) {
 }
 
 func TestArchiveAndMetadata(t *testing.T) {
-	testenv.EachDomain(t, func(t *testing.T, env *domain.Env) {
+	domaintest.EachEnv(t, func(t *testing.T, env *domain.Env) {
 		ctx := context.Background()
 		id := create(t, env, "archived model")
 		if err := models.SetArchived(ctx, env, me, id, true); err != nil {
@@ -92,12 +92,12 @@ func TestArchiveAndMetadata(t *testing.T) {
 		if len(load(t, env, id).Metadata) != 0 {
 			t.Fatal("metadata not deleted")
 		}
-		testenv.WantError(t, models.SetArchived(ctx, env, models.Actor{Company: "other", User: "x"}, id, true), 400, 201)
+		domaintest.WantError(t, models.SetArchived(ctx, env, models.Actor{Company: "other", User: "x"}, id, true), 400, 201)
 	})
 }
 
 func TestMoveCreatesTheNamedProject(t *testing.T) {
-	testenv.EachDomain(t, func(t *testing.T, env *domain.Env) {
+	domaintest.EachEnv(t, func(t *testing.T, env *domain.Env) {
 		ctx := context.Background()
 		id := create(t, env, "moving model")
 		dest, err := models.Move(ctx, env, me, []string{id}, "", "models/here")
@@ -109,12 +109,12 @@ func TestMoveCreatesTheNamedProject(t *testing.T) {
 			t.Fatalf("moved to root %q: %v", dest, err)
 		}
 		_, err = models.Move(ctx, env, me, []string{id}, "nope", "")
-		testenv.WantError(t, err, 400, 401)
+		domaintest.WantError(t, err, 400, 401)
 	})
 }
 
 func TestSetPublicTouchesTheModel(t *testing.T) {
-	testenv.EachDomain(t, func(t *testing.T, env *domain.Env) {
+	domaintest.EachEnv(t, func(t *testing.T, env *domain.Env) {
 		ctx := context.Background()
 		id := create(t, env, "public model")
 		other := models.Actor{Company: me.Company, User: "u2"}
@@ -126,6 +126,6 @@ func TestSetPublicTouchesTheModel(t *testing.T) {
 			t.Fatalf("public model %+v", m)
 		}
 		_, err := models.SetPublic(ctx, env, me, []string{"nope", id}, true)
-		testenv.WantError(t, err, 400, 201)
+		domaintest.WantError(t, err, 400, 201)
 	})
 }

@@ -6,18 +6,18 @@ import (
 	"testing"
 
 	"github.com/trove-ml/trove/internal/domain"
+	"github.com/trove-ml/trove/internal/domain/domaintest"
 	"github.com/trove-ml/trove/internal/ids"
 	"github.com/trove-ml/trove/internal/organization"
 	"github.com/trove-ml/trove/internal/projects"
 	"github.com/trove-ml/trove/internal/store"
 	"github.com/trove-ml/trove/internal/tasks"
-	"github.com/trove-ml/trove/internal/testenv"
 )
 
 var ctx = context.Background()
 
 func TestCountEntities(t *testing.T) {
-	testenv.EachDomain(t, func(t *testing.T, env *domain.Env) {
+	domaintest.EachEnv(t, func(t *testing.T, env *domain.Env) {
 		team, err := projects.Create(ctx, env, projects.CreateInput{Company: "c1", User: "u1", Name: "Team"})
 		if err != nil {
 			t.Fatal(err)

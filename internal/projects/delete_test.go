@@ -10,7 +10,7 @@ import (
 	"github.com/trove-ml/trove/internal/domain"
 	"github.com/trove-ml/trove/internal/projects"
 	"github.com/trove-ml/trove/internal/store"
-	"github.com/trove-ml/trove/internal/testenv"
+	"github.com/trove-ml/trove/internal/store/storetest"
 )
 
 var ctx = context.Background()
@@ -63,48 +63,38 @@ func exists[S any, P interface {
 // the project tree goes with its tasks and models and their files after
 // the commit; without it the contents only leave the projects.
 func TestDeleteProject(t *testing.T) {
-	for _, backend := range testenv.Backends() {
-		t.Run(backend, func(t *testing.T) {
-			for _, contents := range []bool{true, false} {
-				dsn := ""
-				if backend == "postgres" {
-					dsn = testenv.NewPostgresDB(t)
-				}
-				db, err := store.Open(ctx, dsn, t.TempDir())
-				if err != nil {
-					t.Fatal(err)
-				}
-				files := &removed{}
-				d := &domain.Env{DB: db, Now: func() time.Time { return time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC) }, Files: files}
-				fixture(t, d)
-				r := projects.DeleteRequest{Company: "c1", Project: "p", DeleteContents: contents, DeleteFiles: true}
-				if _, err := projects.DeleteProject(ctx, d, r); !apierr.Is(err, 400, 402) {
-					t.Fatalf("delete of a project with a task: %v", err)
-				}
-				r.Force = true
-				res, err := projects.DeleteProject(ctx, d, r)
-				if err != nil {
-					t.Fatal(err)
-				}
-				if res.Deleted != 2 || exists(t, db.Projects(), "pc") || !exists(t, db.Tasks(), "out") {
-					t.Fatalf("deleted %+v", res)
-				}
-				if contents {
-					if res.DeletedTasks != 1 || res.DeletedModels != 1 || exists(t, db.Tasks(), "in") || exists(t, db.Models(), "m") {
-						t.Fatalf("contents: %+v", res)
-					}
-					slices.Sort(files.urls)
-					if !slices.Equal(files.urls, []string{"file:///a/out.bin", "file:///m.pt"}) {
-						t.Fatalf("removed files %v", files.urls)
-					}
-				} else {
-					tk, err := db.Tasks().Get(ctx, db.Read(), "in")
-					if err != nil || tk.Project != "" || res.DisassociatedTasks != 1 || res.URLs != nil || len(files.urls) != 0 {
-						t.Fatalf("disassociated: %+v %v %+v", tk, err, res)
-					}
-				}
-				db.Close()
+	storetest.Run(t, true, func(t *testing.T, backend string) {
+		for _, contents := range []bool{true, false} {
+			db := storetest.Open(t, backend)
+			files := &removed{}
+			d := &domain.Env{DB: db, Now: func() time.Time { return time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC) }, Files: files}
+			fixture(t, d)
+			r := projects.DeleteRequest{Company: "c1", Project: "p", DeleteContents: contents, DeleteFiles: true}
+			if _, err := projects.DeleteProject(ctx, d, r); !apierr.Is(err, 400, 402) {
+				t.Fatalf("delete of a project with a task: %v", err)
 			}
-		})
-	}
+			r.Force = true
+			res, err := projects.DeleteProject(ctx, d, r)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if res.Deleted != 2 || exists(t, db.Projects(), "pc") || !exists(t, db.Tasks(), "out") {
+				t.Fatalf("deleted %+v", res)
+			}
+			if contents {
+				if res.DeletedTasks != 1 || res.DeletedModels != 1 || exists(t, db.Tasks(), "in") || exists(t, db.Models(), "m") {
+					t.Fatalf("contents: %+v", res)
+				}
+				slices.Sort(files.urls)
+				if !slices.Equal(files.urls, []string{"file:///a/out.bin", "file:///m.pt"}) {
+					t.Fatalf("removed files %v", files.urls)
+				}
+			} else {
+				tk, err := db.Tasks().Get(ctx, db.Read(), "in")
+				if err != nil || tk.Project != "" || res.DisassociatedTasks != 1 || res.URLs != nil || len(files.urls) != 0 {
+					t.Fatalf("disassociated: %+v %v %+v", tk, err, res)
+				}
+			}
+		}
+	})
 }

@@ -6,9 +6,9 @@ import (
 
 	"github.com/trove-ml/trove/internal/apierr"
 	"github.com/trove-ml/trove/internal/domain"
+	"github.com/trove-ml/trove/internal/domain/domaintest"
 	"github.com/trove-ml/trove/internal/projects"
 	"github.com/trove-ml/trove/internal/store"
-	"github.com/trove-ml/trove/internal/testenv"
 )
 
 const company, user = "acme", "u1"
@@ -23,7 +23,7 @@ func create(t *testing.T, env *domain.Env, name string) string {
 }
 
 func TestCreateMakesAncestorsAndRefusesTakenNames(t *testing.T) {
-	testenv.EachDomain(t, func(t *testing.T, env *domain.Env) {
+	domaintest.EachEnv(t, func(t *testing.T, env *domain.Env) {
 		ctx := context.Background()
 		id := create(t, env, " alpha / beta ")
 		p, err := projects.Get(ctx, env, company, id)
@@ -38,14 +38,14 @@ func TestCreateMakesAncestorsAndRefusesTakenNames(t *testing.T) {
 			t.Fatalf("parent %+v, %v", parent, err)
 		}
 		_, err = projects.Create(ctx, env, projects.CreateInput{Company: company, User: user, Name: "alpha/beta"})
-		testenv.WantError(t, err, 400, 801)
+		domaintest.WantError(t, err, 400, 801)
 		_, err = projects.Create(ctx, env, projects.CreateInput{Company: company, User: user, Name: "//"})
-		testenv.WantError(t, err, 400, 407)
+		domaintest.WantError(t, err, 400, 407)
 	})
 }
 
 func TestMoveRenamesTheSubtree(t *testing.T) {
-	testenv.EachDomain(t, func(t *testing.T, env *domain.Env) {
+	domaintest.EachEnv(t, func(t *testing.T, env *domain.Env) {
 		ctx := context.Background()
 		leaf := create(t, env, "top/mid/leaf")
 		mid, err := projects.Get(ctx, env, company, mustParent(t, env, leaf))
@@ -62,7 +62,7 @@ func TestMoveRenamesTheSubtree(t *testing.T) {
 			t.Fatalf("leaf after move %+v", p)
 		}
 		_, err = projects.Move(ctx, env, company, user, mid.ID, &dest)
-		testenv.WantError(t, err, 400, 410)
+		domaintest.WantError(t, err, 400, 410)
 	})
 }
 
@@ -76,7 +76,7 @@ func mustParent(t *testing.T, env *domain.Env, id string) string {
 }
 
 func TestSetPublicRoundTrip(t *testing.T) {
-	testenv.EachDomain(t, func(t *testing.T, env *domain.Env) {
+	domaintest.EachEnv(t, func(t *testing.T, env *domain.Env) {
 		ctx := context.Background()
 		id := create(t, env, "shared")
 		if n, err := projects.SetPublic(ctx, env, company, []string{id}, true); err != nil || n != 1 {
@@ -88,9 +88,9 @@ func TestSetPublicRoundTrip(t *testing.T) {
 		}
 		// Already public, and another company never owned it.
 		_, err := projects.SetPublic(ctx, env, company, []string{id}, true)
-		testenv.WantError(t, err, 400, 401)
+		domaintest.WantError(t, err, 400, 401)
 		_, err = projects.SetPublic(ctx, env, "other", []string{id}, false)
-		testenv.WantError(t, err, 400, 401)
+		domaintest.WantError(t, err, 400, 401)
 		if n, err := projects.SetPublic(ctx, env, company, []string{id}, false); err != nil || n != 1 {
 			t.Fatalf("make private: %d, %v", n, err)
 		}
@@ -104,7 +104,7 @@ func TestSetPublicRoundTrip(t *testing.T) {
 // A store failure is a server error, not "invalid project id" (the old
 // projects copy of setPublic answered 400 for it).
 func TestSetPublicKeepsStoreFailuresServerErrors(t *testing.T) {
-	testenv.EachDomain(t, func(t *testing.T, env *domain.Env) {
+	domaintest.EachEnv(t, func(t *testing.T, env *domain.Env) {
 		id := create(t, env, "doomed")
 		env.DB.Close()
 		_, err := projects.SetPublic(context.Background(), env, company, []string{id}, true)
@@ -118,7 +118,7 @@ func TestSetPublicKeepsStoreFailuresServerErrors(t *testing.T) {
 }
 
 func TestMergeMovesActiveContentsAndChildren(t *testing.T) {
-	testenv.EachDomain(t, func(t *testing.T, env *domain.Env) {
+	domaintest.EachEnv(t, func(t *testing.T, env *domain.Env) {
 		ctx := context.Background()
 		child := create(t, env, "src/child")
 		src := mustParent(t, env, child)
@@ -142,8 +142,8 @@ func TestMergeMovesActiveContentsAndChildren(t *testing.T) {
 			t.Fatalf("active model stayed in %q", live.Project)
 		}
 		_, err = projects.Get(ctx, env, company, src)
-		testenv.WantError(t, err, 400, 401)
+		domaintest.WantError(t, err, 400, 401)
 		_, err = projects.Merge(ctx, env, company, dst, child)
-		testenv.WantError(t, err, 400, 412)
+		domaintest.WantError(t, err, 400, 412)
 	})
 }

@@ -6,12 +6,12 @@ import (
 	"testing"
 
 	"github.com/trove-ml/trove/internal/domain"
+	"github.com/trove-ml/trove/internal/domain/domaintest"
 	"github.com/trove-ml/trove/internal/ids"
 	"github.com/trove-ml/trove/internal/projects"
 	"github.com/trove-ml/trove/internal/reports"
 	"github.com/trove-ml/trove/internal/store"
 	"github.com/trove-ml/trove/internal/tasks"
-	"github.com/trove-ml/trove/internal/testenv"
 )
 
 var ctx = context.Background()
@@ -28,7 +28,7 @@ func folderName(t *testing.T, env *domain.Env, id string) string {
 }
 
 func TestFoldersFollowReports(t *testing.T) {
-	testenv.EachDomain(t, func(t *testing.T, env *domain.Env) {
+	domaintest.EachEnv(t, func(t *testing.T, env *domain.Env) {
 		team, err := projects.Create(ctx, env, projects.CreateInput{Company: company, User: user, Name: "Team"})
 		if err != nil {
 			t.Fatal(err)
@@ -53,13 +53,13 @@ func TestFoldersFollowReports(t *testing.T) {
 			t.Fatal("empty folder kept")
 		}
 		_, err = reports.Move(ctx, env, reports.MoveInput{Company: company, User: user, Task: root.ID})
-		testenv.WantError(t, err, 400, 11)
+		domaintest.WantError(t, err, 400, 11)
 		// Deleting both empties the Team folder.
 		if _, err := reports.Publish(ctx, env, reports.StatusInput{Company: company, User: user, Task: root.ID}); err != nil {
 			t.Fatal(err)
 		}
 		_, err = reports.Delete(ctx, env, reports.DeleteInput{Company: company, User: user, Task: root.ID})
-		testenv.WantError(t, err, 400, 123)
+		domaintest.WantError(t, err, 400, 123)
 		if _, err := reports.SetArchived(ctx, env, reports.StatusInput{Company: company, User: user, Task: root.ID}, true); err != nil {
 			t.Fatal(err)
 		}
@@ -75,7 +75,7 @@ func TestFoldersFollowReports(t *testing.T) {
 }
 
 func TestOnlyDraftContentChanges(t *testing.T) {
-	testenv.EachDomain(t, func(t *testing.T, env *domain.Env) {
+	domaintest.EachEnv(t, func(t *testing.T, env *domain.Env) {
 		r, err := reports.Create(ctx, env, reports.CreateInput{Company: company, User: user, Name: "r1", Tags: []string{"b", "a"}})
 		if err != nil {
 			t.Fatal(err)
@@ -88,7 +88,7 @@ func TestOnlyDraftContentChanges(t *testing.T) {
 			t.Fatal(err)
 		}
 		_, err = reports.Update(ctx, env, reports.UpdateInput{Company: company, User: user, Task: r.ID, Report: &text})
-		testenv.WantError(t, err, 400, 110)
+		domaintest.WantError(t, err, 400, 110)
 		name := "renamed"
 		u, err := reports.Update(ctx, env, reports.UpdateInput{Company: company, User: user, Task: r.ID, Name: &name})
 		if err != nil || u.Fields["name"] != "renamed" {
@@ -105,8 +105,8 @@ func TestOnlyDraftContentChanges(t *testing.T) {
 			t.Fatal(err)
 		}
 		_, err = reports.Update(ctx, env, reports.UpdateInput{Company: company, User: user, Task: other.ID, Name: &name})
-		testenv.WantError(t, err, 400, 150)
+		domaintest.WantError(t, err, 400, 150)
 		_, err = reports.Update(ctx, env, reports.UpdateInput{Company: "c2", User: user, Task: r.ID, Name: &name})
-		testenv.WantError(t, err, 400, 101)
+		domaintest.WantError(t, err, 400, 101)
 	})
 }

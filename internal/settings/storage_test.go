@@ -9,9 +9,9 @@ import (
 
 	"github.com/trove-ml/trove/internal/auth"
 	"github.com/trove-ml/trove/internal/domain"
+	"github.com/trove-ml/trove/internal/domain/domaintest"
 	"github.com/trove-ml/trove/internal/settings"
 	"github.com/trove-ml/trove/internal/store"
-	"github.com/trove-ml/trove/internal/testenv"
 )
 
 // secretPatch has every credential set to a string that contains
@@ -30,7 +30,7 @@ func secretPatch() settings.StoragePatch {
 // bucket requests with them) and never an annotator or a guest, who get
 // the same settings with every credential blank.
 func TestStorageForRole(t *testing.T) {
-	testenv.EachDomain(t, func(t *testing.T, env *domain.Env) {
+	domaintest.EachEnv(t, func(t *testing.T, env *domain.Env) {
 		ctx := context.Background()
 		if s, err := settings.StorageFor(ctx, env, "c1", auth.RoleGuest); err != nil || s != nil {
 			t.Fatalf("none stored: %v %v", s, err)

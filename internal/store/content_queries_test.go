@@ -6,10 +6,9 @@ import (
 	"sort"
 	"testing"
 
-	"github.com/trove-ml/trove/internal/domain"
 	"github.com/trove-ml/trove/internal/jsonx"
 	"github.com/trove-ml/trove/internal/store"
-	"github.com/trove-ml/trove/internal/testenv"
+	"github.com/trove-ml/trove/internal/store/storetest"
 )
 
 // The named queries over project contents (projects' stats, task queries,
@@ -39,8 +38,8 @@ func putProject(t *testing.T, db *store.DB, id string) {
 }
 
 func TestContentQueries(t *testing.T) {
-	testenv.EachDomain(t, func(t *testing.T, env *domain.Env) {
-		ctx, db := context.Background(), env.DB
+	storetest.Each(t, func(t *testing.T, db *store.DB) {
+		ctx := context.Background()
 		putProject(t, db, "p1")
 		putModel(t, db, "m1", "p1", "torch")
 		putModel(t, db, "m2", "p1", "keras", store.ArchivedTag)
@@ -91,8 +90,7 @@ func TestContentQueries(t *testing.T) {
 }
 
 func TestGetEachForUpdateKeepsOrderAndMissing(t *testing.T) {
-	testenv.EachDomain(t, func(t *testing.T, env *domain.Env) {
-		db := env.DB
+	storetest.Each(t, func(t *testing.T, db *store.DB) {
 		putModel(t, db, "a1", "", "")
 		putModel(t, db, "b1", "", "")
 		err := db.Tx(context.Background(), func(q store.Querier) error {

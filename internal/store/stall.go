@@ -29,6 +29,13 @@ func StallQueries(marker string) (restore func()) {
 	return func() { stallMarker.Store(old) }
 }
 
+// stallsRunning counts the endless statements running now.
+var stallsRunning atomic.Int64
+
+// StalledQueries is the number of queries StallQueries holds right now
+// (tests wait for a request to be held, or for it to have stopped).
+func StalledQueries() int64 { return stallsRunning.Load() }
+
 // stalled says whether a query with args is to stall.
 func stalled(args []driver.NamedValue) bool {
 	m := stallMarker.Load()
@@ -46,6 +53,8 @@ func stalled(args []driver.NamedValue) bool {
 // stall runs the endless statement on c until ctx ends and returns the
 // reason it ended.
 func (c *interruptibleConn) stall(ctx context.Context) error {
+	stallsRunning.Add(1)
+	defer stallsRunning.Add(-1)
 	rows, err := c.inner.(driver.QueryerContext).QueryContext(ctx, endlessStatement, nil)
 	if err == nil {
 		rows = c.watch(ctx, rows)

@@ -9,7 +9,7 @@ import (
 	"github.com/trove-ml/trove/internal/domain"
 	"github.com/trove-ml/trove/internal/jsonx"
 	"github.com/trove-ml/trove/internal/store"
-	"github.com/trove-ml/trove/internal/testenv"
+	"github.com/trove-ml/trove/internal/store/storetest"
 )
 
 var ctx = context.Background()
@@ -32,21 +32,10 @@ func (r *removed) RemoveStoredFiles(_ context.Context, _ string, urls []string) 
 // eachStore runs fn on a fresh store of every test backend, with a domain
 // environment whose clock stands still at clockStart.
 func eachStore(t *testing.T, fn func(t *testing.T, d *domain.Env, files *removed)) {
-	for _, backend := range testenv.Backends() {
-		t.Run(backend, func(t *testing.T) {
-			dsn := ""
-			if backend == "postgres" {
-				dsn = testenv.NewPostgresDB(t)
-			}
-			db, err := store.Open(ctx, dsn, t.TempDir())
-			if err != nil {
-				t.Fatal(err)
-			}
-			t.Cleanup(func() { db.Close() })
-			files := &removed{}
-			fn(t, &domain.Env{DB: db, Now: func() time.Time { return clockStart }, Files: files}, files)
-		})
-	}
+	storetest.Each(t, func(t *testing.T, db *store.DB) {
+		files := &removed{}
+		fn(t, &domain.Env{DB: db, Now: func() time.Time { return clockStart }, Files: files}, files)
+	})
 }
 
 // putTask stores a task of company c1 in the given status.

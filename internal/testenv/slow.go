@@ -62,5 +62,42 @@ func StallTaskLists(t testing.TB, backend, dbURL string) {
 	})
 }
 
+// WaitStalled waits until n of StallTaskLists' requests are held (n = 0:
+// until none is running any more), and fails the test if that takes longer
+// than within. On SQLite it counts the store's endless statements, on
+// PostgreSQL the statements of dbURL's database waiting on a lock. A test
+// waits for the state it needs instead of sleeping for it.
+func WaitStalled(t testing.TB, backend, dbURL string, n int, within time.Duration) {
+	t.Helper()
+	count := func() int { return int(store.StalledQueries()) }
+	if backend == "postgres" {
+		db, err := sql.Open("pgx", dbURL)
+		if err != nil {
+			t.Fatalf("open %s: %v", dbURL, err)
+		}
+		defer db.Close()
+		count = func() int {
+			var c int
+			err := db.QueryRow(`SELECT count(*) FROM pg_stat_activity
+				WHERE datname = current_database() AND state = 'active' AND wait_event_type = 'Lock' AND pid <> pg_backend_pid()`).Scan(&c)
+			if err != nil {
+				t.Fatalf("pg_stat_activity: %v", err)
+			}
+			return c
+		}
+	}
+	deadline := time.Now().Add(within)
+	for {
+		c := count()
+		if c == n {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("%d stalled requests after %s, want %d", c, within, n)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
+
 // DBURL is the PostgreSQL URL of e's store ("" on SQLite).
 func (e *Env) DBURL() string { return e.App.Cfg.DB }

@@ -38,6 +38,8 @@ type Env struct {
 	App     *app.App
 	// Token is an admin token of the default company.
 	Token string
+	// Clock is the server's clock; tests advance it instead of sleeping.
+	Clock *Clock
 }
 
 // Backends lists the backends to test on.
@@ -51,13 +53,17 @@ func WithUsers(users ...auth.FixedUser) Option {
 	return func(c *config.Config) { c.Users = append(c.Users, users...) }
 }
 
-// Each runs fn once per backend as a subtest with a fresh environment.
+// Each runs fn once per backend as a subtest with a fresh environment;
+// the backends' subtests run in parallel (each has its own store and
+// server). A test that changes process-wide settings while it runs (a
+// budget, a test hook) or measures the process uses EachSerial.
 func Each(t *testing.T, fn func(t *testing.T, e *Env), opts ...Option) {
-	for _, b := range Backends() {
-		t.Run(b, func(t *testing.T) {
-			fn(t, New(t, b, opts...))
-		})
-	}
+	storetest.Run(t, true, func(t *testing.T, b string) { fn(t, New(t, b, opts...)) })
+}
+
+// EachSerial is Each with the backends one after the other.
+func EachSerial(t *testing.T, fn func(t *testing.T, e *Env), opts ...Option) {
+	storetest.Run(t, false, func(t *testing.T, b string) { fn(t, New(t, b, opts...)) })
 }
 
 // New starts an environment on backend ("sqlite" or "postgres").
@@ -78,7 +84,8 @@ func New(t testing.TB, backend string, opts ...Option) *Env {
 	if os.Getenv("TROVE_TEST_LOG") != "" {
 		log = slog.New(slog.NewTextHandler(os.Stderr, nil))
 	}
-	a, err := app.New(context.Background(), cfg, log)
+	clock := &Clock{}
+	a, err := app.New(context.Background(), cfg, log, app.WithClock(clock.Now))
 	if err != nil {
 		t.Fatalf("start trove: %v", err)
 	}
@@ -87,7 +94,7 @@ func New(t testing.TB, backend string, opts ...Option) *Env {
 		srv.Close()
 		a.Close()
 	})
-	e := &Env{Backend: backend, URL: srv.URL, App: a}
+	e := &Env{Backend: backend, URL: srv.URL, App: a, Clock: clock}
 	e.Token = e.Login(t, AdminKey, AdminSecret)
 	return e
 }

@@ -114,14 +114,24 @@ func TestBackupWhileIngesting(t *testing.T) {
 	stop := make(chan struct{})
 	errc := make(chan error, 1)
 	go ingest(e, task, stop, &acked, errc)
-	for acked.Load() < 20*ingestBatch && len(errc) == 0 {
-		time.Sleep(5 * time.Millisecond)
+	// waitAcked waits (bounded) until n events are acknowledged or the
+	// ingest failed.
+	waitAcked := func(n int64) {
+		deadline := time.Now().Add(60 * time.Second)
+		for acked.Load() < n && len(errc) == 0 {
+			if time.Now().After(deadline) {
+				t.Fatalf("%d of %d events acknowledged after 60 s", acked.Load(), n)
+			}
+			time.Sleep(5 * time.Millisecond)
+		}
 	}
+	waitAcked(20 * ingestBatch)
 	before := acked.Load()
 	archive := filepath.Join(t.TempDir(), "backup.tgz")
 	loc, _ := store.Locate(e.App.Cfg.DB, e.App.Cfg.DataDir)
 	st, err := transfer.Backup(context.Background(), loc, e.App.Cfg.DataDir, archive)
-	time.Sleep(50 * time.Millisecond)
+	// the ingest goes on after the backup
+	waitAcked(acked.Load() + 2*ingestBatch)
 	close(stop)
 	if ierr := <-errc; ierr != nil {
 		t.Fatalf("ingest: %v", ierr)

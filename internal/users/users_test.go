@@ -7,8 +7,8 @@ import (
 
 	"github.com/trove-ml/trove/internal/auth"
 	"github.com/trove-ml/trove/internal/domain"
+	"github.com/trove-ml/trove/internal/domain/domaintest"
 	"github.com/trove-ml/trove/internal/store"
-	"github.com/trove-ml/trove/internal/testenv"
 	"github.com/trove-ml/trove/internal/users"
 )
 
@@ -27,7 +27,7 @@ func addUser(t *testing.T, env *domain.Env, id, company string) *auth.Identity {
 // Preferences are stored per user and company: a caller naming a user of
 // another company finds none, and changes reach only its own row.
 func TestPreferencesStore(t *testing.T) {
-	testenv.EachDomain(t, func(t *testing.T, env *domain.Env) {
+	domaintest.EachEnv(t, func(t *testing.T, env *domain.Env) {
 		ctx := context.Background()
 		a := addUser(t, env, "a", "co1")
 		addUser(t, env, "b", "co2")
@@ -46,16 +46,16 @@ func TestPreferencesStore(t *testing.T) {
 			t.Fatalf("b: %v %v", p, err)
 		}
 		_, err = users.Preferences(ctx, env, "co2", "a")
-		testenv.WantError(t, err, 400, 301)
+		domaintest.WantError(t, err, 400, 301)
 		_, err = users.SetPreferences(ctx, env, "co2", "a", map[string]any{"x": 2})
-		testenv.WantError(t, err, 400, 301)
+		domaintest.WantError(t, err, 400, 301)
 		_, err = users.SetPreferences(ctx, env, a.CompanyID, a.UserID, map[string]any{"x": map[string]any{"$y": 2}})
-		testenv.WantError(t, err, 400, 16)
+		domaintest.WantError(t, err, 400, 16)
 	})
 }
 
 func TestUpdateAndDelete(t *testing.T) {
-	testenv.EachDomain(t, func(t *testing.T, env *domain.Env) {
+	domaintest.EachEnv(t, func(t *testing.T, env *domain.Env) {
 		ctx := context.Background()
 		a := addUser(t, env, "a", "co1")
 		b := addUser(t, env, "b", "co1")
@@ -73,20 +73,20 @@ func TestUpdateAndDelete(t *testing.T) {
 		}
 		// Another user's profile is not a plain user's to change.
 		_, err = users.Update(ctx, env, a, "b", users.Profile{Name: &name})
-		testenv.WantError(t, err, 400, 301)
+		domaintest.WantError(t, err, 400, 301)
 		// Nor is another company's user an admin's.
 		_, err = users.Update(ctx, env, admin, "c", users.Profile{Name: &name})
-		testenv.WantError(t, err, 400, 301)
+		domaintest.WantError(t, err, 400, 301)
 		// Only those administering users delete them.
-		testenv.WantError(t, users.Delete(ctx, env, a, "b"), 403, 20)
+		domaintest.WantError(t, users.Delete(ctx, env, a, "b"), 403, 20)
 		root := *a
 		root.Role = auth.RoleRoot
-		testenv.WantError(t, users.Delete(ctx, env, &root, "a"), 400, 16)
-		testenv.WantError(t, users.Delete(ctx, env, &root, "c"), 400, 301)
+		domaintest.WantError(t, users.Delete(ctx, env, &root, "a"), 400, 16)
+		domaintest.WantError(t, users.Delete(ctx, env, &root, "c"), 400, 301)
 		if err := users.Delete(ctx, env, &root, "b"); err != nil {
 			t.Fatal(err)
 		}
 		_, err = users.Get(ctx, env, a, "b")
-		testenv.WantError(t, err, 400, 301)
+		domaintest.WantError(t, err, 400, 301)
 	})
 }

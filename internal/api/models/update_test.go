@@ -14,7 +14,7 @@ func TestEditAndUpdate(t *testing.T) {
 		task := putTask(t, e, taskFixture{})
 		id := mkModel(t, e, "draft", obj{"ui_cache": obj{"preview": "x"}})
 		before := getModel(t, e, id)
-		time.Sleep(5 * time.Millisecond)
+		e.Clock.Advance(time.Second)
 
 		// edit: the SDK's OutputModel call.
 		r := e.Call(t, "models.edit", obj{"model": id, "uri": "file:///w/model.pt", "name": "m", "comment": "Created by task id",
@@ -45,7 +45,7 @@ func TestEditAndUpdate(t *testing.T) {
 		}
 		// A comment-only edit changes last_change, not last_update.
 		lu := getModel(t, e, id)["last_update"]
-		time.Sleep(5 * time.Millisecond)
+		e.Clock.Advance(time.Second)
 		r = e.Call(t, "models.edit", obj{"model": id, "comment": "new"}).OK(t)
 		if testenv.Get(r.Data, "fields.last_update") != nil || getModel(t, e, id)["last_update"] != lu {
 			t.Fatalf("comment moved last_update: %s", r.Raw)

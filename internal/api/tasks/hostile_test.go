@@ -56,8 +56,9 @@ func TestHostileNULInStrings(t *testing.T) {
 // filtered tag read runs under limits.ListQueryTime now: past it the call
 // answers a 400 saying the query was too costly (the budget is lowered
 // here so a small store reaches it), and within it the same call answers.
+// The budget is process-wide: the backends run one after the other.
 func TestHostileListQueryBudget(t *testing.T) {
-	testenv.Each(t, func(t *testing.T, e *testenv.Env) {
+	testenv.EachSerial(t, func(t *testing.T, e *testenv.Env) {
 		mkTask(t, e, "budget", obj{"comment": "some comment", "tags": []string{"x"}})
 		calls := []struct {
 			op   string

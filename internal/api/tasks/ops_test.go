@@ -97,7 +97,7 @@ func TestEditAndUpdate(t *testing.T) {
 			t.Fatalf("requirements: %s", r.Raw)
 		}
 		before := getTask(t, e, id)["last_update"]
-		time.Sleep(5 * time.Millisecond)
+		e.Clock.Advance(time.Second)
 		e.Call(t, "tasks.ping", obj{"task": id}).OK(t)
 		after := getTask(t, e, id)
 		if after["last_update"] == before || after["active_duration"] == nil {

@@ -1,6 +1,8 @@
 // Package domaintest gives domain package tests a store on each test
-// backend (SQLite always, PostgreSQL when TROVE_TEST_POSTGRES is set), with
-// a company, a user and a settable clock, without the HTTP layer.
+// backend (SQLite always, PostgreSQL when TROVE_TEST_POSTGRES is set) and a
+// domain environment on it with a clock that tests move, without the HTTP
+// layer: it is built on storetest and links no api, rpc or app package
+// (internal/domain's layering test checks it).
 package domaintest
 
 import (
@@ -8,43 +10,52 @@ import (
 	"testing"
 	"time"
 
+	"github.com/trove-ml/trove/internal/apierr"
 	"github.com/trove-ml/trove/internal/domain"
 	"github.com/trove-ml/trove/internal/store"
-	"github.com/trove-ml/trove/internal/testenv"
+	"github.com/trove-ml/trove/internal/store/storetest"
 )
 
-// Company and User exist in every environment.
+// Company and User exist in every environment of Each and New.
 const (
 	Company = "test-company"
 	User    = "test-user"
 )
 
-// Env is a domain environment whose clock tests move.
+// Fixed is the time the clock of EachEnv's environments stands at.
+var Fixed = time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
+
+// Env is a domain environment whose clock tests move (its Now returns
+// Clock).
 type Env struct {
 	domain.Env
 	Clock time.Time
 }
 
-// Each runs fn as a subtest per backend, each with a fresh store.
+// Advance moves the clock forward by d.
+func (e *Env) Advance(d time.Duration) { e.Clock = e.Clock.Add(d) }
+
+// Each runs fn as a subtest per backend, each with a fresh store holding
+// Company and User; the backends run in parallel.
 func Each(t *testing.T, fn func(t *testing.T, e *Env)) {
-	for _, b := range testenv.Backends() {
-		t.Run(b, func(t *testing.T) { fn(t, New(t, b)) })
-	}
+	storetest.Run(t, true, func(t *testing.T, backend string) { fn(t, New(t, backend)) })
 }
 
-// New opens a fresh store on backend ("sqlite" or "postgres").
+// EachEnv runs fn as a subtest per backend with a domain environment on a
+// bare fresh store (no company, no user) whose clock stands at Fixed; the
+// backends run in parallel.
+func EachEnv(t *testing.T, fn func(t *testing.T, env *domain.Env)) {
+	storetest.Each(t, func(t *testing.T, db *store.DB) {
+		fn(t, &domain.Env{DB: db, Now: func() time.Time { return Fixed }})
+	})
+}
+
+// New opens a fresh store on backend ("sqlite" or "postgres") holding
+// Company and User, with a clock starting at 2023-11-14 22:13:20 UTC.
 func New(t testing.TB, backend string) *Env {
 	t.Helper()
-	dsn := ""
-	if backend == "postgres" {
-		dsn = testenv.NewPostgresDB(t)
-	}
+	db := storetest.Open(t, backend)
 	ctx := context.Background()
-	db, err := store.Open(ctx, dsn, t.TempDir())
-	if err != nil {
-		t.Fatalf("open store: %v", err)
-	}
-	t.Cleanup(func() { db.Close() })
 	if err := db.EnsureCompany(ctx, store.Company{ID: Company, Name: "Test Company"}); err != nil {
 		t.Fatal(err)
 	}
@@ -54,4 +65,13 @@ func New(t testing.TB, backend string) *Env {
 	e := &Env{Clock: time.UnixMilli(1_700_000_000_000).UTC()}
 	e.Env = domain.Env{DB: db, Now: func() time.Time { return e.Clock }}
 	return e
+}
+
+// WantError fails unless err is the API error code/subcode.
+func WantError(t testing.TB, err error, code, subcode int) {
+	t.Helper()
+	ae := apierr.As(err)
+	if ae == nil || ae.Code != code || ae.Subcode != subcode {
+		t.Fatalf("want error %d/%d, got %v", code, subcode, err)
+	}
 }

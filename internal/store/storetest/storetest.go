@@ -27,10 +27,29 @@ func Backends() []string {
 }
 
 // Each runs fn once per backend as a subtest with a fresh, migrated store.
+// The subtests run in parallel with each other (each has its own store);
+// a test that changes process-wide settings uses EachSerial.
 func Each(t *testing.T, fn func(t *testing.T, db *store.DB)) {
+	Run(t, true, func(t *testing.T, backend string) { fn(t, Open(t, backend)) })
+}
+
+// EachSerial is Each with the backends one after the other, for tests that
+// change process-wide settings (a test hook, a budget) while they run.
+func EachSerial(t *testing.T, fn func(t *testing.T, db *store.DB)) {
+	Run(t, false, func(t *testing.T, backend string) { fn(t, Open(t, backend)) })
+}
+
+// Run runs fn once per backend as a subtest named after it, in parallel
+// with the other backends' subtests when parallel is set. Every harness
+// (storetest, domaintest, testenv) runs its backends through it.
+func Run(t *testing.T, parallel bool, fn func(t *testing.T, backend string)) {
+	t.Helper()
 	for _, b := range Backends() {
 		t.Run(b, func(t *testing.T) {
-			fn(t, Open(t, b))
+			if parallel {
+				t.Parallel()
+			}
+			fn(t, b)
 		})
 	}
 }

@@ -150,8 +150,12 @@ export function pages(web, s, has = {}) {
     {name: 'edit hyper-parameters', url: task(p.vision, t.edit, 'hyper-params/hyper-param/General'), act: async page => {
       await page.locator('sm-editable-section').first().hover();
       await page.locator('#editSection').first().click({force: true});
-      const value = page.locator('sm-experiment-execution-parameters input').nth(1);
-      await value.fill('0.25');
+      // The value field of lr (seeded 0.3): 2.4+ puts a search field first.
+      const inputs = page.locator('sm-experiment-execution-parameters input');
+      await inputs.first().waitFor();
+      const at = await inputs.evaluateAll(els => els.findIndex(el => el.value === '0.3'));
+      if (at < 0) throw new Error('no field holds the seeded lr value 0.3');
+      await inputs.nth(at).fill('0.25');
       await page.locator('[data-id="SaveButton"]').first().click();
       return 'EDIT -> lr 0.25 -> SAVE';
     }},

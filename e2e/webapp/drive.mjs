@@ -29,8 +29,15 @@
 //   WEBAPP_E2E_REUSE=DIR  drive the Trove a kept run left (DIR/server.json)
 //                         instead of starting and seeding one
 //   WEBAPP_E2E_ONLY       a regular expression: run only the steps it matches
-// Exit status: 0 when no call failed, no error dialog opened and every
-// action completed, 1 otherwise.
+//   WEBAPP_E2E_UPDATES=real
+//                         let the app's daily update check go out to
+//                         updates.clear.ml; by default the drive answers it
+//                         itself with "no updates" ({}), because on a machine
+//                         without internet access the newest app throws the
+//                         failed check as an uncaught page error on every page
+//                         (see README.md)
+// Exit status: 0 when no call failed, no error dialog opened, no uncaught
+// page error was thrown and every action completed, 1 otherwise.
 
 import {chromium} from 'playwright-core';
 import {spawn, execFileSync} from 'node:child_process';
@@ -51,7 +58,13 @@ if (!webappDir) {
   console.error('drive: set TROVE_WEBAPP_DIR to a ClearML web app build (the folder with index.html)');
   process.exit(2);
 }
+// What the build can do decides the steps that need it: the Workloads tab
+// and the advanced search came with clearml-web 2.4.
+const app = appOf(webappDir);
 const port = Number(env.WEBAPP_E2E_PORT || 19050);
+// The app's update check (POST once a day, and on every load until one
+// succeeds): never Trove's; answered by the drive unless WEBAPP_E2E_UPDATES=real.
+const updateCheck = 'https://updates.clear.ml/**';
 const outDir = path.resolve(env.WEBAPP_E2E_OUT || path.join(here, 'out'));
 const shotsDir = path.join(outDir, 'shots');
 fs.mkdirSync(shotsDir, {recursive: true});
@@ -71,6 +84,23 @@ function startTrove() {
   const log = fs.openSync(path.join(outDir, 'trove.log'), 'w');
   const proc = spawn(bin, args, {env: {...env, TROVE_ADMIN_KEY: key, TROVE_ADMIN_SECRET: secret}, stdio: ['ignore', log, log]});
   return {proc, dataDir};
+}
+
+// appOf reads what the build is (trove-build.txt, written by build-webapp)
+// and which of the newer features its code has.
+function appOf(dir) {
+  const has = {workloads: false, advancedSearch: false};
+  for (const f of fs.readdirSync(dir)) {
+    if (!f.endsWith('.js')) continue;
+    const text = fs.readFileSync(path.join(dir, f), 'utf8');
+    if (text.includes('organization.get_project_workloads')) has.workloads = true;
+    if (text.includes('advancedButton')) has.advancedSearch = true;
+  }
+  let build = '';
+  try {
+    build = fs.readFileSync(path.join(dir, 'trove-build.txt'), 'utf8').trim();
+  } catch { /* a build made otherwise */ }
+  return {build, has, label: env.WEBAPP_E2E_APP || (build ? `clearml-web ${build.slice(0, 12)}` : 'the ClearML web app')};
 }
 
 async function waitUp(url, ms = 30000) {
@@ -152,12 +182,17 @@ async function main() {
     });
     const context = await browser.newContext({viewport: {width: 1600, height: 1000}});
     context.setDefaultTimeout(8000);
+    if (env.WEBAPP_E2E_UPDATES !== 'real') {
+      await context.route(updateCheck, route => route.fulfill({status: 200, contentType: 'application/json', body: '{}'}));
+    }
     const page = await context.newPage();
     const rec = new Recorder(page);
     rec.step('login');
     const how = await login(context, page, server);
     console.log('drive: logged in by', how);
-    for (const p of pages(server.web, {...seeded, sessionKey: server.key})) {
+    console.log(`drive: ${app.label}; Workloads tab: ${app.has.workloads}, advanced search: ${app.has.advancedSearch}; ` +
+      `update check: ${env.WEBAPP_E2E_UPDATES === 'real' ? 'goes out' : 'answered by the drive'}`);
+    for (const p of pages(server.web, {...seeded, sessionKey: server.key}, app.has)) {
       if (only && !only.test(p.name)) continue;
       rec.step(p.name);
       process.stdout.write(`drive: ${p.name} ... `);
@@ -182,12 +217,14 @@ async function main() {
       const s = rec.current();
       const cut = s.calls.filter(abortedByBrowser).length;
       console.log(`${s.calls.length} calls, ${s.calls.filter(failed).length} failed${cut ? `, ${cut} cut short by leaving the page` : ''}` +
-        `${s.dialogs.length ? `, ${s.dialogs.length} error dialogs` : ''}${note ? ' (' + note + ')' : ''}`);
+        `${s.dialogs.length ? `, ${s.dialogs.length} error dialogs` : ''}${s.pageErrors.length ? `, ${s.pageErrors.length} page errors` : ''}` +
+        `${note ? ' (' + note + ')' : ''}`);
     }
     await browser.close();
     fs.writeFileSync(path.join(outDir, 'calls.json'), JSON.stringify(rec.steps, null, 1));
-    fs.writeFileSync(path.join(outDir, 'summary.md'), rec.summary(how));
-    if (env.WEBAPP_E2E_FIXTURE) writeFixture(env.WEBAPP_E2E_FIXTURE, rec.steps, seeded);
+    fs.writeFileSync(path.join(outDir, 'summary.md'), rec.summary(how, `${app.label}; update check ${env.WEBAPP_E2E_UPDATES === 'real' ? 'sent to updates.clear.ml' : 'answered by the drive'}`));
+    fs.writeFileSync(path.join(outDir, 'app.json'), JSON.stringify(app, null, 2));
+    if (env.WEBAPP_E2E_FIXTURE) writeFixture(env.WEBAPP_E2E_FIXTURE, rec.steps, seeded, app.label);
     console.log(`drive: wrote ${outDir}/summary.md`);
     code = rec.failures() === 0 ? 0 : 1;
   } finally {

@@ -10,7 +10,7 @@ import path from 'node:path';
 const wholeId = /^[0-9a-f]{32}$/;
 const makers = /\.(create|clone)$/;
 
-export function writeFixture(file, steps, seeded) {
+export function writeFixture(file, steps, seeded, label = 'the ClearML web app v2.0') {
   const names = new Map();
   const add = (kind, obj) => { for (const [k, v] of Object.entries(obj || {})) if (typeof v === 'string') names.set(v, `{{${kind}:${k}}}`); };
   add('project', seeded.projects);
@@ -69,7 +69,7 @@ export function writeFixture(file, steps, seeded) {
     }
   }
   fs.mkdirSync(path.dirname(file), {recursive: true});
-  fs.writeFileSync(file, JSON.stringify({note: 'Recorded from the ClearML web app v2.0 by e2e/webapp/drive.mjs; ids are placeholders.', calls}, null, 1) + '\n');
+  fs.writeFileSync(file, JSON.stringify({note: `Recorded from ${label} by e2e/webapp/drive.mjs; ids are placeholders.`, calls}, null, 1) + '\n');
 }
 
 // node fixture.mjs OUT_DIR FIXTURE rewrites the fixture from a drive's
@@ -77,5 +77,9 @@ export function writeFixture(file, steps, seeded) {
 if (process.argv[1] && import.meta.url.endsWith(path.basename(process.argv[1])) && process.argv.length === 4) {
   const [dir, out] = process.argv.slice(2);
   const server = JSON.parse(fs.readFileSync(path.join(dir, 'server.json'), 'utf8'));
-  writeFixture(out, JSON.parse(fs.readFileSync(path.join(dir, 'calls.json'), 'utf8')), server.seeded);
+  let label;
+  try {
+    label = JSON.parse(fs.readFileSync(path.join(dir, 'app.json'), 'utf8')).label;
+  } catch { /* a run from before app.json */ }
+  writeFixture(out, JSON.parse(fs.readFileSync(path.join(dir, 'calls.json'), 'utf8')), server.seeded, label);
 }

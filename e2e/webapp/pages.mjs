@@ -4,7 +4,9 @@
 
 import {cardMenu, contextMenu, confirm, clickText, fillDialog} from './ui.mjs';
 
-export function pages(web, s) {
+// has says what the build can do (drive.mjs reads it from the build):
+// workloads, advancedSearch.
+export function pages(web, s, has = {}) {
   const p = s.projects;
   const t = s.tasks;
   const task = (project, id, tab) => `${web}/projects/${project}/tasks/${id}/output/${tab}`;
@@ -15,7 +17,8 @@ export function pages(web, s) {
     {name: 'nested projects', url: `${web}/projects/${p.demo}/projects`},
     {name: 'tasks table', url: `${web}/projects/${p.vision}/tasks`},
     {name: 'tasks table: sort by name', act: async page => {
-      await page.locator('th').filter({hasText: /NAME/}).locator('[data-id="Sort Icon"]').first().click();
+      // v2.0 names the button "Sort Icon", 2.4 and later "sortTableColumn".
+      await page.locator('th').filter({hasText: /NAME/}).locator('[data-id="Sort Icon"], [data-id="sortTableColumn"]').first().click();
       return 'sorted by the NAME column';
     }},
     {name: 'tasks table: filter by status', act: async (page, _, rec) => {
@@ -63,6 +66,27 @@ export function pages(web, s) {
     {name: 'pipelines', url: `${web}/pipelines`},
     {name: 'pipeline runs', url: `${web}/pipelines/${s.pipelineProject}/tasks`},
     {name: 'reports', url: `${web}/reports`},
+    ...(has.workloads ? [
+      {name: 'project workloads', url: `${web}/projects/${p.demo}/workloads`, act: async (page, _, rec) => {
+        const call = rec.current().calls.find(c => c.op === 'organization.get_project_workloads');
+        if (!call || call.status !== 200) throw new Error(`organization.get_project_workloads: ${call ? call.status : 'not called'}`);
+        const queues = (call.response?.queues?.total || []).map(q => q.name);
+        if (!queues.includes('gpu-queue')) throw new Error(`the queues breakdown names ${JSON.stringify(queues)}, not gpu-queue`);
+        await page.locator('sm-workloads-page').getByText('gpu-queue').first().waitFor();
+        return `organization.get_project_workloads answered 200; the page draws the queues ${queues.join(', ')}`;
+      }},
+    ] : []),
+    ...(has.advancedSearch ? [
+      {name: 'advanced search', url: `${web}/dashboard?tab=tasks&advanced=true&gq=${encodeURIComponent('{"status": ["completed"], "tags": ["-ui-tag"], "order_by": ["-last_update"]}')}`,
+        act: async (page, _, rec) => {
+          const call = rec.current().calls.find(c => c.op === 'tasks.get_all_ex' && c.body?.status?.[0] === 'completed');
+          if (!call || call.status !== 200) throw new Error(`tasks.get_all_ex with the raw filter: ${call ? call.status : 'not called'}`);
+          const names = (call.response?.tasks || []).map(t => t.name);
+          if (!names.includes('train resnet') || names.includes('draft to enqueue')) throw new Error(`the raw filter found ${JSON.stringify(names)}`);
+          await page.locator('mat-dialog-container').getByText('train resnet').first().waitFor();
+          return `raw filter {"status": ["completed"], ...}: tasks.get_all_ex answered ${names.length} completed tasks, the dialog lists them`;
+        }},
+    ] : []),
 
     // Actions.
     {name: 'create project', url: `${web}/projects`, act: async page => {
@@ -126,8 +150,12 @@ export function pages(web, s) {
     {name: 'edit hyper-parameters', url: task(p.vision, t.edit, 'hyper-params/hyper-param/General'), act: async page => {
       await page.locator('sm-editable-section').first().hover();
       await page.locator('#editSection').first().click({force: true});
-      const value = page.locator('sm-experiment-execution-parameters input').nth(1);
-      await value.fill('0.25');
+      // The value field of lr (seeded 0.3): 2.4+ puts a search field first.
+      const inputs = page.locator('sm-experiment-execution-parameters input');
+      await inputs.first().waitFor();
+      const at = await inputs.evaluateAll(els => els.findIndex(el => el.value === '0.3'));
+      if (at < 0) throw new Error('no field holds the seeded lr value 0.3');
+      await inputs.nth(at).fill('0.25');
       await page.locator('[data-id="SaveButton"]').first().click();
       return 'EDIT -> lr 0.25 -> SAVE';
     }},

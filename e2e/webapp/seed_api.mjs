@@ -26,7 +26,10 @@ export async function seedAPI({api, key, secret, sdk}) {
   }
   const queued = (await call('tasks.create', {name: 'queued to dequeue', project: projects.vision, type: 'training', script})).id;
   await call('tasks.enqueue', {task: queued, queue: defaultQueue});
-  const running = (await call('tasks.create', {name: 'running to abort', project: projects.nlp, type: 'training'})).id;
+  // Run by an agent from gpu-queue: the Workloads tab has a queue to show.
+  const running = (await call('tasks.create', {name: 'running to abort', project: projects.nlp, type: 'training', script})).id;
+  await call('tasks.enqueue', {task: running, queue: gpuQueue});
+  await call('queues.get_next_task', {queue: gpuQueue, task: running});
   await call('tasks.started', {task: running});
 
   const worker = 'trove-worker-1';

@@ -236,6 +236,12 @@ func (p *Plan) fieldFilters(body []byte, filters map[string]json.RawMessage, ski
 		if _, ok := filters[key]; ok {
 			continue // filters replace the plain parameter
 		}
+		if bytes.Equal(bytes.TrimSpace(val), []byte("null")) {
+			// A field set to null asks nothing, as in the reference (the
+			// web app's dashboard sends "user": null); null inside a
+			// list is the "empty" value.
+			continue
+		}
 		switch {
 		case has(s.Patterns, field):
 			var pat *string

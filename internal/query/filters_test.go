@@ -49,6 +49,7 @@ func TestListOperators(t *testing.T) {
 			{name: "__$nop restores -x", body: `{"tags": ["__$all", "b", "__$nop", "-a"]}`, want: []string{"t2"}},
 			{name: "the first operator joins the groups", body: `{"tags": ["__$any", "c", "__$not", "c"]}`, want: all()},
 			{name: "null is empty", body: `{"tags": [null]}`, want: []string{"t4"}},
+			{name: "a null list asks nothing", body: `{"tags": null, "user": null, "project": null, "status": null}`, want: all()},
 			{name: "system tags exclusion", body: `{"system_tags": ["-archived"]}`, want: []string{"t1", "t2", "t4"}},
 			{name: "scalar column", body: `{"status": ["created", "completed"]}`, want: []string{"t1", "t3"}},
 			{name: "case-insensitive field", body: `{"type": ["TESTING"]}`, want: []string{"t2", "t3"}},
@@ -114,6 +115,7 @@ func TestRangesAndDates(t *testing.T) {
 			{name: "unparsable date dropped", body: `{"last_update": ">soon"}`, want: all()},
 			{name: "equality prefix", body: `{"runtime.gpu": "yes"}`, want: []string{"t1"}},
 			{name: "equality null ignored", body: `{"runtime.gpu": null}`, want: all()},
+			{name: "null range and date ignored", body: `{"last_iteration": null, "last_update": null, "created": null}`, want: all()},
 		})
 	})
 }

@@ -24,6 +24,9 @@ type ListOptions struct {
 	ShowHidden bool
 	// MaxEntries bounds the entries of each queue (<= 0: all).
 	MaxEntries int
+	// CountEntries adds each queue's number of entries
+	// (count_task_entries, sent by clearml-web 2.4 and later).
+	CountEntries bool
 }
 
 // Listing is a list read: the queues as the list query shaped them, and
@@ -40,6 +43,9 @@ type Listing struct {
 	// Workers maps queue ids to the live workers listening on them (nil
 	// unless an ex read keeps workers).
 	Workers map[string][]*store.Worker
+	// Sizes maps queue ids to their number of entries (nil unless
+	// counted; queues without entries are absent).
+	Sizes map[string]int
 }
 
 // List runs a list query over the company's queues, then reads the entries
@@ -48,7 +54,7 @@ type Listing struct {
 // for the fields the query reads besides req (max_task_entries is the
 // read's own).
 func List(ctx context.Context, d *domain.Env, company string, req *query.Request, body []byte, o ListOptions) (*Listing, error) {
-	plan, err := query.Build(d.DB.D, Schema, req, body, query.Options{Ex: o.Ex, Skip: []string{"max_task_entries"}})
+	plan, err := query.Build(d.DB.D, Schema, req, body, query.Options{Ex: o.Ex, Skip: []string{"max_task_entries", "count_task_entries"}})
 	if err != nil {
 		return nil, err
 	}
@@ -70,6 +76,11 @@ func List(ctx context.Context, d *domain.Env, company string, req *query.Request
 	}
 	if plan.Includes("entries") {
 		if err := l.readEntries(ctx, d, company, o); err != nil {
+			return nil, err
+		}
+	}
+	if o.CountEntries {
+		if l.Sizes, err = d.DB.QueueSizes(ctx, d.DB.Read(), l.IDs); err != nil {
 			return nil, err
 		}
 	}

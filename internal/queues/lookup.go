@@ -73,3 +73,25 @@ func Normalize(qu *store.Queue) {
 		qu.Metadata = map[string]*store.MetadataItem{}
 	}
 }
+
+// OfTask finds the queue a task waits in (queues.get_by_task_id): the
+// task's execution queue when it waits there, else the first of the
+// queues holding it; nil when it waits in none.
+func OfTask(ctx context.Context, d *domain.Env, company string, task *store.Task) (*store.Queue, error) {
+	ids, err := d.DB.QueuesHoldingTask(ctx, d.DB.Read(), task.ID)
+	if err != nil || len(ids) == 0 {
+		return nil, err
+	}
+	id := ids[0]
+	for _, q := range ids {
+		if q == task.Execution.Queue {
+			id = q
+		}
+	}
+	qu, err := Get(ctx, d.DB, d.DB.Read(), company, id)
+	if err != nil {
+		// Deleted between the two reads: it holds the task no longer.
+		return nil, nil
+	}
+	return qu, nil
+}

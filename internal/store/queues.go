@@ -149,6 +149,16 @@ func (db *DB) RemoveQueueEntry(ctx context.Context, q Querier, queueID, taskID s
 	return true, db.queueChanged(ctx, q, queueID, now)
 }
 
+// QueuesHoldingTask lists the ids of the queues the task waits in, sorted.
+func (db *DB) QueuesHoldingTask(ctx context.Context, q Querier, taskID string) ([]string, error) {
+	ids, err := IDs(ctx, q, `SELECT queue FROM queue_entries WHERE task = ?`, taskID)
+	if err != nil {
+		return nil, err
+	}
+	sort.Strings(ids)
+	return ids, nil
+}
+
 // RemoveTaskFromQueues removes task from every queue except keep ("" =
 // none kept) at time now and returns how many entries were removed.
 func (db *DB) RemoveTaskFromQueues(ctx context.Context, q Querier, taskID, keep string, now jsonx.Time) (int, error) {

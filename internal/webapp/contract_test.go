@@ -5,6 +5,7 @@ import (
 	"io"
 	"net/http"
 	"os"
+	"path/filepath"
 	"sort"
 	"strings"
 	"testing"
@@ -13,8 +14,13 @@ import (
 	"github.com/trove-ml/trove/internal/testenv"
 )
 
-// recordedCall is one call of testdata/app_calls.json (written by
-// e2e/webapp/drive.mjs from the real app in Chromium).
+// appFixtures are the recorded drives replayed, one per web app version:
+// the 2.0 release and clearml-web master at 48b61702 (2.5.0, the newest
+// when recorded). e2e/webapp/README.md says how to record them.
+var appFixtures = []string{"testdata/app_calls.json", "testdata/app_calls_v2.5.json"}
+
+// recordedCall is one call of a fixture (written by e2e/webapp/drive.mjs
+// from the real app in Chromium).
 type recordedCall struct {
 	Page         string          `json:"page"`
 	Op           string          `json:"op"`
@@ -30,9 +36,9 @@ type recordedCall struct {
 	} `json:"captures"`
 }
 
-func loadAppCalls(t *testing.T) []recordedCall {
+func loadAppCalls(t *testing.T, file string) []recordedCall {
 	t.Helper()
-	b, err := os.ReadFile("testdata/app_calls.json")
+	b, err := os.ReadFile(file)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -43,16 +49,24 @@ func loadAppCalls(t *testing.T) []recordedCall {
 		t.Fatal(err)
 	}
 	if len(f.Calls) < 100 {
-		t.Fatalf("the fixture holds %d calls; re-record it with e2e/webapp/drive.mjs", len(f.Calls))
+		t.Fatalf("%s holds %d calls; re-record it with e2e/webapp/drive.mjs", file, len(f.Calls))
 	}
 	return f.Calls
 }
 
-// TestAppCallsReplay replays every call the web app made in the recorded
-// drive, in order, with its request body, on a store seeded like the
-// drive's, and checks each answers 200 with the fields the app got then.
+// TestAppCallsReplay replays every call the web app made in each recorded
+// drive (the 2.0 app and the newest), in order, with its request body, on
+// a store seeded like the drive's, and checks each answers 200 with the
+// fields the app got then.
 func TestAppCallsReplay(t *testing.T) {
-	calls := loadAppCalls(t)
+	for _, file := range appFixtures {
+		t.Run(strings.TrimSuffix(filepath.Base(file), ".json"), func(t *testing.T) {
+			replayFixture(t, loadAppCalls(t, file))
+		})
+	}
+}
+
+func replayFixture(t *testing.T, calls []recordedCall) {
 	testenv.Each(t, func(t *testing.T, e *testenv.Env) {
 		ids := seedLikeTheDrive(t, e)
 		replayed := 0

@@ -66,6 +66,8 @@ func seedLikeTheDrive(t *testing.T, e *testenv.Env) seeded {
 	queued := draft("queued", "queued to dequeue", vision)
 	e.Call(t, "tasks.enqueue", map[string]any{"task": queued, "queue": s["{{queue:default}}"]}).OK(t)
 	running := draft("running", "running to abort", nlp)
+	e.Call(t, "tasks.enqueue", map[string]any{"task": running, "queue": s["{{queue:gpu}}"]}).OK(t)
+	e.Call(t, "queues.get_next_task", map[string]any{"queue": s["{{queue:gpu}}"], "task": running}).OK(t)
 	e.Call(t, "tasks.started", map[string]any{"task": running}).OK(t)
 
 	s["{{worker:1}}"] = "trove-worker-1"

@@ -20,6 +20,9 @@ func Register(r *rpc.Registry, d *api.Deps) {
 		rpc.Endpoint{Name: "organization.prepare_download_for_get_all", MinVersion: "2.26", Access: rpc.Read, Handler: rpc.Typed(s.prepareDownload)},
 		rpc.Endpoint{Name: "organization.download_for_get_all", MinVersion: "2.26", Access: rpc.Read, Handler: rpc.Typed(s.download), Streaming: true},
 		rpc.Endpoint{Name: "organization.get_project_usages", MinVersion: "2.34", Access: rpc.Read, Handler: rpc.Typed(s.getProjectUsages)},
+		// The name the web app's Workloads tab (clearml-web 2.4 and later)
+		// calls; the reference server 2.3 knows only get_project_usages.
+		rpc.Endpoint{Name: "organization.get_project_workloads", MinVersion: "2.34", Access: rpc.Read, Handler: rpc.Typed(s.getProjectUsages)},
 	)
 }
 

@@ -2,6 +2,8 @@ package organization_test
 
 import (
 	"context"
+	"reflect"
+	"strings"
 	"testing"
 	"time"
 
@@ -211,4 +213,46 @@ func sameNums(v any, want []float64) bool {
 		}
 	}
 	return true
+}
+
+// TestProjectWorkloadsIsTheWebAppsName covers organization.get_project_workloads,
+// the name the newest web app's Workloads tab calls: the same answer as
+// get_project_usages for the body that tab sends (a date with milliseconds
+// and an offset), the same field errors, and 2.34 and later only.
+func TestProjectWorkloadsIsTheWebAppsName(t *testing.T) {
+	testenv.Each(t, func(t *testing.T, e *testenv.Env) {
+		now := time.Date(2025, 3, 10, 12, 0, 0, 0, time.UTC)
+		e.App.Deps.Now = func() time.Time { return now }
+		root := e.Call(t, "projects.create", obj{"name": "Workloads root"}).OK(t).Str("id")
+		child := e.Call(t, "projects.create", obj{"name": "Workloads root/Child"}).OK(t).Str("id")
+		queue := e.Call(t, "queues.create", obj{"name": "workloads queue"}).OK(t).Str("id")
+		id := e.Call(t, "tasks.create", obj{"name": "ran", "type": "training", "project": child}).OK(t).Str("id")
+		setTask(t, e, id, func(tk *store.Task) {
+			tk.Status, tk.Execution.Queue = "completed", queue
+			tk.Started, tk.Completed = at("2025-03-09T10:00:00Z"), at("2025-03-09T11:30:00Z")
+		})
+		// As the tab sends it: from the start of a day a week back, to now.
+		body := obj{"projects": []string{root}, "include_development": false, "from_date": "2025-03-04T00:00:00.000+00:00",
+			"to_date": "2025-03-10T12:00:00.000Z", "usage_fields": []string{"duration"}}
+		w := e.Call(t, "organization.get_project_workloads", body).OK(t)
+		u := e.Call(t, "organization.get_project_usages", body).OK(t)
+		if !reflect.DeepEqual(w.Data, u.Data) {
+			t.Fatalf("get_project_workloads %s\nget_project_usages %s", w.Raw, u.Raw)
+		}
+		if q := usageItem(t, w, "queues.total", queue); q["name"] != "workloads queue" || q["duration"] != 5400.0 {
+			t.Fatalf("queue total: %v", q)
+		}
+		if p := usageItem(t, w, "projects.series", child); len(p["dates"].([]any)) != 7 || !sameNums(p["duration"], []float64{0, 0, 0, 0, 0, 5400, 0}) {
+			t.Fatalf("project series: %v", p)
+		}
+		for field, bad := range map[string]obj{
+			"from_date": {"projects": []string{root}, "from_date": "last week", "to_date": "2025-03-10"},
+			"projects":  {"from_date": "2025-03-04", "to_date": "2025-03-10"},
+		} {
+			if msg := e.Call(t, "organization.get_project_workloads", bad).Err(t, 400, 12).Msg(); !strings.Contains(msg, field) {
+				t.Fatalf("the error does not name %s: %s", field, msg)
+			}
+		}
+		e.Call(t, "v2.33/organization.get_project_workloads", body).Err(t, 404, 0)
+	})
 }

@@ -29,6 +29,9 @@ func Register(r *rpc.Registry, d *api.Deps) {
 		rpc.Endpoint{Name: "queues.get_next_task", Access: rpc.Write, Handler: rpc.Typed(s.getNextTask)},
 		rpc.Endpoint{Name: "queues.peek_task", MinVersion: "2.15", Access: rpc.Read, Handler: rpc.Typed(s.peekTask)},
 		rpc.Endpoint{Name: "queues.get_num_entries", MinVersion: "2.15", Access: rpc.Read, Handler: rpc.Typed(s.getNumEntries)},
+		// Called by the web app's Dequeue dialog since clearml-web 2.5; not
+		// in the reference server 2.3.
+		rpc.Endpoint{Name: "queues.get_by_task_id", MinVersion: "2.34", Access: rpc.Read, Handler: rpc.Typed(s.getByTaskID)},
 		rpc.Endpoint{Name: "queues.move_task_forward", MinVersion: "2.4", Access: rpc.Write, Handler: rpc.Typed(s.moveForward)},
 		rpc.Endpoint{Name: "queues.move_task_backward", MinVersion: "2.4", Access: rpc.Write, Handler: rpc.Typed(s.moveBackward)},
 		rpc.Endpoint{Name: "queues.move_task_to_front", MinVersion: "2.4", Access: rpc.Write, Handler: rpc.Typed(s.moveToFront)},

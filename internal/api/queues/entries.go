@@ -122,3 +122,29 @@ func (s *service) getNumEntries(ctx context.Context, c *rpc.Call, req *queueRequ
 	}
 	return &numEntriesResponse{Num: n}, nil
 }
+
+type getByTaskIDRequest struct {
+	Task string `json:"task" required:"true"`
+}
+
+// getByTaskIDResponse is the queue a task waits in; empty when none.
+type getByTaskIDResponse struct {
+	ID          string `json:"id,omitempty"`
+	Name        string `json:"name,omitempty"`
+	DisplayName string `json:"display_name,omitempty"`
+}
+
+// getByTaskID answers the queue a task waits in (the web app's Dequeue
+// dialog names it): {id, name, display_name}, or {} when the task waits
+// in no queue. An unknown task is 400/101.
+func (s *service) getByTaskID(ctx context.Context, c *rpc.Call, req *getByTaskIDRequest) (*getByTaskIDResponse, error) {
+	task, err := taskdom.Get(ctx, &s.d.Env, c.Company(), req.Task)
+	if err != nil {
+		return nil, err
+	}
+	qu, err := queues.OfTask(ctx, &s.d.Env, c.Company(), task)
+	if err != nil || qu == nil {
+		return &getByTaskIDResponse{}, err
+	}
+	return &getByTaskIDResponse{ID: qu.ID, Name: qu.Name, DisplayName: qu.DisplayName}, nil
+}

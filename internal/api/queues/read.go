@@ -59,6 +59,9 @@ func (s *service) getDefault(ctx context.Context, c *rpc.Call, _ *struct{}) (*ge
 type getAllRequest struct {
 	query.Request
 	MaxTaskEntries *int `json:"max_task_entries"`
+	// CountTaskEntries adds entries_count to each queue (the queues page
+	// of clearml-web 2.4 and later shows it; not in the reference 2.3).
+	CountTaskEntries bool `json:"count_task_entries"`
 }
 
 func (r *getAllRequest) Validate() error { return checkMaxEntries(r.MaxTaskEntries) }
@@ -81,7 +84,7 @@ func (s *service) list(ctx context.Context, c *rpc.Call, req *getAllRequest, ex 
 	if err := api.ScrollAlways(&req.Request); err != nil {
 		return nil, err
 	}
-	l, err := queues.List(ctx, &s.d.Env, c.Company(), &req.Request, c.Body, queues.ListOptions{Ex: ex, MaxEntries: maxEntries(req.MaxTaskEntries),
+	l, err := queues.List(ctx, &s.d.Env, c.Company(), &req.Request, c.Body, queues.ListOptions{Ex: ex, MaxEntries: maxEntries(req.MaxTaskEntries), CountEntries: req.CountTaskEntries,
 		ShowHidden: req.SearchHidden || len(req.ID) > 0 || (req.Name != nil && *req.Name != "")})
 	if err != nil {
 		return nil, err

@@ -50,6 +50,9 @@ func listToWire(l *queues.Listing) []map[string]any {
 		if l.Workers != nil {
 			it["workers"] = listedWorkers(l.Workers[id])
 		}
+		if l.Sizes != nil {
+			it["entries_count"] = l.Sizes[id]
+		}
 	}
 	return l.Items
 }

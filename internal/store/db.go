@@ -142,6 +142,19 @@ func (db *DB) Read() Querier { return &cachedQuerier{cache: db.rc, q: db.r, d: d
 // Write returns the write pool, for single statements outside a transaction.
 func (db *DB) Write() Querier { return &cachedQuerier{cache: db.wc, q: db.w, d: db.D} }
 
+// WritePool and ReadPool are the connection pools themselves (one pool on
+// PostgreSQL), for the packages below the store that work beside DB.Tx:
+// the event storage's bulk upkeep and the copier. Their statements take
+// the dialect's placeholders; Rebound rewrites ? for them.
+func (db *DB) WritePool() *sql.DB { return db.w }
+
+// ReadPool: see WritePool.
+func (db *DB) ReadPool() *sql.DB { return db.r }
+
+// Rebound runs q's statements unprepared, with ? rewritten to d's
+// placeholders.
+func Rebound(q Querier, d Dialect) Querier { return &rawQuerier{q: q, d: d} }
+
 // IsPostgres reports the backend.
 func (db *DB) IsPostgres() bool { return db.D.Name() == "postgres" }
 

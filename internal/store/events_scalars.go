@@ -65,3 +65,15 @@ func scanPoints(rows *sql.Rows, err error) ([]ScalarPoint, error) {
 	}
 	return out, rows.Err()
 }
+
+// ScalarPointsFrom is a FROM item named event_scalars of every scalar
+// point of a store of dialect d, packed, staged or not.
+func ScalarPointsFrom(d Dialect) string {
+	if pd, ok := d.(packedDialect); ok {
+		return pd.allScalarsSQL()
+	}
+	if sd, ok := d.(stagedDialect); ok {
+		return sd.allStagedScalarsSQL()
+	}
+	return "event_scalars"
+}

@@ -249,3 +249,7 @@ func (c *seriesCache) dropMetricLocked(task, metric string) {
 		delete(c.tasks, task)
 	}
 }
+
+// ForgetSeriesCache drops the series cache and keeps it off: for writers
+// that change event_series beside DB.Tx (the copier's bulk load).
+func (s *EventStore) ForgetSeriesCache() { s.db.series.changed(s.db.w, nil, nil) }

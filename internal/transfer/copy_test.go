@@ -120,7 +120,7 @@ func TestCopyCheckFindsDifferences(t *testing.T) {
 			t.Fatal(err)
 		}
 		defer dst.Close()
-		c, err := store.NewCopier(ctx, e.App.DB, dst)
+		c, err := transfer.NewCopier(ctx, e.App.DB, dst)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -1,4 +1,4 @@
-package store
+package transfer
 
 import (
 	"database/sql"

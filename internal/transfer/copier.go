@@ -1,10 +1,12 @@
-package store
+package transfer
 
 import (
 	"context"
 	"database/sql"
 	"fmt"
 	"strings"
+
+	"github.com/trove-ml/trove/internal/store"
 )
 
 // CopyTable is one table a copy moves, with its row count in the source
@@ -18,9 +20,9 @@ type CopyTable struct {
 // backend, keeping ids. The source is read inside one read-only snapshot
 // transaction, so a running server can keep writing meanwhile.
 type Copier struct {
-	src, dst *DB
+	src, dst *store.DB
 	snap     *sql.Tx
-	srcQ     Querier
+	srcQ     store.Querier
 	tables   []copyPlan
 }
 
@@ -37,16 +39,16 @@ type copyPlan struct {
 
 // NewCopier opens the source snapshot, maps the tables of both schemas and
 // checks that the target holds no rows.
-func NewCopier(ctx context.Context, src, dst *DB) (*Copier, error) {
+func NewCopier(ctx context.Context, src, dst *store.DB) (*Copier, error) {
 	opts := &sql.TxOptions{ReadOnly: true}
 	if src.D.Name() == "postgres" {
 		opts.Isolation = sql.LevelRepeatableRead
 	}
-	snap, err := src.r.BeginTx(ctx, opts)
+	snap, err := src.ReadPool().BeginTx(ctx, opts)
 	if err != nil {
 		return nil, fmt.Errorf("copy: open source snapshot: %w", err)
 	}
-	c := &Copier{src: src, dst: dst, snap: snap, srcQ: &rawQuerier{q: snap, d: src.D}}
+	c := &Copier{src: src, dst: dst, snap: snap, srcQ: store.Rebound(snap, src.D)}
 	if err := c.plan(ctx); err != nil {
 		_ = snap.Rollback()
 		return nil, err
@@ -69,8 +71,8 @@ func (c *Copier) Tables() []CopyTable {
 // CopiedTableNames lists the tables a copy between two stores of this
 // database's schema moves, and DerivedTableNames those it leaves to the
 // target; together they name every table.
-func (db *DB) CopiedTableNames(ctx context.Context) ([]string, error) {
-	names, err := db.D.(catalogDialect).tableNames(ctx, &rawQuerier{q: db.r, d: db.D})
+func CopiedTableNames(ctx context.Context, db *store.DB) ([]string, error) {
+	names, err := backendOf(db.D).tableNames(ctx, store.Rebound(db.ReadPool(), db.D))
 	if err != nil {
 		return nil, err
 	}
@@ -93,8 +95,8 @@ func DerivedTableNames() []string {
 }
 
 func (c *Copier) plan(ctx context.Context) error {
-	sd, dd := c.src.D.(catalogDialect), c.dst.D.(catalogDialect)
-	dstQ := &rawQuerier{q: c.dst.w, d: c.dst.D}
+	sd, dd := backendOf(c.src.D), backendOf(c.dst.D)
+	dstQ := store.Rebound(c.dst.WritePool(), c.dst.D)
 	srcNames, err := sd.tableNames(ctx, c.srcQ)
 	if err != nil {
 		return fmt.Errorf("copy: read source schema: %w", err)
@@ -176,7 +178,7 @@ func planTable(st, dt catalogTable, sd, dd catalogDialect) (copyPlan, error) {
 	return p, nil
 }
 
-func countRows(ctx context.Context, q Querier, d Dialect, table string) (int64, error) {
+func countRows(ctx context.Context, q store.Querier, d store.Dialect, table string) (int64, error) {
 	var n int64
 	if err := q.QueryRowContext(ctx, "SELECT COUNT(*) FROM "+copyFrom(d, table)).Scan(&n); err != nil {
 		return 0, fmt.Errorf("count %s: %w", table, err)
@@ -220,18 +222,18 @@ func (c *Copier) CopyTable(ctx context.Context, name string, progress func(rows 
 	}
 	defer rows.Close()
 	src := &rowSource{rows: rows, cols: p.cols}
-	if err := c.dst.D.(bulkDialect).bulkWrite(ctx, c.dst, p, src, progress); err != nil {
+	if err := backendOf(c.dst.D).bulkWrite(ctx, c.dst, p, src, progress); err != nil {
 		return fmt.Errorf("copy: write %s: %w", name, err)
 	}
 	if err := rows.Err(); err != nil {
 		return fmt.Errorf("copy: read %s: %w", name, err)
 	}
 	for _, ix := range dropped {
-		if _, err := c.dst.w.ExecContext(ctx, ix.create); err != nil {
+		if _, err := c.dst.WritePool().ExecContext(ctx, ix.create); err != nil {
 			return fmt.Errorf("copy: rebuild index %s: %w", ix.name, err)
 		}
 	}
-	return c.dst.D.(bulkDialect).afterBulk(ctx, c.dst, p)
+	return backendOf(c.dst.D).afterBulk(ctx, c.dst, p)
 }
 
 // rebuildIndexesFrom is the row count from which a table's secondary
@@ -239,12 +241,12 @@ func (c *Copier) CopyTable(ctx context.Context, name string, progress func(rows 
 var rebuildIndexesFrom int64 = 50000
 
 func (c *Copier) dropIndexes(ctx context.Context, table string) ([]indexDef, error) {
-	ixs, err := c.dst.D.(catalogDialect).secondaryIndexes(ctx, &rawQuerier{q: c.dst.w, d: c.dst.D}, table)
+	ixs, err := backendOf(c.dst.D).secondaryIndexes(ctx, store.Rebound(c.dst.WritePool(), c.dst.D), table)
 	if err != nil {
 		return nil, fmt.Errorf("copy: indexes of %s: %w", table, err)
 	}
 	for _, ix := range ixs {
-		if _, err := c.dst.w.ExecContext(ctx, "DROP INDEX "+quoteIdent(ix.name)); err != nil {
+		if _, err := c.dst.WritePool().ExecContext(ctx, "DROP INDEX "+quoteIdent(ix.name)); err != nil {
 			return nil, fmt.Errorf("copy: drop index %s for the load: %w", ix.name, err)
 		}
 	}

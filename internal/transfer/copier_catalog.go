@@ -1,10 +1,12 @@
-package store
+package transfer
 
 import (
 	"context"
 	"fmt"
 	"sort"
 	"strings"
+
+	"github.com/trove-ml/trove/internal/store"
 )
 
 // colKind is how a column's values are carried between backends.
@@ -59,8 +61,8 @@ type catalogTable struct {
 // catalogDialect reads the live schema; both dialects implement it in
 // this file so the copy never relies on a hand-kept table list.
 type catalogDialect interface {
-	tableNames(ctx context.Context, q Querier) (map[string]bool, error)
-	describe(ctx context.Context, q Querier, table string) (catalogTable, error)
+	tableNames(ctx context.Context, q store.Querier) (map[string]bool, error)
+	describe(ctx context.Context, q store.Querier, table string) (catalogTable, error)
 	// copyOrder is the ORDER BY of a full read of t in insertion order
 	// ("" = none needed).
 	copyOrder(t catalogTable) string
@@ -68,7 +70,28 @@ type catalogDialect interface {
 	generated(col string) bool
 	// secondaryIndexes lists the indexes of table that no constraint
 	// owns, with the statement that creates each.
-	secondaryIndexes(ctx context.Context, q Querier, table string) ([]indexDef, error)
+	secondaryIndexes(ctx context.Context, q store.Querier, table string) ([]indexDef, error)
+}
+
+// copyBackend is what a copy needs of one backend: reading its live
+// schema and writing whole tables into it.
+type copyBackend interface {
+	catalogDialect
+	bulkDialect
+}
+
+// sqliteCopy and postgresCopy are the copy's SQL of each backend.
+type (
+	sqliteCopy   struct{}
+	postgresCopy struct{}
+)
+
+// backendOf picks the copy's SQL for a store's dialect.
+func backendOf(d store.Dialect) copyBackend {
+	if d.Name() == "postgres" {
+		return postgresCopy{}
+	}
+	return sqliteCopy{}
 }
 
 // indexDef is one secondary index and its CREATE INDEX statement.
@@ -76,7 +99,7 @@ type indexDef struct {
 	name, create string
 }
 
-func scanIndexes(ctx context.Context, q Querier, query string, args ...any) ([]indexDef, error) {
+func scanIndexes(ctx context.Context, q store.Querier, query string, args ...any) ([]indexDef, error) {
 	rows, err := q.QueryContext(ctx, query, args...)
 	if err != nil {
 		return nil, err
@@ -95,20 +118,20 @@ func scanIndexes(ctx context.Context, q Querier, query string, args ...any) ([]i
 
 // SQLite keeps the indexes of PRIMARY KEY and UNIQUE constraints with no
 // statement; those stay.
-func (sqliteDialect) secondaryIndexes(ctx context.Context, q Querier, table string) ([]indexDef, error) {
+func (sqliteCopy) secondaryIndexes(ctx context.Context, q store.Querier, table string) ([]indexDef, error) {
 	return scanIndexes(ctx, q, `SELECT name, sql FROM sqlite_master WHERE type = 'index' AND tbl_name = ? AND sql IS NOT NULL ORDER BY name`, table)
 }
 
-func (postgresDialect) secondaryIndexes(ctx context.Context, q Querier, table string) ([]indexDef, error) {
+func (postgresCopy) secondaryIndexes(ctx context.Context, q store.Querier, table string) ([]indexDef, error) {
 	return scanIndexes(ctx, q, `SELECT indexname, indexdef FROM pg_indexes WHERE schemaname = current_schema() AND tablename = ?
 		AND indexname NOT IN (SELECT conname FROM pg_constraint WHERE conrelid = ?::regclass) ORDER BY indexname`, table, table)
 }
 
-func (sqliteDialect) tableNames(ctx context.Context, q Querier) (map[string]bool, error) {
+func (sqliteCopy) tableNames(ctx context.Context, q store.Querier) (map[string]bool, error) {
 	return scanNames(ctx, q, `SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'`)
 }
 
-func (sqliteDialect) describe(ctx context.Context, q Querier, table string) (catalogTable, error) {
+func (sqliteCopy) describe(ctx context.Context, q store.Querier, table string) (catalogTable, error) {
 	t := catalogTable{name: table}
 	var ddl string
 	if err := q.QueryRowContext(ctx, `SELECT sql FROM sqlite_master WHERE type = 'table' AND name = ?`, table).Scan(&ddl); err != nil {
@@ -135,20 +158,20 @@ func (sqliteDialect) describe(ctx context.Context, q Querier, table string) (cat
 	return t, err
 }
 
-func (sqliteDialect) copyOrder(t catalogTable) string {
+func (sqliteCopy) copyOrder(t catalogTable) string {
 	if t.noRowID {
 		return ""
 	}
 	return "rowid"
 }
 
-func (sqliteDialect) generated(string) bool { return false }
+func (sqliteCopy) generated(string) bool { return false }
 
-func (postgresDialect) tableNames(ctx context.Context, q Querier) (map[string]bool, error) {
+func (postgresCopy) tableNames(ctx context.Context, q store.Querier) (map[string]bool, error) {
 	return scanNames(ctx, q, `SELECT table_name FROM information_schema.tables WHERE table_schema = current_schema() AND table_type = 'BASE TABLE'`)
 }
 
-func (postgresDialect) describe(ctx context.Context, q Querier, table string) (catalogTable, error) {
+func (postgresCopy) describe(ctx context.Context, q store.Querier, table string) (catalogTable, error) {
 	t := catalogTable{name: table}
 	rows, err := q.QueryContext(ctx, `SELECT column_name, data_type, is_identity FROM information_schema.columns
 		WHERE table_schema = current_schema() AND table_name = ? ORDER BY ordinal_position`, table)
@@ -173,7 +196,7 @@ func (postgresDialect) describe(ctx context.Context, q Querier, table string) (c
 
 // copyOrder reads PostgreSQL document tables by seq, the insertion order
 // their listings fall back to.
-func (postgresDialect) copyOrder(t catalogTable) string {
+func (postgresCopy) copyOrder(t catalogTable) string {
 	for _, c := range t.columns {
 		if c.name == "seq" {
 			return "seq"
@@ -186,9 +209,9 @@ func (postgresDialect) copyOrder(t catalogTable) string {
 // the relative order that listings use.
 // generated: seq numbers rows; packed_through starts over in the target,
 // which packs the copied points itself.
-func (postgresDialect) generated(col string) bool { return col == "seq" || col == "packed_through" }
+func (postgresCopy) generated(col string) bool { return col == "seq" || col == "packed_through" }
 
-func scanNames(ctx context.Context, q Querier, query string, args ...any) (map[string]bool, error) {
+func scanNames(ctx context.Context, q store.Querier, query string, args ...any) (map[string]bool, error) {
 	rows, err := q.QueryContext(ctx, query, args...)
 	if err != nil {
 		return nil, err
@@ -231,12 +254,9 @@ var derivedTables = map[string]string{
 // copyFrom is what a copy reads as table: the table itself, but for the
 // scalar points of a store that packs or stages them, all of them
 // together.
-func copyFrom(d Dialect, table string) string {
-	if pd, ok := d.(packedDialect); ok && table == "event_scalars" {
-		return pd.allScalarsSQL()
-	}
-	if sd, ok := d.(stagedDialect); ok && table == "event_scalars" {
-		return sd.allStagedScalarsSQL()
+func copyFrom(d store.Dialect, table string) string {
+	if table == "event_scalars" {
+		return store.ScalarPointsFrom(d)
 	}
 	return quoteIdent(table)
 }

@@ -1,4 +1,4 @@
-package store
+package transfer
 
 import (
 	"context"
@@ -8,6 +8,8 @@ import (
 	"math"
 	"sort"
 	"strings"
+
+	"github.com/trove-ml/trove/internal/store"
 )
 
 // CopyCount is one table's row count on both sides of a copy.
@@ -50,7 +52,7 @@ type taskDigest struct {
 // table, and per task a checksum of the rows of every event table.
 func (c *Copier) Verify(ctx context.Context) (*CopyCheck, error) {
 	out := &CopyCheck{}
-	dstQ := &rawQuerier{q: c.dst.r, d: c.dst.D}
+	dstQ := store.Rebound(c.dst.ReadPool(), c.dst.D)
 	for _, t := range c.tables {
 		n, err := countRows(ctx, dstQ, c.dst.D, t.Name)
 		if err != nil {
@@ -108,7 +110,7 @@ func hasColumn(p copyPlan, name string) bool {
 }
 
 // seriesTasks maps event series ids to their task.
-func seriesTasks(ctx context.Context, q Querier) (map[int64]string, error) {
+func seriesTasks(ctx context.Context, q store.Querier) (map[int64]string, error) {
 	rows, err := q.QueryContext(ctx, `SELECT id, task FROM event_series`)
 	if err != nil {
 		return nil, err
@@ -127,7 +129,7 @@ func seriesTasks(ctx context.Context, q Querier) (map[int64]string, error) {
 }
 
 // digestTable sums the row hashes of an event table per task.
-func digestTable(ctx context.Context, q Querier, d Dialect, p *copyPlan) (map[string]*taskDigest, error) {
+func digestTable(ctx context.Context, q store.Querier, d store.Dialect, p *copyPlan) (map[string]*taskDigest, error) {
 	names := make([]string, len(p.cols))
 	taskCol, seriesCol := -1, -1
 	for i, c := range p.cols {

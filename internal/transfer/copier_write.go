@@ -1,4 +1,4 @@
-package store
+package transfer
 
 import (
 	"context"
@@ -9,13 +9,15 @@ import (
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/stdlib"
+
+	"github.com/trove-ml/trove/internal/store"
 )
 
 // bulkDialect writes whole tables fast into an empty store.
 type bulkDialect interface {
-	bulkWrite(ctx context.Context, db *DB, p *copyPlan, src *rowSource, progress func(int)) error
+	bulkWrite(ctx context.Context, db *store.DB, p *copyPlan, src *rowSource, progress func(int)) error
 	// afterBulk brings sequences level with the copied ids.
-	afterBulk(ctx context.Context, db *DB, p *copyPlan) error
+	afterBulk(ctx context.Context, db *store.DB, p *copyPlan) error
 }
 
 // sqliteBatchRows is how many rows one SQLite transaction of a copy holds.
@@ -24,20 +26,20 @@ const sqliteBatchRows = 20000
 // bulkWrite inserts rows with multi-row INSERT statements prepared once,
 // committing every sqliteBatchRows rows. Reading the source runs in its
 // own goroutine, ahead of the writes.
-func (sqliteDialect) bulkWrite(ctx context.Context, db *DB, p *copyPlan, src *rowSource, progress func(int)) error {
+func (sqliteCopy) bulkWrite(ctx context.Context, db *store.DB, p *copyPlan, src *rowSource, progress func(int)) error {
 	// rows written here bypass DB.Tx: the series cache cannot follow them
-	db.series.changed(db.w, nil, nil)
+	db.Events().ForgetSeriesCache()
 	ncol := len(p.cols)
 	per := 30000 / ncol
 	if per > 200 {
 		per = 200
 	}
-	many, err := db.w.PrepareContext(ctx, insertValues(p, per))
+	many, err := db.WritePool().PrepareContext(ctx, insertValues(p, per))
 	if err != nil {
 		return err
 	}
 	defer many.Close()
-	one, err := db.w.PrepareContext(ctx, insertValues(p, 1))
+	one, err := db.WritePool().PrepareContext(ctx, insertValues(p, 1))
 	if err != nil {
 		return err
 	}
@@ -45,7 +47,7 @@ func (sqliteDialect) bulkWrite(ctx context.Context, db *DB, p *copyPlan, src *ro
 	chunks, stop := readChunks(src, per)
 	defer stop()
 	for {
-		tx, err := db.w.BeginTx(ctx, nil)
+		tx, err := db.WritePool().BeginTx(ctx, nil)
 		if err != nil {
 			return err
 		}
@@ -137,14 +139,14 @@ func insertValues(p *copyPlan, rows int) string {
 	return "INSERT INTO " + quoteIdent(p.Name) + " (" + strings.Join(names, ", ") + ") VALUES " + vals
 }
 
-func (sqliteDialect) afterBulk(context.Context, *DB, *copyPlan) error { return nil }
+func (sqliteCopy) afterBulk(context.Context, *store.DB, *copyPlan) error { return nil }
 
 // pgProgressRows is how often a PostgreSQL COPY reports progress.
 const pgProgressRows = 10000
 
 // bulkWrite streams the table through one COPY FROM STDIN.
-func (postgresDialect) bulkWrite(ctx context.Context, db *DB, p *copyPlan, src *rowSource, progress func(int)) error {
-	conn, err := db.w.Conn(ctx)
+func (postgresCopy) bulkWrite(ctx context.Context, db *store.DB, p *copyPlan, src *rowSource, progress func(int)) error {
+	conn, err := db.WritePool().Conn(ctx)
 	if err != nil {
 		return err
 	}
@@ -170,10 +172,10 @@ func (postgresDialect) bulkWrite(ctx context.Context, db *DB, p *copyPlan, src *
 
 // afterBulk moves each identity sequence past the highest copied id, so
 // later inserts do not collide with copied rows.
-func (postgresDialect) afterBulk(ctx context.Context, db *DB, p *copyPlan) error {
+func (postgresCopy) afterBulk(ctx context.Context, db *store.DB, p *copyPlan) error {
 	for _, col := range p.identity {
 		q := fmt.Sprintf(`SELECT setval(pg_get_serial_sequence($1, $2), COALESCE(MAX(%s), 0) + 1, false) FROM %s`, quoteIdent(col), quoteIdent(p.Name))
-		if _, err := db.w.ExecContext(ctx, q, p.Name, col); err != nil {
+		if _, err := db.WritePool().ExecContext(ctx, q, p.Name, col); err != nil {
 			return fmt.Errorf("copy: reset id sequence of %s: %w", p.Name, err)
 		}
 	}

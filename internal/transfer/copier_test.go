@@ -1,4 +1,4 @@
-package store_test
+package transfer_test
 
 import (
 	"context"
@@ -11,6 +11,7 @@ import (
 
 	"github.com/trove-ml/trove/internal/store"
 	"github.com/trove-ml/trove/internal/testenv"
+	"github.com/trove-ml/trove/internal/transfer"
 )
 
 var createTable = regexp.MustCompile(`(?i)CREATE\s+TABLE\s+(?:IF\s+NOT\s+EXISTS\s+)?"?(\w+)"?`)
@@ -18,7 +19,7 @@ var createTable = regexp.MustCompile(`(?i)CREATE\s+TABLE\s+(?:IF\s+NOT\s+EXISTS\
 // migrationTables lists the tables the migrations of both backends create.
 func migrationTables(t *testing.T) map[string]bool {
 	t.Helper()
-	files, err := filepath.Glob("migrations/*/*.sql")
+	files, err := filepath.Glob("../store/migrations/*/*.sql")
 	if err != nil || len(files) == 0 {
 		t.Fatalf("no migrations found: %v", err)
 	}
@@ -40,7 +41,7 @@ func migrationTables(t *testing.T) map[string]bool {
 // copied on both backends, or be named as rebuilt by the target.
 func TestCopyCoversEveryTable(t *testing.T) {
 	derived := map[string]bool{}
-	for _, n := range store.DerivedTableNames() {
+	for _, n := range transfer.DerivedTableNames() {
 		derived[n] = true
 	}
 	want := []string{}
@@ -64,7 +65,7 @@ func TestCopyCoversEveryTable(t *testing.T) {
 				t.Fatal(err)
 			}
 			defer db.Close()
-			got, err := db.CopiedTableNames(context.Background())
+			got, err := transfer.CopiedTableNames(context.Background(), db)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -80,7 +81,7 @@ func TestCopyCoversEveryTable(t *testing.T) {
 // dropped for the load: afterwards the target has exactly the indexes of
 // a freshly migrated store, and the copy checks out.
 func TestCopyRebuildsIndexes(t *testing.T) {
-	defer store.SetRebuildIndexesFrom(0)()
+	defer transfer.SetRebuildIndexesFrom(0)()
 	ctx := context.Background()
 	for _, from := range testenv.Backends() {
 		for _, to := range testenv.Backends() {
@@ -101,11 +102,11 @@ func TestCopyRebuildsIndexes(t *testing.T) {
 					return db
 				}
 				fresh, dst := open(), open()
-				want, err := fresh.SecondaryIndexes(ctx)
+				want, err := transfer.SecondaryIndexes(ctx, fresh)
 				if err != nil || len(want) == 0 {
 					t.Fatalf("indexes: %v %v", want, err)
 				}
-				c, err := store.NewCopier(ctx, src.App.DB, dst)
+				c, err := transfer.NewCopier(ctx, src.App.DB, dst)
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -118,7 +119,7 @@ func TestCopyRebuildsIndexes(t *testing.T) {
 				if chk, err := c.Verify(ctx); err != nil || !chk.OK() {
 					t.Fatalf("check: %v %+v", err, chk)
 				}
-				got, err := dst.SecondaryIndexes(ctx)
+				got, err := transfer.SecondaryIndexes(ctx, dst)
 				if err != nil {
 					t.Fatal(err)
 				}

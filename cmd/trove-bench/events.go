@@ -288,14 +288,14 @@ func (b *eventsBench) rawInsert(d time.Duration, workers, batch, round int) (flo
 			for ctx.Err() == nil {
 				ts := time.Now().UnixMilli()
 				per := (batch + 3) / 4
-				points := make([]store.RawScalar, batch)
+				points := make([]rawScalar, batch)
 				for j := range points {
 					// rows ordered by series, as add_batch writes them
 					it := iter + int64(j%per)
-					points[j] = store.RawScalar{Series: series + int64(j/per), Iter: it, Value: float64(it%1000) / 997, TS: ts, WTS: ts, TS0: base}
+					points[j] = rawScalar{Series: series + int64(j/per), Iter: it, Value: float64(it%1000) / 997, TS: ts, WTS: ts, TS0: base}
 				}
 				// the batch's own transaction (SQLite) or COPY (PostgreSQL)
-				err := db.BulkRawScalars(context.Background(), points)
+				err := bulkRawScalars(context.Background(), db, points)
 				if err != nil {
 					if ctx.Err() == nil {
 						errs <- err

@@ -1,4 +1,4 @@
-package store
+package main
 
 import (
 	"context"
@@ -7,10 +7,15 @@ import (
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/stdlib"
+
+	"github.com/trove-ml/trove/internal/store"
 )
 
-// RawScalar is one scalar point as the events table holds it.
-type RawScalar struct {
+// The database's own limits, which trove-bench measures Trove against:
+// raw loads of event_scalars and planner statistics.
+
+// rawScalar is one scalar point as the events table holds it.
+type rawScalar struct {
 	Series, Iter int64
 	Value        float64
 	TS, WTS      int64
@@ -18,12 +23,12 @@ type RawScalar struct {
 	TS0 int64
 }
 
-// InsertRawScalars writes points straight into event_scalars (in its
+// insertRawScalars writes points straight into event_scalars (in its
 // stored form, events_scalars.go) in
 // statements of 128 rows, with none of the events domain's work (no
 // series, rollups or task upkeep). It exists as the baseline that
 // trove-bench measures ingest against: the limit of the database itself.
-func (db *DB) InsertRawScalars(ctx context.Context, q Querier, points []RawScalar) error {
+func insertRawScalars(ctx context.Context, db *store.DB, q store.Querier, points []rawScalar) error {
 	for lo := 0; lo < len(points); lo += 128 {
 		part := points[lo:min(lo+128, len(points))]
 		args := make([]any, 0, len(part)*5)
@@ -39,25 +44,14 @@ func (db *DB) InsertRawScalars(ctx context.Context, q Querier, points []RawScala
 	return nil
 }
 
-// rawBulkDialect is how each database loads rows fastest: the limit
-// trove-bench compares ingest with.
-type rawBulkDialect interface {
-	bulkRawScalars(ctx context.Context, db *DB, points []RawScalar) error
-}
-
-// BulkRawScalars writes one batch of points the fastest way the database
+// bulkRawScalars writes one batch of points the fastest way the database
 // has, in its own transaction: multi-row INSERTs on SQLite (as
 // InsertRawScalars), one COPY on PostgreSQL.
-func (db *DB) BulkRawScalars(ctx context.Context, points []RawScalar) error {
-	return db.D.(rawBulkDialect).bulkRawScalars(ctx, db, points)
-}
-
-func (sqliteDialect) bulkRawScalars(ctx context.Context, db *DB, points []RawScalar) error {
-	return db.Tx(ctx, func(q Querier) error { return db.InsertRawScalars(ctx, q, points) })
-}
-
-func (postgresDialect) bulkRawScalars(ctx context.Context, db *DB, points []RawScalar) error {
-	conn, err := db.w.Conn(ctx)
+func bulkRawScalars(ctx context.Context, db *store.DB, points []rawScalar) error {
+	if !db.IsPostgres() {
+		return db.Tx(ctx, func(q store.Querier) error { return insertRawScalars(ctx, db, q, points) })
+	}
+	conn, err := db.WritePool().Conn(ctx)
 	if err != nil {
 		return err
 	}
@@ -76,19 +70,19 @@ func (postgresDialect) bulkRawScalars(ctx context.Context, db *DB, points []RawS
 	})
 }
 
-// AnyTaskCompany returns the company of some task ("" when there is
+// anyTaskCompany returns the company of some task ("" when there is
 // none); benchmarks use it to find the company their token writes to.
-func (db *DB) AnyTaskCompany(ctx context.Context) (string, error) {
-	ids, err := IDs(ctx, db.Read(), "SELECT company FROM tasks LIMIT 1")
+func anyTaskCompany(ctx context.Context, db *store.DB) (string, error) {
+	ids, err := store.IDs(ctx, db.Read(), "SELECT company FROM tasks LIMIT 1")
 	if err != nil || len(ids) == 0 {
 		return "", err
 	}
 	return ids[0], nil
 }
 
-// Analyze refreshes the planner's statistics of a table, as autovacuum
+// analyze refreshes the planner's statistics of a table, as autovacuum
 // would after a bulk load.
-func (db *DB) Analyze(ctx context.Context, table string) error {
+func analyze(ctx context.Context, db *store.DB, table string) error {
 	_, err := db.Write().ExecContext(ctx, "ANALYZE "+table)
 	return err
 }

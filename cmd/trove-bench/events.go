@@ -392,7 +392,7 @@ func (b *eventsBench) histogram(series, points, samples, queries int) error {
 	fmt.Printf("first call: %d series, %d buckets in s0\n", len(env.Data["loss"]), len(env.Data["loss"]["s0"].X))
 	// CPU per call, this process's (server and client) and the database
 	// server's: steadier than latencies when neighbours share the cores
-	pid, err := b.a.DB.Events().ServerPID(context.Background())
+	pid, err := serverPID(context.Background(), b.a.DB)
 	if err != nil {
 		return err
 	}

@@ -1,6 +1,7 @@
-package store_test
+package main
 
 import (
+	"context"
 	"os"
 	"testing"
 
@@ -13,7 +14,7 @@ import (
 // inside Trove.
 func TestServerPID(t *testing.T) {
 	storetest.Each(t, func(t *testing.T, db *store.DB) {
-		pid, err := db.Events().ServerPID(ctx)
+		pid, err := serverPID(context.Background(), db)
 		if err != nil {
 			t.Fatal(err)
 		}

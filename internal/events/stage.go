@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"github.com/trove-ml/trove/internal/store"
+	"github.com/trove-ml/trove/internal/store/eventstore"
 )
 
 // StageMover moves staged scalar points into the store's main table
@@ -26,7 +27,7 @@ const StageRounds = 30
 
 // Run moves the next range of staged points.
 func (m *StageMover) Run(ctx context.Context) error {
-	next, _, err := m.DB.Events().MoveStaged(ctx, m.next, StageRounds)
+	next, _, err := eventstore.Of(m.DB).MoveStaged(ctx, m.next, StageRounds)
 	if err != nil {
 		return err
 	}

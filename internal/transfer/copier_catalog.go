@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/trove-ml/trove/internal/store"
+	"github.com/trove-ml/trove/internal/store/eventstore"
 )
 
 // colKind is how a column's values are carried between backends.
@@ -256,7 +257,7 @@ var derivedTables = map[string]string{
 // together.
 func copyFrom(d store.Dialect, table string) string {
 	if table == "event_scalars" {
-		return store.ScalarPointsFrom(d)
+		return eventstore.ScalarPointsFrom(d)
 	}
 	return quoteIdent(table)
 }

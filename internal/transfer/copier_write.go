@@ -11,6 +11,7 @@ import (
 	"github.com/jackc/pgx/v5/stdlib"
 
 	"github.com/trove-ml/trove/internal/store"
+	"github.com/trove-ml/trove/internal/store/eventstore"
 )
 
 // bulkDialect writes whole tables fast into an empty store.
@@ -28,7 +29,7 @@ const sqliteBatchRows = 20000
 // own goroutine, ahead of the writes.
 func (sqliteCopy) bulkWrite(ctx context.Context, db *store.DB, p *copyPlan, src *rowSource, progress func(int)) error {
 	// rows written here bypass DB.Tx: the series cache cannot follow them
-	db.Events().ForgetSeriesCache()
+	eventstore.Of(db).ForgetSeriesCache()
 	ncol := len(p.cols)
 	per := 30000 / ncol
 	if per > 200 {

@@ -12,6 +12,7 @@ import (
 	"github.com/trove-ml/trove/internal/events"
 	"github.com/trove-ml/trove/internal/jsonx"
 	"github.com/trove-ml/trove/internal/rpc"
+	"github.com/trove-ml/trove/internal/store/eventstore"
 )
 
 // Register adds the events operations and schedules the scroll-state
@@ -24,7 +25,7 @@ func Register(r *rpc.Registry, d *api.Deps) {
 	}
 	d.Hooks.OnStart("events scroll key", s.scrolls.LoadKey)
 	d.Hooks.OnStart("events space reuse", func(ctx context.Context) error {
-		on, err := d.DB.Events().UseIncrementalVacuum(ctx, vacuumSwitchMaxBytes)
+		on, err := eventstore.Of(d.DB).UseIncrementalVacuum(ctx, vacuumSwitchMaxBytes)
 		if err == nil && !on && !d.DB.IsPostgres() {
 			d.Log.Info("sqlite database without incremental auto-vacuum: deleted events are reused, the file does not shrink (run VACUUM once offline after setting PRAGMA auto_vacuum=INCREMENTAL)")
 		}
@@ -37,7 +38,7 @@ func Register(r *rpc.Registry, d *api.Deps) {
 	d.Hooks.Every("events name counts", time.Second, (&events.NameCountFolder{DB: d.DB}).Run)
 	d.Hooks.Every("events scroll sweep", 10*time.Minute, s.scrolls.Sweep)
 	d.Hooks.Every("events space reclaim", 30*time.Second, func(ctx context.Context) error {
-		_, err := d.DB.Events().ReclaimSpace(ctx, reclaimPages)
+		_, err := eventstore.Of(d.DB).ReclaimSpace(ctx, reclaimPages)
 		return err
 	})
 	r.Add(

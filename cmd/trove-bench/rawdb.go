@@ -24,7 +24,7 @@ type rawScalar struct {
 }
 
 // insertRawScalars writes points straight into event_scalars (in its
-// stored form, events_scalars.go) in
+// stored form, eventstore/scalars.go) in
 // statements of 128 rows, with none of the events domain's work (no
 // series, rollups or task upkeep). It exists as the baseline that
 // trove-bench measures ingest against: the limit of the database itself.

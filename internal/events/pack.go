@@ -10,7 +10,7 @@ import (
 
 // Packer moves rolled-up scalar points into packed blocks where the store
 // packs them (PostgreSQL: a row per point costs it three times the
-// point's data; see store/events_packed.go). Points are packed once in
+// point's data; see store/eventstore/packed.go). Points are packed once in
 // the rollups, so histograms and the roller keep reading only unpacked
 // points past a series' mark. A series is packed every PackLag
 // iterations, or once idle, so its blocks are full enough to compress

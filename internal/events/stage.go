@@ -10,7 +10,7 @@ import (
 // StageMover moves staged scalar points into the store's main table
 // where the store stages the points of small batches (SQLite: there a
 // batch of one iteration would otherwise change a page per series once
-// series are long; see store/events_staged.go). Each run moves the next
+// series are long; see store/eventstore/staged.go). Each run moves the next
 // range of series, and StageRounds runs visit every series once, so a
 // series' page is changed once a round for all the points it staged
 // meanwhile. Reads see staged points all along.

@@ -7,7 +7,7 @@ import (
 
 // On PostgreSQL a row per scalar point costs about 90 bytes, three times
 // its data; rolled-up points are packed into blocks of a series instead
-// (migration 0105, events_packed.go). Readers see the two tables as one
+// (migration 0105, packed.go). Readers see the two tables as one
 // through scalarsFrom. SQLite stores a point in under 30 bytes and keeps
 // every point in event_scalars.
 

@@ -3,7 +3,7 @@ package eventstore
 import "strings"
 
 // SQLite stages the points of small batches in event_scalars_staged
-// (migration 0108, events_staged.go); readers see the two tables as one
+// (migration 0108, staged.go); readers see the two tables as one
 // through scalarsFrom, as PostgreSQL's readers see its packed blocks.
 // PostgreSQL has no staging table.
 

@@ -6,7 +6,7 @@ import (
 	"github.com/trove-ml/trove/internal/store"
 )
 
-// ScalarRow is one scalar point to store (events_scalars.go has its
+// ScalarRow is one scalar point to store (scalars.go has its
 // stored form).
 type ScalarRow struct {
 	Series int64
@@ -71,7 +71,7 @@ func (s *Store) UpsertScalars(ctx context.Context, q store.Querier, rows []Scala
 
 // InsertScalars writes points that cannot exist yet (above their series'
 // highest iteration). Where the store stages small writes, the series
-// rows brings few points of are staged (events_staged.go).
+// rows brings few points of are staged (staged.go).
 func (s *Store) InsertScalars(ctx context.Context, q store.Querier, rows []ScalarRow) error {
 	direct := rows
 	if s.stages() {

@@ -9,7 +9,7 @@ import (
 	"github.com/trove-ml/trove/internal/store/storetest"
 )
 
-// The stored form of scalar points (events_scalars.go): times as offsets,
+// The stored form of scalar points (scalars.go): times as offsets,
 // the rare rest in event_scalar_extras. What is read back is the point
 // that was written.
 func TestScalarPointsRoundTrip(t *testing.T) {

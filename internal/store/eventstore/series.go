@@ -16,7 +16,7 @@ type Store struct {
 	db *store.DB
 	// d is the event SQL of db's backend: sqliteEvents or postgresEvents.
 	d any
-	// series is db's series cache (SQLite only, events_series_cache.go).
+	// series is db's series cache (SQLite only, series_cache.go).
 	series *seriesCache
 }
 
@@ -84,7 +84,7 @@ func scanSeries(sc interface{ Scan(...any) error }) (Series, error) {
 // PostgreSQL.
 //
 // Inside a transaction on SQLite the series cache answers what it holds
-// (events_series_cache.go); the rows read are cached once the transaction
+// (series_cache.go); the rows read are cached once the transaction
 // commits. The series returned are the caller's own copies.
 func (s *Store) SeriesOf(ctx context.Context, q store.Querier, task string, metrics []string) (map[[2]string]*Series, error) {
 	out := map[[2]string]*Series{}

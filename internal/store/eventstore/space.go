@@ -3,7 +3,7 @@ package eventstore
 import "context"
 
 // The events are most of what is deleted; the dialect decides what
-// deleting gives back (see dialect_space.go).
+// deleting gives back (see store/dialect_space.go).
 
 // UseIncrementalVacuum switches a SQLite database to incremental
 // auto-vacuum when it is at most maxBytes, and reports whether that mode

@@ -28,6 +28,14 @@ type (
 	postgresEvents struct{}
 )
 
+// What each backend does differently, checked when compiling: a method
+// missing would silently turn staging or packing off.
+var (
+	_ stagedDialect  = sqliteEvents{}
+	_ packedDialect  = postgresEvents{}
+	_ columnsDialect = postgresEvents{}
+)
+
 // eventsSQL is the event SQL of dialect d's backend.
 func eventsSQL(d store.Dialect) any {
 	if d.Name() == "postgres" {

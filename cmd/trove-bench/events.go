@@ -74,7 +74,7 @@ func benchEvents(args []string) error {
 	// the background jobs run as in a served Trove (the rollup job among them)
 	jobsCtx, stopJobs := context.WithCancel(context.Background())
 	var jobs sync.WaitGroup
-	a.Deps.StartJobs(jobsCtx, &jobs)
+	a.StartJobs(jobsCtx, &jobs)
 	defer func() {
 		stopJobs()
 		jobs.Wait()

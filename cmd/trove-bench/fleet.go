@@ -125,7 +125,7 @@ func startFleetServer(db string) (*fleetServer, error) {
 	go func() { _ = f.srv.Serve(ln) }()
 	ctx, stop := context.WithCancel(context.Background())
 	f.stopJobs = stop
-	a.Deps.StartJobs(ctx, &f.jobs)
+	a.StartJobs(ctx, &f.jobs)
 	return f, nil
 }
 

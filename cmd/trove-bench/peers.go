@@ -79,7 +79,7 @@ func troveRows(d time.Duration, workers, batch int, only string) ([]peerRow, err
 	// the background jobs run as in a served Trove (the rollups among them)
 	jobsCtx, stopJobs := context.WithCancel(context.Background())
 	var jobs sync.WaitGroup
-	srv.App.Deps.StartJobs(jobsCtx, &jobs)
+	srv.App.StartJobs(jobsCtx, &jobs)
 	defer func() {
 		stopJobs()
 		jobs.Wait()

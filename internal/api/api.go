@@ -10,6 +10,7 @@ import (
 	"github.com/trove-ml/trove/internal/apierr"
 	"github.com/trove-ml/trove/internal/auth"
 	"github.com/trove-ml/trove/internal/domain"
+	"github.com/trove-ml/trove/internal/events"
 	"github.com/trove-ml/trove/internal/files"
 )
 
@@ -27,8 +28,9 @@ type Deps struct {
 	// PublicConfig is the server's configuration without its secrets
 	// (server.config).
 	PublicConfig map[string]any
-	// Hooks collect start-up hooks and background jobs of services.
-	Hooks Hooks
+	// Scrolls signs and opens the scroll ids of event reads; its key is
+	// loaded by a start-up job of internal/events (events.Jobs).
+	Scrolls *events.Scrolls
 	// EventQueueBytes bounds the event batches waiting to be written
 	// (events.Ingester.MaxPending; 0 = its default).
 	EventQueueBytes int64

@@ -22,6 +22,7 @@ import (
 	"github.com/trove-ml/trove/internal/cluster"
 	"github.com/trove-ml/trove/internal/config"
 	"github.com/trove-ml/trove/internal/domain"
+	"github.com/trove-ml/trove/internal/events"
 	"github.com/trove-ml/trove/internal/httpx"
 	"github.com/trove-ml/trove/internal/metrics"
 	"github.com/trove-ml/trove/internal/rpc"
@@ -57,6 +58,8 @@ type App struct {
 	notReady atomic.Pointer[string]
 	// freeSpace reports free space for /readyz (nil: statfs).
 	freeSpace atomic.Pointer[FreeSpaceFunc]
+	// jobs runs the start-up steps and background jobs (jobs.go).
+	jobs *scheduler
 }
 
 // New opens the store, bootstraps and builds the handlers.
@@ -99,7 +102,8 @@ func New(ctx context.Context, cfg config.Config, log *slog.Logger) (*App, error)
 	deps := &api.Deps{Env: env, Log: log, FilesURL: PublicFilesURL(cfg), PublicConfig: publicConfig(cfg),
 		EventQueueBytes: int64(cfg.EventQueueMB) << 20, SecureCookies: cfg.PublicScheme() == "https"}
 	deps.Auth = auth.New(&deps.Env, secret)
-	deps.Hooks.Exclusive = node.RunJob
+	// deps.Now may be replaced after start-up (tests fix the clock).
+	deps.Scrolls = &events.Scrolls{DB: db, Now: func() time.Time { return deps.Now() }}
 	authn := rpc.RequestAuth{Credentials: deps.Auth}
 	fsvc, err := newFileServer(ctx, cfg, log, authn, deps.FilesURL, origins)
 	if err != nil {
@@ -124,8 +128,9 @@ func New(ctx context.Context, cfg config.Config, log *slog.Logger) (*App, error)
 	if cfg.Metrics {
 		a.instrument(srv)
 	}
-	a.scheduleRetention()
-	if err := node.Startup(ctx, deps.RunStart); err != nil {
+	a.jobs = &scheduler{log: log, exclusive: node.RunJob, inTurn: node.Startup}
+	a.jobs.jobs = a.jobList()
+	if err := a.jobs.runStartup(ctx); err != nil {
 		db.Close()
 		return nil, err
 	}
@@ -180,7 +185,7 @@ func (a *App) Run(ctx context.Context, ls *Listeners, out io.Writer) error {
 	filesSrv := a.serveFiles(ls.Files, base, errc)
 	jobsCtx, stopJobs := context.WithCancel(ctx)
 	var jobs sync.WaitGroup
-	a.Deps.StartJobs(jobsCtx, &jobs)
+	a.StartJobs(jobsCtx, &jobs)
 	defer func() {
 		stopJobs()
 		jobs.Wait()

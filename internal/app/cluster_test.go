@@ -183,7 +183,7 @@ func jobOutcome(t *testing.T, backend string, n int) map[string]string {
 			wg.Add(1)
 			go func(node *testenv.Env) {
 				defer wg.Done()
-				errs <- node.App.Deps.RunJobsOnce(context.Background())
+				errs <- node.App.RunJobsOnce(context.Background())
 			}(ns[i%len(ns)])
 		}
 		wg.Wait()

@@ -2,22 +2,25 @@ package app
 
 import (
 	"context"
+	"log/slog"
 	"time"
+
+	"github.com/trove-ml/trove/internal/domain"
 )
 
 // retentionPeriod is how often old monitoring samples are pruned: each run
 // then deletes only a few minutes' worth of rows.
 const retentionPeriod = 10 * time.Minute
 
-// scheduleRetention adds the pruning job unless samples are kept forever.
-func (a *App) scheduleRetention() {
+// retentionJobs is the pruning job, unless samples are kept forever.
+func (a *App) retentionJobs() []domain.Job {
 	if a.Cfg.StatsRetention <= 0 {
-		return
+		return nil
 	}
-	a.Deps.Hooks.Every("stats retention", retentionPeriod, func(ctx context.Context) error {
+	return []domain.Job{{Name: "stats retention", Every: retentionPeriod, Exclusive: true, Run: func(ctx context.Context, _ *slog.Logger) error {
 		_, err := a.PruneStats(ctx)
 		return err
-	})
+	}}}
 }
 
 // PruneStats deletes queue-metric samples and worker statistics older than

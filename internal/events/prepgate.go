@@ -11,7 +11,7 @@ import (
 // writer (the bottleneck once batches queue) waited for a processor about
 // 40% of its time at 5,000 experiments on 2 cores (execution trace of
 // trove-bench fleet); leaving it one processor raised the acknowledged
-// rate by 12-15% (BENCHMARKS.md, "Prepare slots").
+// rate by 12-15% (BENCHMARKS.md at 42a86b8, "Prepare slots").
 
 // defaultPrepareSlots is one fewer than the processors Go runs on, at
 // least one.

@@ -75,7 +75,7 @@ func TestCopyRoundTrip(t *testing.T) {
 	if n, err := eventstore.Of(pg.App.DB).PackPoints(context.Background(), 1, math.MaxInt64); err != nil || n < 200 {
 		t.Fatalf("packed %d points: %v", n, err)
 	}
-	if err := pg.App.Deps.RunJobsOnce(context.Background()); err != nil { // the packer too
+	if err := pg.App.RunJobsOnce(context.Background()); err != nil { // the packer too
 		t.Fatal(err)
 	}
 	sameAnswers(t, "postgres, packed", want, answers(t, pg, tasks))

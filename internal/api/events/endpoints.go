@@ -5,42 +5,23 @@
 package events
 
 import (
-	"context"
 	"time"
 
 	"github.com/trove-ml/trove/internal/api"
 	"github.com/trove-ml/trove/internal/events"
 	"github.com/trove-ml/trove/internal/jsonx"
 	"github.com/trove-ml/trove/internal/rpc"
-	"github.com/trove-ml/trove/internal/store/eventstore"
 )
 
-// Register adds the events operations and schedules the scroll-state
-// sweep.
+// Register adds the events operations. Their background work (scroll
+// key, rollups, purge, packing, ...) is internal/events' Jobs, run by
+// internal/app.
 func Register(r *rpc.Registry, d *api.Deps) {
 	now := func() time.Time { return d.Now() }
 	s := &service{d: d,
 		ing:     &events.Ingester{DB: d.DB, Now: now, MaxPending: d.EventQueueBytes},
-		scrolls: &events.Scrolls{DB: d.DB, Now: now},
+		scrolls: d.Scrolls,
 	}
-	d.Hooks.OnStart("events scroll key", s.scrolls.LoadKey)
-	d.Hooks.OnStart("events space reuse", func(ctx context.Context) error {
-		on, err := eventstore.Of(d.DB).UseIncrementalVacuum(ctx, vacuumSwitchMaxBytes)
-		if err == nil && !on && !d.DB.IsPostgres() {
-			d.Log.Info("sqlite database without incremental auto-vacuum: deleted events are reused, the file does not shrink (run VACUUM once offline after setting PRAGMA auto_vacuum=INCREMENTAL)")
-		}
-		return err
-	})
-	d.Hooks.Every("events rollups", 2*time.Second, events.NewRoller(d.DB, now).Run)
-	d.Hooks.Every("events purge", 2*time.Second, (&events.Purger{DB: d.DB}).Run)
-	d.Hooks.Every("events packing", 2*time.Second, events.NewPacker(d.DB, now).Run)
-	d.Hooks.Every("events staged points", time.Second, (&events.StageMover{DB: d.DB}).Run)
-	d.Hooks.Every("events name counts", time.Second, (&events.NameCountFolder{DB: d.DB}).Run)
-	d.Hooks.Every("events scroll sweep", 10*time.Minute, s.scrolls.Sweep)
-	d.Hooks.Every("events space reclaim", 30*time.Second, func(ctx context.Context) error {
-		_, err := eventstore.Of(d.DB).ReclaimSpace(ctx, reclaimPages)
-		return err
-	})
 	r.Add(
 		rpc.Endpoint{Name: "events.add", Access: rpc.Write, Handler: s.add},
 		rpc.Endpoint{Name: "events.add_batch", Access: rpc.Write, Handler: s.addBatch, LenientLines: true},
@@ -72,15 +53,6 @@ func Register(r *rpc.Registry, d *api.Deps) {
 		rpc.Endpoint{Name: "events.next_debug_image_sample", MinVersion: "2.12", Access: rpc.Read, Handler: rpc.Typed(s.nextDebugImageSample)},
 	)
 }
-
-const (
-	// vacuumSwitchMaxBytes is the largest SQLite file switched to
-	// incremental auto-vacuum at start (the switch rewrites it).
-	vacuumSwitchMaxBytes = 64 << 20
-	// reclaimPages is how many free pages (of 4 KiB) a reclaim run gives
-	// back to the file system.
-	reclaimPages = 8192
-)
 
 type service struct {
 	d       *api.Deps

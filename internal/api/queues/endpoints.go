@@ -3,7 +3,6 @@
 package queues
 
 import (
-	"context"
 	"time"
 
 	"github.com/trove-ml/trove/internal/api"
@@ -11,16 +10,11 @@ import (
 	"github.com/trove-ml/trove/internal/rpc"
 )
 
-// Register adds the queues operations, the default-queue start-up step
-// and the metrics refresh job.
+// Register adds the queues operations (the default queue and the metrics
+// refresh are internal/queues' Jobs, run by internal/app).
 func Register(r *rpc.Registry, d *api.Deps) {
-	s := &service{d: d, metrics: &queues.Metrics{DB: d.DB, Now: d.Now}}
 	// d.Now may be replaced after start-up (tests fix the clock).
-	s.metrics.Now = func() time.Time { return d.Now() }
-	d.Hooks.OnStart("default queue", func(ctx context.Context) error {
-		return queues.EnsureDefaultQueues(ctx, d.DB, d.Time())
-	})
-	d.Hooks.Every("queue metrics refresh", queues.RefreshEvery, s.metrics.RefreshStale)
+	s := &service{d: d, metrics: &queues.Metrics{DB: d.DB, Now: func() time.Time { return d.Now() }}}
 	r.Add(
 		rpc.Endpoint{Name: "queues.create", MinVersion: "2.4", Access: rpc.Write, Handler: rpc.Typed(s.create)},
 		rpc.Endpoint{Name: "queues.update", MinVersion: "2.4", Access: rpc.Write, Handler: rpc.Typed(s.update)},

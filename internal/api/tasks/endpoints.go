@@ -4,14 +4,12 @@
 package tasks
 
 import (
-	"context"
-
 	"github.com/trove-ml/trove/internal/api"
 	"github.com/trove-ml/trove/internal/rpc"
 	taskdom "github.com/trove-ml/trove/internal/tasks"
 )
 
-// Register adds the tasks operations and the silent-task watchdog.
+// Register adds the tasks operations.
 func Register(r *rpc.Registry, d *api.Deps) {
 	s := &service{d: d}
 	r.Add(
@@ -65,13 +63,6 @@ func Register(r *rpc.Registry, d *api.Deps) {
 		rpc.Endpoint{Name: "tasks.update_tags", MinVersion: "2.27", Access: rpc.Write, Handler: rpc.Typed(s.updateTags)},
 		rpc.Endpoint{Name: "tasks.edit_runtime", MinVersion: "2.34", Access: rpc.Write, Handler: rpc.Typed(s.editRuntime)},
 	)
-	d.Hooks.Every("tasks.silent_watchdog", taskdom.WatchdogPeriod, func(ctx context.Context) error {
-		n, err := taskdom.StopSilentTasks(ctx, &d.Env, taskdom.SilentThreshold)
-		if n > 0 {
-			d.Log.Info("stopped silent tasks", "count", n)
-		}
-		return err
-	})
 }
 
 type service struct{ d *api.Deps }

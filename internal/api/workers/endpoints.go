@@ -5,24 +5,14 @@
 package workers
 
 import (
-	"context"
-	"time"
-
 	"github.com/trove-ml/trove/internal/api"
 	"github.com/trove-ml/trove/internal/rpc"
-	"github.com/trove-ml/trove/internal/workers"
 )
 
-// expiredSweepEvery is how often rows of expired workers are deleted
-// (reads skip them anyway).
-const expiredSweepEvery = 10 * time.Minute
-
-// Register adds the workers operations and the expired-worker sweep.
+// Register adds the workers operations (the expired-worker sweep is
+// internal/workers' Jobs, run by internal/app).
 func Register(r *rpc.Registry, d *api.Deps) {
 	s := &service{d: d}
-	d.Hooks.Every("expired workers sweep", expiredSweepEvery, func(ctx context.Context) error {
-		return workers.SweepExpired(ctx, &d.Env)
-	})
 	r.Add(
 		rpc.Endpoint{Name: "workers.register", MinVersion: "2.4", Access: rpc.Write, Handler: rpc.Typed(s.register)},
 		rpc.Endpoint{Name: "workers.unregister", MinVersion: "2.4", Access: rpc.Write, Handler: rpc.Typed(s.unregister)},

@@ -8,10 +8,15 @@
 //   3. time until a 4-series chart of 250,000 points each (reported with
 //      events.add_batch, 1,000,000 events) is drawn on the experiment page;
 //      and, as a floor independent of the page, uPlot drawing the raw
-//      1,000,000 points in a blank page.
+//      1,000,000 points in a blank page;
+//   4. time to redraw that chart after a zoom (a drag across a tenth of
+//      it, then across a twentieth of that, down to the raw points, and a
+//      double-click back): from the mouse release until the range read
+//      again is drawn, checking that the one-point spike of series 0 is
+//      drawn each time (zoom.mjs).
 // Seeds through the API only (no SDK): it measures the UI, not the seeding.
 //
-// Usage: (cd e2e/ui && npm ci) && node e2e/ui/budget.mjs [--db URL] [--runs 5]
+// Usage: (cd e2e/ui && npm ci) && node e2e/ui/budget.mjs [--db URL] [--runs 5] [--only zoom,bigChartPage]
 // Environment: TROVE_BIN (default <repo>/bin/trove), CHROMIUM,
 // TROVE_UI_E2E_PORT (default 21040; the budget uses the three ports from +5).
 // Prints a table and writes budget.json (and a screenshot of the big
@@ -25,14 +30,19 @@ import {parseArgs} from 'node:util';
 import {addEvents, apiClient, randomKeys, sessionToken, startTrove} from './server.mjs';
 import {contextOptions} from './harness.mjs';
 import {launchBrowser} from './suite.mjs';
+import {measureZoom, seedBig} from './zoom.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const repo = path.resolve(here, '..', '..');
-const {values: opts} = parseArgs({options: {db: {type: 'string', default: ''}, runs: {type: 'string', default: '5'}}});
+const {values: opts} = parseArgs({options: {db: {type: 'string', default: ''}, runs: {type: 'string', default: '5'}, only: {type: 'string', default: ''}}});
+const only = opts.only ? new Set(opts.only.split(',')) : null;
 const runs = Number(opts.runs);
 const outDir = path.join(here, 'out');
+// screenshots of the zoomed chart (TROVE_ZOOM_SHOTS, else outDir)
+const shotDir = process.env.TROVE_ZOOM_SHOTS || outDir;
 const POINTS = 250000;
 const SERIES = 4;
+const SPIKE_AT = 123457; // a one-point spike of series 0
 
 async function seedBudget(server) {
   const call = apiClient(server);
@@ -53,19 +63,10 @@ async function seedBudget(server) {
     }
   }
   await addEvents(server, lines);
-  // The big one: 4 series of 250,000 points.
+  // The big one: 4 series of 250,000 points, a one-point spike in the first.
   const big = (await call('tasks.create', {name: 'budget 4x250k', project, type: 'training'})).id;
   const t0 = Date.now();
-  const per = 20000;
-  for (let start = 0; start < POINTS; start += per / SERIES) {
-    const chunk = [];
-    for (let it = start; it < Math.min(POINTS, start + per / SERIES); it++) {
-      for (let s = 0; s < SERIES; s++) {
-        chunk.push(`{"type":"training_stats_scalar","task":"${big}","metric":"big","variant":"s${s}","iter":${it},"value":${(Math.sin(it / 5000 + s) + s).toFixed(5)},"timestamp":${1700000000000 + it}}`);
-      }
-    }
-    await addEvents(server, chunk);
-  }
+  await seedBig(server, big, {points: POINTS, series: SERIES, spikeAt: SPIKE_AT});
   console.log(`budget: seeded ${POINTS * SERIES} scalar events in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
   return {project, small: ids[0], big};
 }
@@ -146,6 +147,18 @@ async function bigChart(browser, cookie, url) {
   return {...stats(times), calls: [...new Set(calls)].slice(0, 8)};
 }
 
+// bigZoom zooms the 4x250k chart as a person does and times each redraw
+// (zoom.mjs measureZoom).
+async function bigZoom(browser, cookie, url) {
+  const context = await browser.newContext(contextOptions);
+  await context.addCookies([cookie]);
+  try {
+    return await measureZoom(await context.newPage(), url, {spikeAt: SPIKE_AT, runs, shotDir, stats});
+  } finally {
+    await context.close();
+  }
+}
+
 // rawUPlot draws 4 x 250,000 points with the UI's own uPlot in a blank
 // page: the cost of drawing raw points, whatever the page fetches.
 async function rawUPlot(browser) {
@@ -185,6 +198,7 @@ function stats(xs) {
 
 async function main() {
   fs.mkdirSync(outDir, {recursive: true});
+  fs.mkdirSync(shotDir, {recursive: true});
   const server = await startTrove({bin: process.env.TROVE_BIN || path.join(repo, 'bin', 'trove'),
     port: Number(process.env.TROVE_UI_E2E_PORT || 21040) + 5, db: opts.db, outDir, keys: randomKeys('BUDGET')});
   const result = {date: new Date().toISOString(), cores: os.cpus().length, loadBefore: os.loadavg().map(x => x.toFixed(1)).join(' ')};
@@ -196,6 +210,7 @@ async function main() {
     const table = `${server.web}/projects/${seeded.project}/experiments`;
     const scalars = id => `${server.web}/projects/${seeded.project}/experiments/${id}/output/metrics/scalar`;
     const guard = async (name, fn) => {
+      if (only && !only.has(name)) return;
       try { result[name] = await fn(); } catch (err) { result[name] = {failed: String(err.message || err).split('\n')[0]}; }
     };
     await guard('firstLoadLogin', () => transferred(browser, `${server.web}/projects`, null, p => p.locator('input[name=user]').waitFor()));
@@ -207,6 +222,7 @@ async function main() {
     await guard('scalarsShowData', () => timeToData(browser, cookie, scalars(seeded.small), '[data-testid=scalar-chart] canvas'));
     await guard('bigChartPage', () => bigChart(browser, cookie, scalars(seeded.big)));
     await guard('rawUPlot4x250k', () => rawUPlot(browser));
+    await guard('zoom', () => bigZoom(browser, cookie, scalars(seeded.big)));
   } finally {
     if (browser) await browser.close();
     await server.stop();
@@ -223,6 +239,11 @@ async function main() {
   console.log(`scalars tab shows its charts:          ${ms(result.scalarsShowData)}`);
   console.log(`4x250k chart on the experiment page:   ${ms(result.bigChartPage)}${result.bigChartPage?.calls ? '\n  calls: ' + result.bigChartPage.calls.join('; ') : ''}`);
   console.log(`uPlot, raw 4x250k points, blank page:  ${ms(result.rawUPlot4x250k)}`);
+  const z = result.zoom;
+  if (z) {
+    console.log(`4x250k chart, redraw after a zoom:      ${z.firstZoom ? `a tenth ${ms(z.firstZoom)}; a twentieth of that (raw points) ${ms(z.secondZoom)}; double-click back ${ms(z.reset)}` : JSON.stringify(z)}`);
+    if (z.spike) console.log(`  spike: ${z.spike.join(' | ')}`);
+  }
   console.log(`written: ${path.join(outDir, 'budget.json')}`);
 }
 

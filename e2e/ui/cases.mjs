@@ -6,6 +6,7 @@
 import {addEvents, apiClient, sessionToken} from './server.mjs';
 import {PAGED_METRIC, queueOrder, taskStatus} from './seed.mjs';
 import {attribute, containsText, eventually, sameList, visible, waitPath} from './expect.mjs';
+import {chartData, dragZoom, fracOf, spikeDrawn} from './zoom.mjs';
 
 // What each experiment link of the SDK opens: the path after the task id,
 // its tab, and what the page must show.
@@ -574,6 +575,54 @@ function firstHourCases(seeded) {
         await button(group, 'images-newest').click();
         await settled(group, [29, 28, 27], 'back at the newest');
         await expectDisabled(group, 'images-older', false, 'at the newest again');
+      },
+    },
+    {
+      name: 'zoom on the big chart: the one-point spike is drawn at every zoom',
+      run: async t => {
+        const {task, points, spikeAt} = seeded.zoom;
+        await t.page.goto(`${t.server.web}/projects/${seeded.project}/experiments/${task}/output/metrics/scalar`);
+        const chart = t.page.locator('[data-testid=scalar-chart][data-metric="big"]');
+        const state = async (want, what) => attribute(chart, 'data-zoom', want, what, 60000);
+        const drawn = async what => {
+          const got = await eventually(async () => spikeDrawn(await chartData(chart), spikeAt), what, 30000);
+          return got.found;
+        };
+        const xs = async () => (await chartData(chart)).data[0];
+        await state('full', 'the whole series with its buckets\' extremes');
+        await drawn('the spike in the whole series');
+        const whole = await xs();
+        if (whole.length > 6000 || whole[whole.length - 1] < points - 1000) {
+          throw new Error(`the whole series is not sampled: ${whole.length} x values up to ${whole[whole.length - 1]}`);
+        }
+        await t.shot('whole');
+        // Zoomed in twice around the spike, each range read again; the
+        // second holds few enough points to come back as they are.
+        for (const [width, label] of [[0.02, 'a fiftieth'], [0.05, 'the raw points']]) {
+          const before = await chartData(chart);
+          const at = fracOf(before, spikeAt);
+          await dragZoom(t.page, chart, Math.max(0, at - width / 2), Math.min(1, at + width / 2));
+          await state('zoomed', `zoomed to ${label}`);
+          await drawn(`the spike zoomed to ${label}`);
+          const d = await chartData(chart);
+          const span = d.x.max - d.x.min;
+          if (!(span < (before.x.max - before.x.min) / 10)) throw new Error(`the x axis did not narrow: ${before.x.min}..${before.x.max} -> ${d.x.min}..${d.x.max}`);
+          await t.shot(label);
+        }
+        const raw = await chartData(chart);
+        const line = raw.data[1];
+        const i = raw.data[0].indexOf(spikeAt);
+        const steps = raw.data[0].slice(1).map((x, j) => x - raw.data[0][j]);
+        if (i < 0 || line[i] !== 50 || steps.some(s => s !== 1)) {
+          throw new Error(`zoomed in, the raw points are not drawn: spike ${i < 0 ? 'missing' : line[i]}, steps ${[...new Set(steps)].slice(0, 5)}`);
+        }
+        // A double-click goes back to the whole series.
+        const box = await chart.locator('.u-over').boundingBox();
+        await t.page.mouse.dblclick(box.x + box.width / 2, box.y + box.height / 2);
+        await state('full', 'the whole series after a double-click');
+        await drawn('the spike after the reset');
+        const back = await chartData(chart);
+        if (back.x.max - back.x.min < points / 2) throw new Error(`the reset did not show the whole series: ${back.x.min}..${back.x.max}`);
       },
     },
     {

@@ -3,7 +3,8 @@
 // API what the cases act on: a running task to abort, a queue holding
 // three tasks to reorder, and two tasks whose debug samples are paged (3
 // and 30 iterations, an image file each on the file server; the 30 one
-// also has several plots for the plots grid).
+// also has several plots for the plots grid), and a task whose one scalar
+// series of 1,000,000 points has a one-point spike (the zoom case).
 
 import {execFile} from 'node:child_process';
 import fs from 'node:fs';
@@ -11,6 +12,7 @@ import os from 'node:os';
 import path from 'node:path';
 import {fileURLToPath} from 'node:url';
 import {addEvents, apiClient} from './server.mjs';
+import {seedBig} from './zoom.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const repo = path.resolve(here, '..', '..');
@@ -74,8 +76,12 @@ export async function seed(server) {
     three: await seedImages(server, call, project, 'debug samples of 3 iterations', 3, 0),
     thirty: await seedImages(server, call, project, 'debug samples of 30 iterations', 30, 5),
   };
+  // One series of 1,000,000 points with a one-point spike at ZOOM.spikeAt.
+  const zoomTask = (await call('tasks.create', {name: 'a million points with a spike', project, type: 'training'})).id;
+  await seedBig(server, zoomTask, {points: ZOOM.points, series: 1, spikeAt: ZOOM.spikeAt});
   return {
     project, root, running, queue, queued, paging,
+    zoom: {task: zoomTask, ...ZOOM},
     tasks: {resnet, vgg},
     expect: sdk.expect,
   };
@@ -90,6 +96,9 @@ export async function queueOrder(server, queue) {
 export async function taskStatus(server, task) {
   return (await apiClient(server)('tasks.get_by_id', {task})).task.status;
 }
+
+// ZOOM is the big series of the zoom case: its size and where its spike is.
+export const ZOOM = {points: 1000000, spikeAt: 654321};
 
 // PAGED_METRIC is the debug-image metric of the paging tasks.
 export const PAGED_METRIC = 'paged';

@@ -6,16 +6,17 @@ import (
 	"github.com/trove-ml/trove/internal/query"
 )
 
-// WireItems is the query.DocConverter of an entity whose answers are the
-// wire type W: each stored document is decoded as its row S, converted by
-// toWire (the entity's one conversion) and answered as a list item.
-func WireItems[S, W any](toWire func(*S) *W) query.DocConverter {
+// StoredItems is the query.DocConverter of an entity whose answers are its
+// stored row S: each stored document is decoded as S and encoded again, so
+// that every item has S's shape (members, omissions and number spelling as
+// S writes them), whatever the database did to the document.
+func StoredItems[S any]() query.DocConverter {
 	return func(doc []byte) (map[string]any, error) {
 		row := new(S)
 		if err := json.Unmarshal(doc, row); err != nil {
 			return nil, err
 		}
-		b, err := json.Marshal(toWire(row))
+		b, err := json.Marshal(row)
 		if err != nil {
 			return nil, err
 		}

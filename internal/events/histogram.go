@@ -57,11 +57,13 @@ const (
 	KeyISOTime   HistKey = "iso_time"
 )
 
-// Curve is one series' histogram: bucket keys and mean values.
+// Curve is one series' histogram: bucket keys and mean values, and with
+// HistOptions.Extremes each bucket's smallest and largest value.
 type Curve struct {
 	Metric, Variant string
 	X               []int64
 	Y               []float64
+	Min, Max        []float64
 }
 
 type seriesPlan struct {
@@ -75,6 +77,16 @@ type seriesPlan struct {
 // Histogram computes the histograms of a task's scalar series passing
 // the filters, ordered by metric and variant.
 func (r *Reader) Histogram(ctx context.Context, task string, fs []eventstore.MetricFilter, samples int, key HistKey) ([]Curve, error) {
+	return r.HistogramOf(ctx, task, fs, HistOptions{Samples: samples, Key: key})
+}
+
+// HistogramOf is Histogram with the options of a zoomable chart: a key
+// range, each bucket's extremes (histogram_range.go).
+func (r *Reader) HistogramOf(ctx context.Context, task string, fs []eventstore.MetricFilter, o HistOptions) ([]Curve, error) {
+	if o.exact() {
+		return r.histogramRange(ctx, task, fs, o)
+	}
+	samples, key := o.Samples, o.Key
 	series, err := r.series(ctx, task, fs)
 	if err != nil {
 		return nil, err
@@ -328,6 +340,11 @@ type TaskCurves struct {
 // Histograms samples the scalar series of readable tasks (or models), each
 // task on its own, in the order the ids were given.
 func Histograms(ctx context.Context, d *domain.Env, company string, ids []string, model bool, fs []eventstore.MetricFilter, samples int, key HistKey) ([]TaskCurves, error) {
+	return HistogramsOf(ctx, d, company, ids, model, fs, HistOptions{Samples: samples, Key: key})
+}
+
+// HistogramsOf is Histograms with the options of a zoomable chart.
+func HistogramsOf(ctx context.Context, d *domain.Env, company string, ids []string, model bool, fs []eventstore.MetricFilter, o HistOptions) ([]TaskCurves, error) {
 	ts, err := ReadableMany(ctx, d, company, ids, model)
 	if err != nil {
 		return nil, err
@@ -335,7 +352,7 @@ func Histograms(ctx context.Context, d *domain.Env, company string, ids []string
 	r := &Reader{DB: d.DB}
 	out := make([]TaskCurves, len(ts))
 	for i, t := range ts {
-		curves, err := r.Histogram(ctx, t.ID, fs, samples, key)
+		curves, err := r.HistogramOf(ctx, t.ID, fs, o)
 		if err != nil {
 			return nil, err
 		}

@@ -10,13 +10,14 @@ import (
 	"github.com/trove-ml/trove/internal/store"
 )
 
-// Patch is a projects.update: nil fields are left alone.
+// Patch is a projects.update as the request spells it (the handler decodes
+// into it): nil fields are left alone.
 type Patch struct {
-	Name                     *string
-	Description              *string
-	Tags                     *[]string
-	SystemTags               *[]string
-	DefaultOutputDestination *string
+	Name                     *string   `json:"name"`
+	Description              *string   `json:"description"`
+	Tags                     *[]string `json:"tags"`
+	SystemTags               *[]string `json:"system_tags"`
+	DefaultOutputDestination *string   `json:"default_output_destination"`
 }
 
 // MinBasenameLength is the shortest last segment a rename may give a

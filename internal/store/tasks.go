@@ -82,7 +82,9 @@ type Script struct {
 	Diff         *string        `json:"diff,omitempty"`
 }
 
-// Artifact is one task artifact; identity is (key, mode).
+// Artifact is one task artifact; identity is (key, mode). DisplayData is
+// left out when nil (how it is stored when never sent) and written when
+// set, even empty (how a single read answers it, api/tasks).
 type Artifact struct {
 	Key         string         `json:"key"`
 	Type        string         `json:"type"`
@@ -92,7 +94,7 @@ type Artifact struct {
 	ContentSize *int64         `json:"content_size,omitempty"`
 	Timestamp   *int64         `json:"timestamp,omitempty"`
 	TypeData    map[string]any `json:"type_data,omitempty"`
-	DisplayData [][]any        `json:"display_data,omitempty"`
+	DisplayData [][]any        `json:"display_data,omitzero"`
 }
 
 // ParamItem is one hyper parameter.

@@ -15,95 +15,96 @@ import (
 var TaskTypes = []string{"training", "testing", "inference", "data_processing", "application", "monitor",
 	"controller", "optimizer", "service", "qc", "custom", "report", "import", "annotation"}
 
-// Fields are the task members create, validate and edit write. Pointers
-// tell "absent" from "empty".
+// Fields are the task members create, validate and edit write, as the
+// requests spell them (the handlers decode into them). Pointers tell
+// "absent" from "empty".
 type Fields struct {
-	Name          *string
-	Type          *string
-	Comment       *string
-	Parent        *string
-	Project       *string
-	OutputDest    *string
-	Tags          *[]string
-	SystemTags    *[]string
-	Execution     *ExecutionInput
-	Script        *ScriptInput
-	Hyperparams   *map[string]map[string]*ParamInput
-	Configuration *map[string]*ConfigInput
-	Models        *ModelsInput
-	Container     *map[string]*string
-	Runtime       *map[string]any
+	Name          *string                            `json:"name"`
+	Type          *string                            `json:"type"`
+	Comment       *string                            `json:"comment"`
+	Parent        *string                            `json:"parent"`
+	Project       *string                            `json:"project"`
+	OutputDest    *string                            `json:"output_dest"`
+	Tags          *[]string                          `json:"tags"`
+	SystemTags    *[]string                          `json:"system_tags"`
+	Execution     *ExecutionInput                    `json:"execution"`
+	Script        *ScriptInput                       `json:"script"`
+	Hyperparams   *map[string]map[string]*ParamInput `json:"hyperparams"`
+	Configuration *map[string]*ConfigInput           `json:"configuration"`
+	Models        *ModelsInput                       `json:"models"`
+	Container     *map[string]*string                `json:"container"`
+	Runtime       *map[string]any                    `json:"runtime"`
 }
 
-// ScriptInput is a task script; Entrypoint is accepted beside EntryPoint.
+// ScriptInput is tasks.script; entrypoint is accepted beside entry_point.
 type ScriptInput struct {
-	Binary       *string
-	Repository   *string
-	Tag          *string
-	Branch       *string
-	VersionNum   *string
-	EntryPoint   *string
-	Entrypoint   *string
-	WorkingDir   *string
-	Requirements *map[string]any
-	Diff         *string
+	Binary       *string         `json:"binary"`
+	Repository   *string         `json:"repository"`
+	Tag          *string         `json:"tag"`
+	Branch       *string         `json:"branch"`
+	VersionNum   *string         `json:"version_num"`
+	EntryPoint   *string         `json:"entry_point"`
+	Entrypoint   *string         `json:"entrypoint"`
+	WorkingDir   *string         `json:"working_dir"`
+	Requirements *map[string]any `json:"requirements"`
+	Diff         *string         `json:"diff"`
 }
 
-// ExecutionInput is a task execution; Script inside it lands in the
-// task's script.
+// ExecutionInput is tasks.execution; script inside it (the seeds' wording)
+// lands in the task's script.
 type ExecutionInput struct {
-	Queue       *string
-	Parameters  *map[string]any
-	ModelDesc   *map[string]any
-	ModelLabels *map[string]int64
-	Framework   *string
-	Artifacts   *[]*ArtifactInput
-	TestSplit   *int64
-	DockerCmd   *string
-	Model       *string
-	Script      *ScriptInput
+	Queue       *string           `json:"queue"`
+	Parameters  *map[string]any   `json:"parameters"`
+	ModelDesc   *map[string]any   `json:"model_desc"`
+	ModelLabels *ModelLabels      `json:"model_labels"`
+	Framework   *string           `json:"framework"`
+	Artifacts   *[]*ArtifactInput `json:"artifacts"`
+	TestSplit   *int64            `json:"test_split"`
+	DockerCmd   *string           `json:"docker_cmd"`
+	Model       *string           `json:"model"`
+	Script      *ScriptInput      `json:"script"`
 }
 
-// ArtifactInput is one artifact; an empty mode is output.
+// ArtifactInput is tasks.artifact; an empty mode is output.
 type ArtifactInput struct {
-	Key         string
-	Type        string
-	Mode        string
-	URI         *string
-	Hash        *string
-	ContentSize *int64
-	Timestamp   *jsonx.Float
-	TypeData    map[string]any
-	DisplayData [][]any
+	Key         string         `json:"key"`
+	Type        string         `json:"type"`
+	Mode        string         `json:"mode"`
+	URI         *string        `json:"uri"`
+	Hash        *string        `json:"hash"`
+	ContentSize *int64         `json:"content_size"`
+	Timestamp   *jsonx.Float   `json:"timestamp"`
+	TypeData    map[string]any `json:"type_data"`
+	DisplayData [][]any        `json:"display_data"`
 }
 
-// ParamInput is one hyperparameter.
+// ParamInput is tasks.params_item, one hyperparameter.
 type ParamInput struct {
-	Section     string
-	Name        string
-	Value       *string
-	Type        *string
-	Description *string
+	Section     string  `json:"section"`
+	Name        string  `json:"name"`
+	Value       *string `json:"value"`
+	Type        *string `json:"type"`
+	Description *string `json:"description"`
 }
 
-// ConfigInput is one configuration item.
+// ConfigInput is tasks.configuration_item.
 type ConfigInput struct {
-	Name        string
-	Value       *string
-	Type        *string
-	Description *string
+	Name        string  `json:"name"`
+	Value       *string `json:"value"`
+	Type        *string `json:"type"`
+	Description *string `json:"description"`
 }
 
-// ModelsInput are the input and output model lists; nil leaves a list.
+// ModelsInput is tasks.task_models; nil leaves a list.
 type ModelsInput struct {
-	Input  *[]*ModelItemInput
-	Output *[]*ModelItemInput
+	Input  *[]*ModelItemInput `json:"input"`
+	Output *[]*ModelItemInput `json:"output"`
 }
 
-// ModelItemInput is one task model item.
+// ModelItemInput is tasks.task_model_item.
 type ModelItemInput struct {
-	Name  string
-	Model string
+	Name  string `json:"name"`
+	Model string `json:"model"`
 }
 
 // Apply writes the given fields into t. Execution, script and models are
@@ -380,7 +381,10 @@ func ToArtifacts(in []*ArtifactInput) []*store.Artifact {
 
 func (a *ArtifactInput) toArtifact() *store.Artifact {
 	art := &store.Artifact{Key: a.Key, Type: a.Type, Mode: artifactMode(a.Mode), URI: a.URI, Hash: a.Hash,
-		ContentSize: a.ContentSize, TypeData: a.TypeData, DisplayData: a.DisplayData}
+		ContentSize: a.ContentSize, TypeData: a.TypeData}
+	if len(a.DisplayData) > 0 {
+		art.DisplayData = a.DisplayData // an empty list is stored as none
+	}
 	if a.Timestamp != nil {
 		ts := int64(*a.Timestamp)
 		art.Timestamp = &ts

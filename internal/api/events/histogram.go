@@ -3,6 +3,7 @@ package events
 import (
 	"context"
 	"encoding/json"
+	"math"
 	"time"
 
 	"github.com/trove-ml/trove/internal/apierr"
@@ -18,6 +19,12 @@ type histogramParams struct {
 	Key         string           `json:"key"`
 	Metrics     []metricVariants `json:"metrics"`
 	ModelEvents bool             `json:"model_events"`
+	// Trove's additions for zoomable charts (docs/events.md): only the
+	// keys in [x_min, x_max] (iterations, or epoch ms by time), sampled
+	// in their own buckets; extremes adds y_min and y_max to each curve.
+	XMin     *int64 `json:"x_min"`
+	XMax     *int64 `json:"x_max"`
+	Extremes bool   `json:"extremes"`
 }
 
 func (p *histogramParams) validate() error {
@@ -27,7 +34,26 @@ func (p *histogramParams) validate() error {
 	if err := validKey(p.Key); err != nil {
 		return err
 	}
+	if p.XMin != nil && p.XMax != nil && *p.XMin > *p.XMax {
+		return apierr.Validation("x_max", "must not be below x_min (%d > %d)", *p.XMin, *p.XMax)
+	}
 	return validateMetrics("metrics", p.Metrics)
+}
+
+// options are the histogram options of the request.
+func (p *histogramParams) options() events.HistOptions {
+	o := events.HistOptions{Samples: p.samples(), Key: p.key(), Extremes: p.Extremes}
+	if p.XMin != nil || p.XMax != nil {
+		r := events.KeyRange{Lo: math.MinInt64, Hi: math.MaxInt64}
+		if p.XMin != nil {
+			r.Lo = *p.XMin
+		}
+		if p.XMax != nil {
+			r.Hi = *p.XMax
+		}
+		o.Range = &r
+	}
+	return o
 }
 
 func (p *histogramParams) samples() int {
@@ -56,6 +82,8 @@ type curveOut struct {
 	Name       string          `json:"name"`
 	X          json.RawMessage `json:"x"`
 	Y          json.RawMessage `json:"y"`
+	YMin       json.RawMessage `json:"y_min,omitempty"`
+	YMax       json.RawMessage `json:"y_max,omitempty"`
 	XAxisLabel *string         `json:"x_axis_label,omitempty"`
 }
 
@@ -64,7 +92,7 @@ type curveOut struct {
 type histogramResponse map[string]map[string]*curveOut
 
 func (s *service) scalarMetricsIterHistogram(ctx context.Context, c *rpc.Call, req *histogramRequest) (*rpc.Encoded, error) {
-	tcs, err := events.Histograms(ctx, &s.d.Env, c.Company(), []string{req.Task}, req.ModelEvents, filters(req.Metrics), req.samples(), req.key())
+	tcs, err := events.HistogramsOf(ctx, &s.d.Env, c.Company(), []string{req.Task}, req.ModelEvents, filters(req.Metrics), req.options())
 	if err != nil {
 		return nil, err
 	}
@@ -81,6 +109,9 @@ func (s *service) scalarMetricsIterHistogram(ctx context.Context, c *rpc.Call, r
 
 func toCurve(cv events.Curve, name string, key events.HistKey, t *events.Target) *curveOut {
 	out := &curveOut{Name: name, Y: events.FloatsJSON(cv.Y)}
+	if cv.Min != nil {
+		out.YMin, out.YMax = events.FloatsJSON(cv.Min), events.FloatsJSON(cv.Max)
+	}
 	if key == events.KeyISOTime {
 		xs := make([]string, len(cv.X))
 		for i, x := range cv.X {
@@ -118,7 +149,7 @@ type multiHistogramResponse struct {
 // multiTaskScalarMetricsIterHistogram compares tasks: each task is sampled
 // on its own.
 func (s *service) multiTaskScalarMetricsIterHistogram(ctx context.Context, c *rpc.Call, req *multiHistogramRequest) (*multiHistogramResponse, error) {
-	tcs, err := events.Histograms(ctx, &s.d.Env, c.Company(), req.Tasks, req.ModelEvents, filters(req.Metrics), req.samples(), req.key())
+	tcs, err := events.HistogramsOf(ctx, &s.d.Env, c.Company(), req.Tasks, req.ModelEvents, filters(req.Metrics), req.options())
 	if err != nil {
 		return nil, err
 	}

@@ -17,7 +17,7 @@ func (h histogramResponse) encode() []byte {
 	size := 2
 	for _, byVariant := range h {
 		for _, c := range byVariant {
-			size += len(c.X) + len(c.Y) + 64
+			size += len(c.X) + len(c.Y) + len(c.YMin) + len(c.YMax) + 80
 		}
 	}
 	b := make([]byte, 0, size)
@@ -53,6 +53,14 @@ func (c *curveOut) appendJSON(b []byte) []byte {
 	b = appendRaw(b, c.X)
 	b = append(b, `,"y":`...)
 	b = appendRaw(b, c.Y)
+	if c.YMin != nil {
+		b = append(b, `,"y_min":`...)
+		b = appendRaw(b, c.YMin)
+	}
+	if c.YMax != nil {
+		b = append(b, `,"y_max":`...)
+		b = appendRaw(b, c.YMax)
+	}
 	if c.XAxisLabel != nil {
 		b = append(b, `,"x_axis_label":`...)
 		b = appendJSONString(b, *c.XAxisLabel)

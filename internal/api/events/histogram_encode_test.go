@@ -9,12 +9,13 @@ import (
 	ev "github.com/trove-ml/trove/internal/events"
 )
 
-// sampleHistogram is an answer with names to escape, both axis kinds and
-// labels present and absent.
+// sampleHistogram is an answer with names to escape, both axis kinds,
+// labels present and absent, and curves with and without extremes.
 func sampleHistogram(metric, variant, label string) histogramResponse {
 	t := &ev.Target{}
 	curves := []ev.Curve{
-		{Metric: metric, Variant: variant, X: []int64{-1024, 0, 1 << 40}, Y: []float64{0.5, -3, 1e-9}},
+		{Metric: metric, Variant: variant, X: []int64{-1024, 0, 1 << 40}, Y: []float64{0.5, -3, 1e-9},
+			Min: []float64{0.25, -7, 0}, Max: []float64{0.75, 1e300, math.NaN()}},
 		{Metric: metric, Variant: variant + "b", X: []int64{7}, Y: []float64{math.NaN()}},
 		{Metric: "loss", Variant: "train", X: []int64{}, Y: []float64{}},
 		{Metric: "loss", Variant: "<eval>&", X: []int64{1, 2}, Y: []float64{math.Inf(1), math.Inf(-1)}},

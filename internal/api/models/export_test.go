@@ -1,4 +1,4 @@
 package models
 
-// WireItems exposes the wire conversion of list items to the tests.
-var WireItems = wireItems
+// StoredItems exposes the conversion of list items to the tests.
+var StoredItems = storedItems

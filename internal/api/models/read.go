@@ -7,9 +7,14 @@ import (
 	"github.com/trove-ml/trove/internal/apierr"
 	"github.com/trove-ml/trove/internal/query"
 	"github.com/trove-ml/trove/internal/rpc"
+	"github.com/trove-ml/trove/internal/store"
 
 	modeldom "github.com/trove-ml/trove/internal/models"
 )
+
+// storedItems makes the items of model lists and single reads: a model
+// answers its stored row.
+var storedItems = api.StoredItems[store.Model]()
 
 // listRequest is ModelsQuery plus the get_all extras.
 type listRequest struct {
@@ -32,7 +37,7 @@ func (s *service) list(ctx context.Context, c *rpc.Call, req *listRequest, in mo
 		return nil, err
 	}
 	in.Company, in.Request, in.Body, in.IncludeSubprojects = c.Company(), &req.Request, c.Body, req.IncludeSubprojects
-	in.Convert = wireItems
+	in.Convert = storedItems
 	res, err := modeldom.List(ctx, &s.d.Env, in)
 	if err != nil {
 		return nil, err
@@ -91,7 +96,7 @@ func one(c *rpc.Call, m map[string]any) *getByIDResponse {
 }
 
 func (s *service) getByID(ctx context.Context, c *rpc.Call, req *getByIDRequest) (*getByIDResponse, error) {
-	m, err := modeldom.ReadOne(ctx, &s.d.Env, c.Company(), req.Model, req.OnlyFields, wireItems)
+	m, err := modeldom.ReadOne(ctx, &s.d.Env, c.Company(), req.Model, req.OnlyFields, storedItems)
 	if err != nil {
 		return nil, err
 	}
@@ -106,7 +111,7 @@ type getByTaskIDRequest struct {
 // getByTaskID returns the task's last output model. The reference stopped
 // serving it after 2.13; Trove serves it at every version (rulings).
 func (s *service) getByTaskID(ctx context.Context, c *rpc.Call, req *getByTaskIDRequest) (*getByIDResponse, error) {
-	m, err := modeldom.ReadByTask(ctx, &s.d.Env, c.Company(), req.Task, req.OnlyFields, wireItems)
+	m, err := modeldom.ReadByTask(ctx, &s.d.Env, c.Company(), req.Task, req.OnlyFields, storedItems)
 	if err != nil {
 		return nil, err
 	}

@@ -4,8 +4,10 @@ import (
 	"context"
 	"encoding/json"
 
+	"github.com/trove-ml/trove/internal/api"
 	"github.com/trove-ml/trove/internal/query"
 	"github.com/trove-ml/trove/internal/rpc"
+	"github.com/trove-ml/trove/internal/store"
 
 	projectdom "github.com/trove-ml/trove/internal/projects"
 )
@@ -15,7 +17,7 @@ type getByIDRequest struct {
 }
 
 type getByIDResponse struct {
-	Project *project `json:"project"`
+	Project *store.Project `json:"project"`
 }
 
 func (s *service) getByID(ctx context.Context, c *rpc.Call, req *getByIDRequest) (*getByIDResponse, error) {
@@ -23,8 +25,12 @@ func (s *service) getByID(ctx context.Context, c *rpc.Call, req *getByIDRequest)
 	if err != nil {
 		return nil, err
 	}
-	return &getByIDResponse{Project: toWire(p)}, nil
+	return &getByIDResponse{Project: p}, nil
 }
+
+// storedItems makes the items of project lists: a project answers its
+// stored row.
+var storedItems = api.StoredItems[store.Project]()
 
 type getAllRequest struct {
 	query.Request
@@ -39,7 +45,7 @@ type getAllResponse struct {
 
 func (s *service) getAll(ctx context.Context, c *rpc.Call, req *getAllRequest) (*getAllResponse, error) {
 	res, err := projectdom.List(ctx, &s.d.Env, projectdom.ListInput{Company: c.Company(), Request: &req.Request,
-		Body: c.Body, Convert: wireItems, AllowPublic: true, Parent: req.Parent, ShallowSearch: req.ShallowSearch})
+		Body: c.Body, Convert: storedItems, AllowPublic: true, Parent: req.Parent, ShallowSearch: req.ShallowSearch})
 	if err != nil {
 		return nil, err
 	}
@@ -75,7 +81,7 @@ func (r *getAllExRequest) Validate() error {
 func (s *service) getAllEx(ctx context.Context, c *rpc.Call, req *getAllExRequest) (*getAllResponse, error) {
 	states, _ := projectdom.StatsStates("stats_for_state", req.StatsForState)
 	res, err := projectdom.List(ctx, &s.d.Env, projectdom.ListInput{Company: c.Company(), Request: &req.Request,
-		Body: c.Body, Convert: wireItems, Ex: true, AllowPublic: !req.NonPublic && (req.AllowPublic == nil || *req.AllowPublic),
+		Body: c.Body, Convert: storedItems, Ex: true, AllowPublic: !req.NonPublic && (req.AllowPublic == nil || *req.AllowPublic),
 		Parent: req.Parent, ShallowSearch: req.ShallowSearch, ActiveUsers: req.ActiveUsers,
 		Stats: projectdom.StatsOptions{Stats: req.IncludeStats, Own: req.CheckOwnContents, States: states,
 			WithChildren: req.StatsWithChildren == nil || *req.StatsWithChildren, TaskFilter: req.IncludeStatsFilter},

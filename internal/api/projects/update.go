@@ -10,19 +10,14 @@ import (
 )
 
 type updateRequest struct {
-	Project                  string    `json:"project" required:"true"`
-	Name                     *string   `json:"name"`
-	Description              *string   `json:"description"`
-	Tags                     *[]string `json:"tags"`
-	SystemTags               *[]string `json:"system_tags"`
-	DefaultOutputDestination *string   `json:"default_output_destination"`
+	Project string `json:"project" required:"true"`
+	projectdom.Patch
 }
 
 func (r *updateRequest) Validate() error { return api.ValidateTagPatch(r.Tags, r.SystemTags) }
 
 func (s *service) update(ctx context.Context, c *rpc.Call, req *updateRequest) (*api.UpdateResult, error) {
-	res, err := projectdom.Update(ctx, &s.d.Env, c.Company(), req.Project, projectdom.Patch{Name: req.Name,
-		Description: req.Description, Tags: req.Tags, SystemTags: req.SystemTags, DefaultOutputDestination: req.DefaultOutputDestination})
+	res, err := projectdom.Update(ctx, &s.d.Env, c.Company(), req.Project, req.Patch)
 	if err != nil {
 		return nil, err
 	}

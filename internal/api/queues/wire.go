@@ -12,27 +12,19 @@ type entry struct {
 	Added jsonx.Time `json:"added"`
 }
 
-// queueOut is a queue as get_by_id returns it, with its entries.
+// queueOut is the stored queue answered with its entries; its own type
+// only because the entries live in another table and the resources (which
+// only project usages read) are not answered.
 type queueOut struct {
-	ID          string                         `json:"id"`
-	Company     string                         `json:"company"`
-	User        string                         `json:"user,omitempty"`
-	Name        string                         `json:"name"`
-	DisplayName string                         `json:"display_name,omitempty"`
-	Created     jsonx.Time                     `json:"created"`
-	LastUpdate  jsonx.Time                     `json:"last_update"`
-	Tags        []string                       `json:"tags"`
-	SystemTags  []string                       `json:"system_tags"`
-	Metadata    map[string]*store.MetadataItem `json:"metadata"`
-	Entries     []entry                        `json:"entries"`
+	store.Queue
+	Entries []entry `json:"entries"`
 }
 
 // toWire is the one conversion of a stored queue (and its entries) to the
 // wire.
 func toWire(qu *store.Queue, entries []store.QueueEntry) *queueOut {
-	out := &queueOut{ID: qu.ID, Company: qu.Company, User: qu.User, Name: qu.Name, DisplayName: qu.DisplayName,
-		Created: qu.Created, LastUpdate: qu.LastUpdate, Tags: qu.Tags, SystemTags: qu.SystemTags, Metadata: qu.Metadata,
-		Entries: make([]entry, len(entries))}
+	out := &queueOut{Queue: *qu, Entries: make([]entry, len(entries))}
+	out.Resources = nil
 	for i, e := range entries {
 		out.Entries[i] = toEntry(e)
 	}

@@ -9,9 +9,9 @@ import (
 )
 
 type addArtifactsRequest struct {
-	Task      string        `json:"task" required:"true"`
-	Artifacts []*artifactIn `json:"artifacts" required:"true"`
-	Force     bool          `json:"force"`
+	Task      string                   `json:"task" required:"true"`
+	Artifacts []*taskdom.ArtifactInput `json:"artifacts" required:"true"`
+	Force     bool                     `json:"force"`
 }
 
 func (r *addArtifactsRequest) Validate() error {
@@ -24,11 +24,7 @@ func (r *addArtifactsRequest) Validate() error {
 // addOrUpdateArtifacts adds or replaces artifacts (taskdom.AddOrUpdateArtifacts:
 // without force only a created task).
 func (s *service) addOrUpdateArtifacts(ctx context.Context, c *rpc.Call, req *addArtifactsRequest) (*updatedCount, error) {
-	arts := make([]*taskdom.ArtifactInput, len(req.Artifacts))
-	for i, a := range req.Artifacts {
-		arts[i] = a.input()
-	}
-	if err := taskdom.AddOrUpdateArtifacts(ctx, &s.d.Env, partialEdit(c, req.Task, req.Force), arts); err != nil {
+	if err := taskdom.AddOrUpdateArtifacts(ctx, &s.d.Env, partialEdit(c, req.Task, req.Force), req.Artifacts); err != nil {
 		return nil, err
 	}
 	return &updatedCount{Updated: 1}, nil

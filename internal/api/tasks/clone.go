@@ -9,24 +9,24 @@ import (
 )
 
 type cloneRequest struct {
-	Task                 string                         `json:"task" required:"true"`
-	NewTaskName          string                         `json:"new_task_name"`
-	NewTaskComment       string                         `json:"new_task_comment"`
-	NewTaskTags          []string                       `json:"new_task_tags"`
-	NewTaskSystemTags    []string                       `json:"new_task_system_tags"`
-	NewTaskParent        string                         `json:"new_task_parent"`
-	NewTaskProject       string                         `json:"new_task_project"`
-	NewTaskHyperparams   map[string]map[string]*paramIn `json:"new_task_hyperparams"`
-	NewTaskConfiguration map[string]*configIn           `json:"new_task_configuration"`
-	NewTaskContainer     map[string]*string             `json:"new_task_container"`
-	NewTaskInputModels   []*modelItemIn                 `json:"new_task_input_models"`
-	ExecutionOverrides   *executionIn                   `json:"execution_overrides"`
-	ValidateReferences   bool                           `json:"validate_references"`
-	NewProjectName       string                         `json:"new_project_name"`
+	Task                 string                                    `json:"task" required:"true"`
+	NewTaskName          string                                    `json:"new_task_name"`
+	NewTaskComment       string                                    `json:"new_task_comment"`
+	NewTaskTags          []string                                  `json:"new_task_tags"`
+	NewTaskSystemTags    []string                                  `json:"new_task_system_tags"`
+	NewTaskParent        string                                    `json:"new_task_parent"`
+	NewTaskProject       string                                    `json:"new_task_project"`
+	NewTaskHyperparams   map[string]map[string]*taskdom.ParamInput `json:"new_task_hyperparams"`
+	NewTaskConfiguration map[string]*taskdom.ConfigInput           `json:"new_task_configuration"`
+	NewTaskContainer     map[string]*string                        `json:"new_task_container"`
+	NewTaskInputModels   []*taskdom.ModelItemInput                 `json:"new_task_input_models"`
+	ExecutionOverrides   *taskdom.ExecutionInput                   `json:"execution_overrides"`
+	ValidateReferences   bool                                      `json:"validate_references"`
+	NewProjectName       string                                    `json:"new_project_name"`
 }
 
 func (r *cloneRequest) Validate() error {
-	f := taskFields{Tags: &r.NewTaskTags, SystemTags: &r.NewTaskSystemTags}
+	f := taskdom.Fields{Tags: &r.NewTaskTags, SystemTags: &r.NewTaskSystemTags}
 	if r.NewTaskName != "" {
 		f.Name = &r.NewTaskName
 	}
@@ -40,9 +40,9 @@ func (r *cloneRequest) Validate() error {
 		f.Execution = r.ExecutionOverrides
 	}
 	if r.NewTaskInputModels != nil {
-		f.Models = &modelsIn{Input: &r.NewTaskInputModels}
+		f.Models = &taskdom.ModelsInput{Input: &r.NewTaskInputModels}
 	}
-	return f.validate(false)
+	return validateFields(&f, false)
 }
 
 type newProject struct {
@@ -59,17 +59,9 @@ func (s *service) clone(ctx context.Context, c *rpc.Call, req *cloneRequest) (*c
 	r := taskdom.CloneRequest{Company: c.Company(), User: c.User(), Task: req.Task, Name: req.NewTaskName,
 		Comment: req.NewTaskComment, Tags: req.NewTaskTags, SystemTags: req.NewTaskSystemTags,
 		Parent: req.NewTaskParent, Project: req.NewTaskProject, Container: req.NewTaskContainer,
-		ExecutionOverrides: req.ExecutionOverrides.input(), ValidateReferences: req.ValidateReferences,
+		Hyperparams: req.NewTaskHyperparams, Configuration: req.NewTaskConfiguration, InputModels: req.NewTaskInputModels,
+		ExecutionOverrides: req.ExecutionOverrides, ValidateReferences: req.ValidateReferences,
 		NewProjectName: req.NewProjectName}
-	if req.NewTaskHyperparams != nil {
-		r.Hyperparams = hyperparamsInput(req.NewTaskHyperparams)
-	}
-	if req.NewTaskConfiguration != nil {
-		r.Configuration = configurationInput(req.NewTaskConfiguration)
-	}
-	if in := modelItemsInput(&req.NewTaskInputModels); req.NewTaskInputModels != nil {
-		r.InputModels = *in
-	}
 	res, err := taskdom.Clone(ctx, &s.d.Env, r, projectdom.EnsureByName)
 	if err != nil {
 		return nil, err

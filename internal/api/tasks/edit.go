@@ -14,7 +14,7 @@ import (
 )
 
 type editRequest struct {
-	taskFields
+	taskdom.Fields
 	Task   string  `json:"task" required:"true"`
 	Force  bool    `json:"force"`
 	Status *string `json:"status"`
@@ -24,12 +24,12 @@ func (r *editRequest) Validate() error {
 	if r.Status != nil && !taskdom.ValidStatus(*r.Status) {
 		return apierr.Validation("status", "invalid task status %q", *r.Status)
 	}
-	return r.validate(false)
+	return validateFields(&r.Fields, false)
 }
 
 func (s *service) edit(ctx context.Context, c *rpc.Call, req *editRequest) (*api.UpdateResult, error) {
 	res, err := taskdom.Edit(ctx, &s.d.Env, taskdom.EditInput{Company: c.Company(), User: c.User(), Task: req.Task,
-		Force: req.Force, Fields: req.input(), Status: req.Status})
+		Force: req.Force, Fields: &req.Fields, Status: req.Status})
 	if err != nil {
 		return nil, err
 	}
@@ -51,8 +51,7 @@ type updateRequest struct {
 }
 
 func (r *updateRequest) Validate() error {
-	f := taskFields{Name: r.Name, Tags: r.Tags, SystemTags: r.SystemTags}
-	return f.validate(false)
+	return validateFields(&taskdom.Fields{Name: r.Name, Tags: r.Tags, SystemTags: r.SystemTags}, false)
 }
 
 // input is the one conversion of the request to the domain's update.

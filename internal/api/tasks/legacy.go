@@ -64,24 +64,26 @@ func withLegacyExecution(item map[string]any) {
 }
 
 // legacyExecution fills a single task's execution.parameters and
-// execution.model_desc from its legacy-typed items, when it has any.
-func legacyExecution(t *store.Task, w *task) {
+// execution.model_desc from its legacy-typed items, when it has any. t is
+// the caller's own copy of the stored task, about to be answered.
+func legacyExecution(t *store.Task) {
+	x := &t.Execution
 	for _, sec := range t.Hyperparams {
 		for _, p := range sec {
 			if p != nil && p.Type != nil && *p.Type == taskdom.LegacyType {
-				if len(w.Execution.Parameters) == 0 {
-					w.Execution.Parameters = map[string]any{}
+				if len(x.Parameters) == 0 {
+					x.Parameters = map[string]any{}
 				}
-				w.Execution.Parameters[legacyParamName(p.Section, p.Name)] = p.Value
+				x.Parameters[legacyParamName(p.Section, p.Name)] = p.Value
 			}
 		}
 	}
 	for _, c := range t.Configuration {
 		if c != nil && c.Type != nil && *c.Type == taskdom.LegacyType {
-			if len(w.Execution.ModelDesc) == 0 {
-				w.Execution.ModelDesc = map[string]any{}
+			if len(x.ModelDesc) == 0 {
+				x.ModelDesc = map[string]any{}
 			}
-			w.Execution.ModelDesc[c.Name] = c.Value
+			x.ModelDesc[c.Name] = c.Value
 		}
 	}
 }

@@ -6,6 +6,7 @@ import (
 
 	"github.com/trove-ml/trove/internal/apierr"
 	"github.com/trove-ml/trove/internal/rpc"
+	"github.com/trove-ml/trove/internal/store"
 	taskdom "github.com/trove-ml/trove/internal/tasks"
 )
 
@@ -19,8 +20,8 @@ type tasksRequest struct {
 }
 
 type taskParams struct {
-	Task        string       `json:"task"`
-	Hyperparams []*paramItem `json:"hyperparams"`
+	Task        string             `json:"task"`
+	Hyperparams []*store.ParamItem `json:"hyperparams"`
 }
 
 type getHyperParamsResponse struct {
@@ -34,10 +35,10 @@ func (s *service) getHyperParams(ctx context.Context, c *rpc.Call, req *tasksReq
 	}
 	out := &getHyperParamsResponse{Params: []taskParams{}}
 	for _, t := range list {
-		items := []*paramItem{}
+		items := []*store.ParamItem{}
 		for _, sec := range t.Hyperparams {
 			for _, p := range sec {
-				items = append(items, toWireParam(p))
+				items = append(items, p)
 			}
 		}
 		sort.Slice(items, func(i, j int) bool {
@@ -52,10 +53,10 @@ func (s *service) getHyperParams(ctx context.Context, c *rpc.Call, req *tasksReq
 }
 
 type editHyperParamsRequest struct {
-	Task               string     `json:"task" required:"true"`
-	Hyperparams        []*paramIn `json:"hyperparams" required:"true"`
-	ReplaceHyperparams string     `json:"replace_hyperparams"`
-	Force              bool       `json:"force"`
+	Task               string                `json:"task" required:"true"`
+	Hyperparams        []*taskdom.ParamInput `json:"hyperparams" required:"true"`
+	ReplaceHyperparams string                `json:"replace_hyperparams"`
+	Force              bool                  `json:"force"`
 }
 
 func (r *editHyperParamsRequest) Validate() error {
@@ -88,11 +89,7 @@ type deletedCount struct {
 }
 
 func (s *service) editHyperParams(ctx context.Context, c *rpc.Call, req *editHyperParamsRequest) (*updatedCount, error) {
-	params := make([]*taskdom.ParamInput, len(req.Hyperparams))
-	for i, p := range req.Hyperparams {
-		params[i] = p.input()
-	}
-	if err := taskdom.EditHyperParams(ctx, &s.d.Env, partialEdit(c, req.Task, req.Force), params, req.ReplaceHyperparams); err != nil {
+	if err := taskdom.EditHyperParams(ctx, &s.d.Env, partialEdit(c, req.Task, req.Force), req.Hyperparams, req.ReplaceHyperparams); err != nil {
 		return nil, err
 	}
 	return &updatedCount{Updated: 1}, nil
@@ -152,8 +149,8 @@ type getConfigurationsRequest struct {
 }
 
 type taskConfiguration struct {
-	Task          string        `json:"task"`
-	Configuration []*configItem `json:"configuration"`
+	Task          string              `json:"task"`
+	Configuration []*store.ConfigItem `json:"configuration"`
 }
 
 type getConfigurationsResponse struct {
@@ -167,10 +164,10 @@ func (s *service) getConfigurations(ctx context.Context, c *rpc.Call, req *getCo
 	}
 	out := &getConfigurationsResponse{Configurations: []taskConfiguration{}}
 	for _, t := range list {
-		items := []*configItem{}
+		items := []*store.ConfigItem{}
 		for name, it := range t.Configuration {
 			if len(req.Names) == 0 || contains(req.Names, name) {
-				items = append(items, toWireConfig(it))
+				items = append(items, it)
 			}
 		}
 		sort.Slice(items, func(i, j int) bool { return items[i].Name < items[j].Name })
@@ -215,10 +212,10 @@ func (s *service) getConfigurationNames(ctx context.Context, c *rpc.Call, req *g
 }
 
 type editConfigurationRequest struct {
-	Task                 string      `json:"task" required:"true"`
-	Configuration        []*configIn `json:"configuration" required:"true"`
-	ReplaceConfiguration bool        `json:"replace_configuration"`
-	Force                bool        `json:"force"`
+	Task                 string                 `json:"task" required:"true"`
+	Configuration        []*taskdom.ConfigInput `json:"configuration" required:"true"`
+	ReplaceConfiguration bool                   `json:"replace_configuration"`
+	Force                bool                   `json:"force"`
 }
 
 func (r *editConfigurationRequest) Validate() error {
@@ -237,11 +234,7 @@ func (r *editConfigurationRequest) Validate() error {
 }
 
 func (s *service) editConfiguration(ctx context.Context, c *rpc.Call, req *editConfigurationRequest) (*updatedCount, error) {
-	items := make([]*taskdom.ConfigInput, len(req.Configuration))
-	for i, it := range req.Configuration {
-		items[i] = it.input()
-	}
-	if err := taskdom.EditConfiguration(ctx, &s.d.Env, partialEdit(c, req.Task, req.Force), items, req.ReplaceConfiguration); err != nil {
+	if err := taskdom.EditConfiguration(ctx, &s.d.Env, partialEdit(c, req.Task, req.Force), req.Configuration, req.ReplaceConfiguration); err != nil {
 		return nil, err
 	}
 	return &updatedCount{Updated: 1}, nil

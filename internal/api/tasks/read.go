@@ -7,6 +7,7 @@ import (
 	"github.com/trove-ml/trove/internal/apierr"
 	"github.com/trove-ml/trove/internal/query"
 	"github.com/trove-ml/trove/internal/rpc"
+	"github.com/trove-ml/trove/internal/store"
 	taskdom "github.com/trove-ml/trove/internal/tasks"
 )
 
@@ -15,7 +16,7 @@ type taskRequest struct {
 }
 
 type getByIDResponse struct {
-	Task *task `json:"task"`
+	Task *store.Task `json:"task"`
 }
 
 func (s *service) getByID(ctx context.Context, c *rpc.Call, req *taskRequest) (*getByIDResponse, error) {
@@ -23,11 +24,10 @@ func (s *service) getByID(ctx context.Context, c *rpc.Call, req *taskRequest) (*
 	if err != nil {
 		return nil, err
 	}
-	w := toWire(t)
 	if legacyAPI(c) {
-		legacyExecution(t, w)
+		legacyExecution(t)
 	}
-	return &getByIDResponse{Task: w}, nil
+	return &getByIDResponse{Task: withDisplayData(t)}, nil
 }
 
 // getAllRequest is the TasksQuery.
@@ -89,9 +89,9 @@ func (s *service) getByIDEx(ctx context.Context, c *rpc.Call, req *getByIDExRequ
 }
 
 // list runs a TasksQuery for the caller. Its items are the stored
-// documents as they are (the stored task document has the answer's shape):
-// converting each through toWire made get_all_ex 2.5 times slower on a
-// 100,000-task store (BENCHMARKS.md), so lists skip it; single reads use it.
+// documents as they are (the stored task document has the answer's shape);
+// decoding each into a store.Task and encoding it again made get_all_ex
+// 2.5 times slower on a 100,000-task store (BENCHMARKS.md).
 func (s *service) list(ctx context.Context, c *rpc.Call, req *getAllRequest, allowPublic, ex bool) (*getAllResponse, error) {
 	res, err := taskdom.List(ctx, &s.d.Env, taskdom.ListInput{Company: c.Company(), Request: &req.Request, Body: c.Body,
 		Projects: req.Project, IncludeSubprojects: req.IncludeSubprojects, SearchHidden: req.SearchHidden,

@@ -1,6 +1,7 @@
-// Scalars for the charts: read the histograms the server samples (never
-// raw points: a 1,000,000-point series comes back as at most `samples`
-// bucket means), then shape them into uPlot's aligned columns.
+// Scalars for the charts: read the histograms the server samples (a
+// 1,000,000-point series comes back as at most `samples` bucket means, with
+// each bucket's extremes when asked; a zoomed range is read again, down to
+// its raw points), then shape them into uPlot's aligned columns.
 
 import { call } from '../api.js';
 
@@ -14,24 +15,31 @@ export const X_MODES = [
 ];
 export const keyFor = mode => (X_MODES.find(m => m.id === mode) || X_MODES[0]).key;
 
-// fetchScalars returns [{metric, series: [{taskId, variant, x, y}]}]
+// fetchScalars returns [{metric, series: [{taskId, variant, x, y, lo, hi}]}]
 // ordered by metric, for one task (scalar_metrics_iter_histogram) or
 // several (multi_task_scalar_metrics_iter_histogram), as the ClearML web
-// app asks for them.
-export async function fetchScalars(taskIds, key, signal) {
+// app asks for them. opts (Trove's additions, docs/ui.md "Zoom and
+// downsampling"): metric reads that metric only; extremes asks for each
+// bucket's smallest and largest value (lo, hi); range [min, max] reads only
+// those keys, sampled again at full resolution.
+export async function fetchScalars(taskIds, key, signal, opts = {}) {
   const byMetric = new Map();
   const add = (metric, variant, taskId, c) => {
     if (!c || !Array.isArray(c.x) || !c.x.length) return;
     if (!byMetric.has(metric)) byMetric.set(metric, []);
-    byMetric.get(metric).push({ taskId, variant, x: c.x, y: c.y, xLabel: c.x_axis_label || undefined });
+    byMetric.get(metric).push({ taskId, variant, x: c.x, y: c.y, lo: c.y_min, hi: c.y_max, xLabel: c.x_axis_label || undefined });
   };
+  const extra = {};
+  if (opts.metric !== undefined) extra.metrics = [{ metric: opts.metric }];
+  if (opts.extremes) extra.extremes = true;
+  if (opts.range) { extra.x_min = Math.floor(opts.range[0]); extra.x_max = Math.ceil(opts.range[1]); }
   if (taskIds.length === 1) {
-    const d = await call('events.scalar_metrics_iter_histogram', { task: taskIds[0], key }, { signal });
+    const d = await call('events.scalar_metrics_iter_histogram', { task: taskIds[0], key, ...extra }, { signal });
     for (const [metric, variants] of Object.entries(d || {})) {
       for (const [variant, c] of Object.entries(variants || {})) add(metric, variant, taskIds[0], c);
     }
   } else {
-    const d = await call('events.multi_task_scalar_metrics_iter_histogram', { tasks: taskIds, key, model_events: false }, { signal });
+    const d = await call('events.multi_task_scalar_metrics_iter_histogram', { tasks: taskIds, key, model_events: false, ...extra }, { signal });
     for (const [metric, variants] of Object.entries(d?.metrics || {})) {
       for (const [variant, byTask] of Object.entries(variants || {})) {
         for (const id of taskIds) add(metric, variant, id, byTask?.[id]);
@@ -41,6 +49,34 @@ export async function fetchScalars(taskIds, key, signal) {
   return [...byMetric.entries()]
     .sort(([a], [b]) => a.localeCompare(b, undefined, { numeric: true }))
     .map(([metric, series]) => ({ metric, series: series.sort((a, b) => a.variant.localeCompare(b.variant, undefined, { numeric: true })) }));
+}
+
+// BAND_FROM: a metric with a series of at least this many samples gets
+// its buckets' extremes drawn as a band (a series of fewer comes back as
+// its points, which uPlot draws exactly).
+export const BAND_FROM = 1000;
+
+// bucketed tells whether a series came back in buckets holding more than
+// one point (some bucket's extremes differ).
+export function bucketed(s) {
+  if (!s.lo || !s.hi) return false;
+  for (let i = 0; i < s.lo.length; i++) if (s.lo[i] !== s.hi[i]) return true;
+  return false;
+}
+
+// keyRange turns a zoomed x range of the chart into the histogram keys
+// to read: iterations as they are, wall time from seconds to ms, relative
+// time from each task's origin (the union over the tasks).
+export function keyRange(mode, min, max, taskIds, origins) {
+  if (mode === 'iter') return [Math.floor(min), Math.ceil(max)];
+  if (mode === 'wall') return [Math.floor(min * 1000), Math.ceil(max * 1000)];
+  let lo = Infinity, hi = -Infinity;
+  for (const id of taskIds) {
+    const o = origins?.get(id) || 0;
+    lo = Math.min(lo, min * 1000 + o);
+    hi = Math.max(hi, max * 1000 + o);
+  }
+  return [Math.floor(lo), Math.ceil(hi)];
 }
 
 // fetchSingleValues returns the values reported without iteration

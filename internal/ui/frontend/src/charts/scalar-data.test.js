@@ -1,7 +1,7 @@
 // node --test internal/ui/frontend/src/  (no browser needed)
 import test from 'node:test';
 import assert from 'node:assert/strict';
-import { align, positiveOnly, smooth, taskOrigins, xValues, keyFor } from './scalar-data.js';
+import { align, bucketed, keyRange, positiveOnly, smooth, taskOrigins, xValues, keyFor } from './scalar-data.js';
 
 test('align passes series sharing their x through untouched', () => {
   const x = [0, 1, 2];
@@ -57,4 +57,18 @@ test('each axis mode asks for a key the operation accepts', () => {
   assert.equal(keyFor('wall'), 'timestamp');
   assert.equal(keyFor('relative'), 'timestamp');
   assert.equal(keyFor('nonsense'), 'iter');
+});
+
+test('bucketed: some bucket whose extremes differ', () => {
+  assert.equal(bucketed({ x: [0, 1], y: [1, 2] }), false); // no extremes asked
+  assert.equal(bucketed({ x: [0, 1], y: [1, 2], lo: [1, 2], hi: [1, 2] }), false); // raw points
+  assert.equal(bucketed({ x: [0, 10], y: [1, 2], lo: [0, 2], hi: [50, 2] }), true);
+});
+
+test('keyRange: the zoomed x range in histogram keys', () => {
+  assert.deepEqual(keyRange('iter', 10.2, 99.7, ['a']), [10, 100]);
+  assert.deepEqual(keyRange('wall', 1700000000.5, 1700000001.25, ['a']), [1700000000500, 1700000001250]);
+  // relative time: each task from its origin, the union of the ranges
+  const origins = new Map([['a', 1000], ['b', 5000]]);
+  assert.deepEqual(keyRange('relative', 1, 2, ['a', 'b'], origins), [2000, 7000]);
 });

@@ -2,7 +2,7 @@
 // chart per metric, one line per variant (and per task). The points are
 // the server's histogram samples, so any series length draws at once.
 
-import { useMemo, useState } from 'preact/hooks';
+import { useCallback, useMemo, useRef, useState } from 'preact/hooks';
 import { useApi, usePersisted } from '../hooks.js';
 import { ErrorBox, Spinner } from '../components/feedback.jsx';
 import { fmtNum } from '../format.js';
@@ -10,7 +10,7 @@ import { UPlotChart } from './uplot-chart.jsx';
 import { Choice, Toggle } from './controls.jsx';
 import { holdPlotlyWhile } from './plotly.js';
 import { colorAt, dashAt, withAlpha } from './palette.js';
-import { X_MODES, align, fetchScalars, fetchSingleValues, keyFor, positiveOnly, smooth, taskOrigins, xValues } from './scalar-data.js';
+import { BAND_FROM, X_MODES, align, bucketed, fetchScalars, fetchSingleValues, keyFor, keyRange, positiveOnly, smooth, taskOrigins, xValues } from './scalar-data.js';
 import './charts.css';
 
 const POLL_MS = 10000;
@@ -49,7 +49,7 @@ export function ScalarsPanel({ tasks = [], project }) {
         <Choice label="X axis" value={xMode} options={X_MODES} onChange={setXMode} testid="x-axis" />
         {scalars.loading && scalars.data !== undefined && <span class="spinner-dot" title="Loading" />}
         <span class="spacer" />
-        <span class="muted small">Drag to zoom, double-click to reset, click a legend entry to hide it.</span>
+        <span class="muted small">Drag to zoom (read again at full resolution), double-click to reset, click a legend entry to hide it.</span>
       </div>
       {hasSingles && <SingleValues tasks={tasks} data={singles.data} />}
       {scalars.error && <ErrorBox error={scalars.error} retry={scalars.reload} />}
@@ -57,52 +57,111 @@ export function ScalarsPanel({ tasks = [], project }) {
       {scalars.data !== undefined && !metrics.length && !hasSingles && <div class="empty">No scalars reported yet.</div>}
       {scalars.data !== undefined && metrics.length > 0 && !shown.length && <div class="empty">No metric matches “{filter}”.</div>}
       <div class="chart-grid">
-        {shown.map(m => <ScalarChart key={m.metric} metric={m} tasks={tasks} all={metrics} xMode={shownMode} smoothing={smoothing} logY={logY} />)}
+        {shown.map(m => <ScalarChart key={m.metric} metric={m} tasks={tasks} all={metrics} xMode={shownMode} dataKey={scalars.data.key} smoothing={smoothing} logY={logY} />)}
       </div>
     </div>
   );
 }
 
-// ScalarChart is one metric's card.
-function ScalarChart({ metric, tasks, all, xMode, smoothing, logY }) {
+// withSeries gives each series of the full metric its data in answer
+// (by task and variant; empty when answer lacks it), so the chart keeps
+// its shape while a zoomed range or the extremes are read.
+function withSeries(metric, answer) {
+  if (!answer) return metric.series;
+  const got = new Map(answer.series.map(s => [`${s.taskId}\u0000${s.variant}`, s]));
+  return metric.series.map(s => got.get(`${s.taskId}\u0000${s.variant}`) || { ...s, x: [], y: [], lo: [], hi: [] });
+}
+
+// ScalarChart is one metric's card. A metric with a big series reads its
+// buckets' extremes (drawn as a band behind each line); a zoom reads the
+// zoomed range again at full resolution, down to the raw points; a
+// double-click goes back to the whole series. A metric of small series
+// came back as its points: uPlot zooms those itself.
+function ScalarChart({ metric, tasks, all, xMode, dataKey, smoothing, logY }) {
   const [hidden, setHidden] = useState({});
+  const [zoom, setZoom] = useState(null); // [min, max] of the x axis, or null
   const compare = tasks.length > 1;
   // tasks may be a new array on every render: key the work on its content.
   const taskKey = tasks.map(t => `${t.id}:${t.name}:${t.started || ''}`).join('|');
+  const taskIds = useMemo(() => tasks.map(t => t.id), [taskKey]); // eslint-disable-line react-hooks/exhaustive-deps
   const taskIndex = useMemo(() => new Map(tasks.map((t, i) => [t.id, i])), [taskKey]); // eslint-disable-line react-hooks/exhaustive-deps
   const names = useMemo(() => new Map(tasks.map(t => [t.id, t.name || t.id])), [taskKey]); // eslint-disable-line react-hooks/exhaustive-deps
   const origins = useMemo(() => (xMode === 'relative' ? taskOrigins(tasks, all) : null), [taskKey, all, xMode]); // eslint-disable-line react-hooks/exhaustive-deps
 
-  const { series, data } = useMemo(() => {
+  // A series of many samples was bucketed: its extremes are read (the
+  // whole series again, and every zoomed range).
+  const band = metric.series.some(s => s.x.length >= BAND_FROM);
+  const pick = list => list.find(m => m.metric === metric.metric) || { metric: metric.metric, series: [] };
+  const full = useApi(signal => fetchScalars(taskIds, dataKey, signal, { metric: metric.metric, extremes: true }).then(pick),
+    [metric, dataKey, taskIds], { enabled: band });
+  const range = zoom ? keyRange(xMode, zoom[0], zoom[1], taskIds, origins) : null;
+  const zoomed = useApi(signal => fetchScalars(taskIds, dataKey, signal, { metric: metric.metric, extremes: true, range }).then(m => ({ zoom, m: pick(m) })),
+    [zoom && zoom.join(','), dataKey, taskIds, metric.metric], { enabled: !!zoom });
+  const zoomReady = zoom && zoomed.data && zoomed.data.zoom === zoom;
+  const answer = zoomReady ? zoomed.data.m : (band ? full.data : undefined);
+  const state = zoom ? (zoomReady ? 'zoomed' : 'loading') : (band && !full.data ? 'loading' : 'full');
+
+  const { series, data, bands } = useMemo(() => {
+    const shown = withSeries(metric, answer);
     const variants = [...new Set(metric.series.map(s => s.variant))];
     const lines = metric.series.map((s, i) => {
       const label = compare ? `${names.get(s.taskId)} · ${s.variant}` : s.variant;
       const color = compare ? colorAt(taskIndex.get(s.taskId) ?? i) : colorAt(i);
       return { label, color, dash: compare ? dashAt(variants.indexOf(s.variant)) : undefined, show: !hidden[label] };
     });
-    const xs = metric.series.map(s => xValues(s, xMode, origins));
-    const ys = metric.series.map(s => (logY ? positiveOnly(s.y) : s.y));
-    if (!smoothing) return { series: lines, data: align(xs.map((x, i) => ({ x, y: ys[i] }))) };
-    // Smoothed: the raw values stay behind as faint lines without a legend
-    // entry, drawn first so the smoothed lines lie on top.
-    const raw = lines.map(l => ({ ...l, label: `${l.label} (raw)`, color: withAlpha(l.color, 0.22), raw: true }));
-    const smoothed = lines.map((l, i) => ({ ...l, rawIndex: i }));
-    const cols = [
-      ...xs.map((x, i) => ({ x, y: ys[i] })),
-      ...xs.map((x, i) => ({ x, y: smooth(ys[i], smoothing) })),
-    ];
-    return { series: [...raw, ...smoothed], data: align(cols) };
-  }, [metric, xMode, smoothing, logY, origins, compare, names, taskIndex]); // eslint-disable-line react-hooks/exhaustive-deps
+    const xs = shown.map(s => xValues(s, xMode, origins));
+    const ys = shown.map(s => (logY ? positiveOnly(s.y) : s.y));
+    let outLines = lines;
+    let cols = xs.map((x, i) => ({ x, y: ys[i] }));
+    if (smoothing) {
+      // Smoothed: the raw values stay behind as faint lines without a legend
+      // entry, drawn first so the smoothed lines lie on top.
+      const raw = lines.map(l => ({ ...l, label: `${l.label} (raw)`, color: withAlpha(l.color, 0.22), raw: true }));
+      const smoothed = lines.map((l, i) => ({ ...l, rawIndex: i }));
+      outLines = [...raw, ...smoothed];
+      cols = [...cols, ...xs.map((x, i) => ({ x, y: smooth(ys[i], smoothing) }))];
+    }
+    const bandPairs = [];
+    if (band) {
+      // Each line's bucket extremes: two legend-less series (largest,
+      // smallest) and the band between them, behind the lines.
+      const nulls = n => new Array(n).fill(null);
+      lines.forEach((l, i) => {
+        const s = shown[i];
+        const has = bucketed(s);
+        const hi = has ? (logY ? positiveOnly(s.hi) : s.hi) : nulls(s.x.length);
+        const lo = has ? (logY ? positiveOnly(s.lo) : s.lo) : nulls(s.x.length);
+        const at = outLines.length + 1; // uPlot's index (0 is x)
+        outLines = [...outLines,
+          { label: `${l.label} (max)`, color: withAlpha(l.color, 0.45), raw: true, extreme: 'max', line: i, show: l.show },
+          { label: `${l.label} (min)`, color: withAlpha(l.color, 0.45), raw: true, extreme: 'min', line: i, show: l.show }];
+        cols = [...cols, { x: xs[i], y: hi }, { x: xs[i], y: lo }];
+        bandPairs.push({ series: [at, at + 1], fill: withAlpha(l.color, 0.16) });
+      });
+    }
+    return { series: outLines, data: align(cols), bands: bandPairs };
+  }, [metric, answer, xMode, smoothing, logY, origins, compare, names, taskIndex, band]); // eslint-disable-line react-hooks/exhaustive-deps
 
   const onToggle = (i, show) => { const l = series[i]?.label; if (l) setHidden(h => ({ ...h, [l]: !show })); };
-  const points = metric.series.reduce((n, s) => n + s.x.length, 0);
+  const onZoom = useCallback((min, max) => setZoom([min, max]), []);
+  const zoomNow = useRef(zoom);
+  zoomNow.current = zoom;
+  // a double-click while zoomed goes back to the whole series
+  const onReset = useCallback(() => { if (!zoomNow.current) return false; setZoom(null); return true; }, []);
+  const drawn = withSeries(metric, answer);
+  const points = drawn.reduce((n, s) => n + s.x.length, 0);
+  const banded = drawn.some(bucketed);
   return (
-    <div class="card scalar-chart" data-testid="scalar-chart" data-metric={metric.metric} role="figure" aria-label={`${metric.metric}: ${series.filter(s => !s.raw).map(s => s.label).join(', ')}`}>
+    <div class="card scalar-chart" data-testid="scalar-chart" data-metric={metric.metric} data-zoom={state}
+      data-x-min={zoom ? zoom[0] : undefined} data-x-max={zoom ? zoom[1] : undefined}
+      role="figure" aria-label={`${metric.metric}: ${series.filter(s => !s.raw).map(s => s.label).join(', ')}`}>
       <div class="chart-head">
         <h3 title={metric.metric}>{metric.metric}</h3>
-        <span class="muted small">{metric.series.length} series · {fmtNum(points)} points</span>
+        {zoom && <button type="button" class="btn btn-ghost btn-small" onClick={() => setZoom(null)} data-action="zoom-reset">Reset zoom</button>}
+        <span class="muted small">{metric.series.length} series · {fmtNum(points)} {zoomReady ? 'points zoomed' : 'points'}{banded ? ' · min–max band' : ''}{state === 'loading' ? ' · reading…' : ''}</span>
       </div>
-      <UPlotChart data={data} series={series} xMode={xMode} xName={metric.series.find(s => s.xLabel)?.xLabel} logY={logY} onToggle={onToggle} />
+      <UPlotChart data={data} series={series} bands={bands} xMode={xMode} xName={metric.series.find(s => s.xLabel)?.xLabel} logY={logY}
+        onToggle={onToggle} xRange={zoom} onZoom={band ? onZoom : undefined} onReset={band ? onReset : undefined} />
     </div>
   );
 }

@@ -9,13 +9,14 @@ import (
 	"github.com/trove-ml/trove/internal/apierr"
 )
 
-// modelLabels is execution.model_labels: label names to integer ids.
+// ModelLabels is execution.model_labels: label names to integer ids.
 // Python clients send ids computed as floats (1.0); an integral float is
 // the integer it names, as the reference stores it. A fractional or
 // out-of-range value is refused naming the field.
-type modelLabels map[string]int64
+type ModelLabels map[string]int64
 
-func (m *modelLabels) UnmarshalJSON(b []byte) error {
+// UnmarshalJSON reads the labels as above.
+func (m *ModelLabels) UnmarshalJSON(b []byte) error {
 	if bytes.Equal(bytes.TrimSpace(b), []byte("null")) {
 		*m = nil
 		return nil
@@ -24,7 +25,7 @@ func (m *modelLabels) UnmarshalJSON(b []byte) error {
 	if err := json.Unmarshal(b, &raw); err != nil {
 		return apierr.Validation("execution.model_labels", "value is wrong, expected an object of integers")
 	}
-	out := make(modelLabels, len(raw))
+	out := make(ModelLabels, len(raw))
 	for k, n := range raw {
 		v, ok := integral(n)
 		if !ok {

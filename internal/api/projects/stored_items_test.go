@@ -10,9 +10,9 @@ import (
 	"github.com/trove-ml/trove/internal/testenv"
 )
 
-// TestWireItemsKeepTheStoredShape: the wire conversion answers exactly
+// TestStoredItemsKeepTheStoredShape: the list item conversion answers exactly
 // what the stored documents hold today, on both backends.
-func TestWireItemsKeepTheStoredShape(t *testing.T) {
+func TestStoredItemsKeepTheStoredShape(t *testing.T) {
 	testenv.Each(t, func(t *testing.T, e *testenv.Env) {
 		ids := []string{
 			e.Call(t, "projects.create", map[string]any{"name": "wire/a/b", "description": "d", "tags": []string{"t"},
@@ -29,12 +29,12 @@ func TestWireItemsKeepTheStoredShape(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			got, err := projects.WireItems(doc)
+			got, err := projects.StoredItems(doc)
 			if err != nil {
 				t.Fatal(err)
 			}
 			if !reflect.DeepEqual(got, want) {
-				t.Errorf("wire item differs from the stored document\n got: %v\nwant: %v", got, want)
+				t.Errorf("list item differs from the stored document\n got: %v\nwant: %v", got, want)
 			}
 		}
 	})

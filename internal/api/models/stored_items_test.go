@@ -12,10 +12,10 @@ import (
 	"github.com/trove-ml/trove/internal/testenv"
 )
 
-// TestWireItemsKeepTheStoredShape: the wire conversion answers exactly
+// TestStoredItemsKeepTheStoredShape: the list item conversion answers exactly
 // what the stored documents hold today (numbers as written, nulls,
 // omitted members), on both backends.
-func TestWireItemsKeepTheStoredShape(t *testing.T) {
+func TestStoredItemsKeepTheStoredShape(t *testing.T) {
 	testenv.Each(t, func(t *testing.T, e *testenv.Env) {
 		pid := e.Call(t, "projects.create", map[string]any{"name": "wire/shape"}).OK(t).Str("id")
 		e.Call(t, "models.create", map[string]any{"name": "bare", "uri": "file:///bare.pt"}).OK(t)
@@ -27,7 +27,7 @@ func TestWireItemsKeepTheStoredShape(t *testing.T) {
 		e.Call(t, "models.make_public", map[string]any{"ids": []string{full}}).OK(t)
 		e.Call(t, "models.make_private", map[string]any{"ids": []string{full}}).OK(t)
 		e.Call(t, "models.edit", map[string]any{"model": full, "project": ""}).OK(t)
-		compareDocs(t, e.App.DB, "models", models.WireItems)
+		compareDocs(t, e.App.DB, "models", models.StoredItems)
 	})
 }
 
@@ -47,7 +47,7 @@ func compareDocs(t *testing.T, db *store.DB, table string, conv query.DocConvert
 			return err
 		}
 		if !reflect.DeepEqual(got, want) {
-			t.Errorf("wire item differs from the stored document\n got: %v\nwant: %v", got, want)
+			t.Errorf("list item differs from the stored document\n got: %v\nwant: %v", got, want)
 		}
 		return nil
 	})

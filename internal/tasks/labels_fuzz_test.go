@@ -15,7 +15,7 @@ func FuzzModelLabels(f *testing.F) {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, b []byte) {
-		var m modelLabels
+		var m ModelLabels
 		err := json.Unmarshal(b, &m)
 		if err == nil {
 			return
@@ -36,7 +36,7 @@ func TestModelLabelsDecode(t *testing.T) {
 		{`{"a": 1.5}`, 0, false}, {`{"a": 1e30}`, 0, false}, {`{"a": "1"}`, 0, false},
 	}
 	for _, c := range cases {
-		var m modelLabels
+		var m ModelLabels
 		err := json.Unmarshal([]byte(c.in), &m)
 		if c.ok != (err == nil) || (c.ok && m["a"] != c.want) {
 			t.Errorf("%s: got %v, %v", c.in, m, err)

@@ -288,14 +288,14 @@ func (b *eventsBench) rawInsert(d time.Duration, workers, batch, round int) (flo
 			for ctx.Err() == nil {
 				ts := time.Now().UnixMilli()
 				per := (batch + 3) / 4
-				points := make([]store.RawScalar, batch)
+				points := make([]rawScalar, batch)
 				for j := range points {
 					// rows ordered by series, as add_batch writes them
 					it := iter + int64(j%per)
-					points[j] = store.RawScalar{Series: series + int64(j/per), Iter: it, Value: float64(it%1000) / 997, TS: ts, WTS: ts, TS0: base}
+					points[j] = rawScalar{Series: series + int64(j/per), Iter: it, Value: float64(it%1000) / 997, TS: ts, WTS: ts, TS0: base}
 				}
 				// the batch's own transaction (SQLite) or COPY (PostgreSQL)
-				err := db.BulkRawScalars(context.Background(), points)
+				err := bulkRawScalars(context.Background(), db, points)
 				if err != nil {
 					if ctx.Err() == nil {
 						errs <- err
@@ -392,7 +392,7 @@ func (b *eventsBench) histogram(series, points, samples, queries int) error {
 	fmt.Printf("first call: %d series, %d buckets in s0\n", len(env.Data["loss"]), len(env.Data["loss"]["s0"].X))
 	// CPU per call, this process's (server and client) and the database
 	// server's: steadier than latencies when neighbours share the cores
-	pid, err := b.a.DB.Events().ServerPID(context.Background())
+	pid, err := serverPID(context.Background(), b.a.DB)
 	if err != nil {
 		return err
 	}

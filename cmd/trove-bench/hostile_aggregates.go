@@ -44,7 +44,7 @@ func benchAggregates(args []string) error {
 	fmt.Printf("aggregates: %d tasks over %d projects, backend %s, GOMAXPROCS=%d; bulk load %.1fs\n",
 		*total, len(projects), b.App.DB.D.Name(), runtime.GOMAXPROCS(0), time.Since(start).Seconds())
 	if b.App.DB.IsPostgres() {
-		if err := b.App.DB.Analyze(context.Background(), "tasks"); err != nil {
+		if err := analyze(context.Background(), b.App.DB, "tasks"); err != nil {
 			return err
 		}
 	}

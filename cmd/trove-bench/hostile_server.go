@@ -76,7 +76,7 @@ func preload(dir, db string, n int) ([]string, error) {
 		return nil, err
 	}
 	if a.DB.IsPostgres() {
-		if err := a.DB.Analyze(context.Background(), "tasks"); err != nil {
+		if err := analyze(context.Background(), a.DB, "tasks"); err != nil {
 			return nil, err
 		}
 	}

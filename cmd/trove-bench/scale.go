@@ -69,7 +69,7 @@ func benchScale(args []string) error {
 	fmt.Printf("scale benchmark: backend %s, GOMAXPROCS=%d, %d tasks x %d series x %d iterations = %d points, %d clients, %d points/request, load average %s\n",
 		f.a.DB.D.Name(), runtime.GOMAXPROCS(0), nTasks, *series, *iters, total, *workers, *batch, loadAverage())
 	ctx := context.Background()
-	before, err := f.a.DB.Events().UsedBytes(ctx)
+	before, err := usedBytes(ctx, f.a.DB)
 	if err != nil {
 		return err
 	}
@@ -82,7 +82,7 @@ func benchScale(args []string) error {
 	if err := s.ingest(ids, *iters, *workers, *batch); err != nil {
 		return err
 	}
-	after, err := f.a.DB.Events().UsedBytes(ctx)
+	after, err := usedBytes(ctx, f.a.DB)
 	if err != nil {
 		return err
 	}
@@ -161,7 +161,7 @@ func (s *scaleBench) ingest(ids []string, iters, workers, batch int) error {
 	total := int64(len(ids) * s.series * iters)
 	var done int64
 	var mu sync.Mutex
-	pid, err := s.f.a.DB.Events().ServerPID(context.Background())
+	pid, err := serverPID(context.Background(), s.f.a.DB)
 	if err != nil {
 		return err
 	}
@@ -372,7 +372,7 @@ func percentiles(lat []time.Duration) string {
 // printTableBytes prints the bytes per point of each event table and
 // index (the points of the other tasks are not yet stored).
 func printTableBytes(ctx context.Context, f *fleetServer, points int) error {
-	sizes, err := f.a.DB.Events().TableBytes(ctx)
+	sizes, err := tableBytes(ctx, f.a.DB)
 	if err != nil {
 		return err
 	}

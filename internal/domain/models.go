@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"github.com/trove-ml/trove/internal/store"
+	"github.com/trove-ml/trove/internal/store/eventstore"
 )
 
 // DeleteModels is the one path every model deletion takes (models.delete,
@@ -24,7 +25,7 @@ func DeleteModels(ctx context.Context, d *Env, q store.Querier, ids []string, ur
 		}
 		urls.ModelURLs = append(urls.ModelURLs, uris...)
 	}
-	if _, err := d.DB.Events().DeleteFor(ctx, q, ids); err != nil {
+	if _, err := eventstore.Of(d.DB).DeleteFor(ctx, q, ids); err != nil {
 		return 0, err
 	}
 	return d.DB.DeleteModels(ctx, q, ids)

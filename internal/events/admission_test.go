@@ -10,6 +10,7 @@ import (
 
 	"github.com/trove-ml/trove/internal/apierr"
 	"github.com/trove-ml/trove/internal/store"
+	"github.com/trove-ml/trove/internal/store/eventstore"
 	"github.com/trove-ml/trove/internal/store/storetest"
 )
 
@@ -80,7 +81,7 @@ func TestIngestRefusedWhileQueueFull(t *testing.T) {
 		if !errors.As(err, &ae) || ae.Code != 429 {
 			t.Fatalf("Ingest with a full queue: %v, want 429", err)
 		}
-		if sr, err := db.Events().SeriesOf(ctx, db.Write(), task, []string{"m"}); err != nil || len(sr) != 0 {
+		if sr, err := eventstore.Of(db).SeriesOf(ctx, db.Write(), task, []string{"m"}); err != nil || len(sr) != 0 {
 			t.Fatalf("a refused batch left series %v (err %v)", sr, err)
 		}
 		hold()

@@ -7,6 +7,7 @@ import (
 	"sort"
 
 	"github.com/trove-ml/trove/internal/store"
+	"github.com/trove-ml/trove/internal/store/eventstore"
 )
 
 // Browsing (events.debug_images, events.plots) pages through the
@@ -93,16 +94,16 @@ func (b *Browser) Refresh(ctx context.Context, st *BrowseState, req TaskMetrics)
 	return nil
 }
 
-func metricFilters(m map[string][]string) []store.MetricFilter {
-	var out []store.MetricFilter
+func metricFilters(m map[string][]string) []eventstore.MetricFilter {
+	var out []eventstore.MetricFilter
 	for _, name := range slices.Sorted(maps.Keys(m)) {
-		out = append(out, store.MetricFilter{Metric: name, Variants: m[name]})
+		out = append(out, eventstore.MetricFilter{Metric: name, Variants: m[name]})
 	}
 	return out
 }
 
 func (b *Browser) initTask(ctx context.Context, task string, metrics map[string][]string) (*TaskBrowse, error) {
-	es, q := b.DB.Events(), b.DB.Read()
+	es, q := eventstore.Of(b.DB), b.DB.Read()
 	fs := metricFilters(metrics)
 	images := b.Type == Image
 	stats, err := es.DocVariantStats(ctx, q, task, string(b.Type), fs, images)
@@ -130,13 +131,13 @@ func (b *Browser) initTask(ctx context.Context, task string, metrics map[string]
 // staleIterations finds, per variant, the url reported at the highest
 // iteration; if that file was also reported earlier, every image up to
 // its previous iteration has been overwritten.
-func (b *Browser) staleIterations(ctx context.Context, task string, fs []store.MetricFilter) (map[[2]string]*int64, error) {
-	es, q := b.DB.Events(), b.DB.Read()
+func (b *Browser) staleIterations(ctx context.Context, task string, fs []eventstore.MetricFilter) (map[[2]string]*int64, error) {
+	es, q := eventstore.Of(b.DB), b.DB.Read()
 	urls, err := es.URLIters(ctx, q, task, fs)
 	if err != nil {
 		return nil, err
 	}
-	top := map[[2]string]store.URLIter{}
+	top := map[[2]string]eventstore.URLIter{}
 	for _, u := range urls {
 		k := [2]string{u.Metric, u.Variant}
 		if cur, ok := top[k]; !ok || u.MaxIter > cur.MaxIter {
@@ -194,17 +195,17 @@ func (b *Browser) pageTask(ctx context.Context, tb *TaskBrowse, iters int, earli
 			known[[2]string{m.Metric, v.Variant}] = v
 		}
 	}
-	es, q := b.DB.Events(), b.DB.Read()
+	es, q := eventstore.Of(b.DB), b.DB.Read()
 	images := b.Type == Image
 	list, err := es.DocIterations(ctx, q, tb.Task, string(b.Type), names, images, bound, earlier, iters)
 	if err != nil || len(list) == 0 {
 		return []Iteration{}, err
 	}
-	var fs []store.MetricFilter
+	var fs []eventstore.MetricFilter
 	for _, n := range names {
-		fs = append(fs, store.MetricFilter{Metric: n})
+		fs = append(fs, eventstore.MetricFilter{Metric: n})
 	}
-	rows, err := es.Docs(ctx, q, store.DocQuery{Tasks: []string{tb.Task}, EType: string(b.Type), Metrics: fs, Iters: list, HasURL: images})
+	rows, err := es.Docs(ctx, q, eventstore.DocQuery{Tasks: []string{tb.Task}, EType: string(b.Type), Metrics: fs, Iters: list, HasURL: images})
 	if err != nil {
 		return nil, err
 	}
@@ -214,7 +215,7 @@ func (b *Browser) pageTask(ctx context.Context, tb *TaskBrowse, iters int, earli
 		iter            int64
 		metric, variant string
 	}
-	pick := map[key]*store.DocRow{}
+	pick := map[key]*eventstore.DocRow{}
 	for i := range rows {
 		r := &rows[i]
 		v, ok := known[[2]string{r.Metric, r.Variant}]
@@ -227,7 +228,7 @@ func (b *Browser) pageTask(ctx context.Context, tb *TaskBrowse, iters int, earli
 			pick[k] = r
 		}
 	}
-	byIter := map[int64][]*store.DocRow{}
+	byIter := map[int64][]*eventstore.DocRow{}
 	for k, r := range pick {
 		byIter[k.iter] = append(byIter[k.iter], r)
 	}
@@ -255,7 +256,7 @@ func (b *Browser) pageTask(ctx context.Context, tb *TaskBrowse, iters int, earli
 	return out, nil
 }
 
-func urlOf(d *store.DocRow) string {
+func urlOf(d *eventstore.DocRow) string {
 	if d.URL == nil {
 		return ""
 	}

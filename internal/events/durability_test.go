@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/trove-ml/trove/internal/store"
+	"github.com/trove-ml/trove/internal/store/eventstore"
 	"github.com/trove-ml/trove/internal/store/storetest"
 )
 
@@ -145,7 +146,7 @@ func killAfterAcks(t *testing.T, dsn string, tasks []string, n int) map[string]i
 
 func checkAcked(t *testing.T, db *store.DB, acked map[string]int) {
 	ctx := context.Background()
-	es := db.Events()
+	es := eventstore.Of(db)
 	for task, last := range acked {
 		series, err := es.TaskSeries(ctx, db.Read(), task)
 		if err != nil {

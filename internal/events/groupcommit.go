@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/trove-ml/trove/internal/store"
+	"github.com/trove-ml/trove/internal/store/eventstore"
 )
 
 // Group commit: concurrent batches are written by one writer per lane in
@@ -67,7 +68,7 @@ func (in *Ingester) writeTx(ctx context.Context, batches []*pendingBatch) error 
 				return err
 			}
 		}
-		if err := points.flush(ctx, in.DB.Events(), q); err != nil {
+		if err := points.flush(ctx, eventstore.Of(in.DB), q); err != nil {
 			return err
 		}
 		var err error

@@ -6,7 +6,7 @@ import (
 	"sync"
 
 	"github.com/trove-ml/trove/internal/domain"
-	"github.com/trove-ml/trove/internal/store"
+	"github.com/trove-ml/trove/internal/store/eventstore"
 )
 
 // Scalar histograms (scalar_metrics_iter_histogram and its multi-task
@@ -67,7 +67,7 @@ type Curve struct {
 }
 
 type seriesPlan struct {
-	series   store.Series
+	series   eventstore.Series
 	count    int64
 	min, max int64
 	interval int64
@@ -76,13 +76,13 @@ type seriesPlan struct {
 
 // Histogram computes the histograms of a task's scalar series passing
 // the filters, ordered by metric and variant.
-func (r *Reader) Histogram(ctx context.Context, task string, fs []store.MetricFilter, samples int, key HistKey) ([]Curve, error) {
+func (r *Reader) Histogram(ctx context.Context, task string, fs []eventstore.MetricFilter, samples int, key HistKey) ([]Curve, error) {
 	return r.HistogramOf(ctx, task, fs, HistOptions{Samples: samples, Key: key})
 }
 
 // HistogramOf is Histogram with the options of a zoomable chart: a key
 // range, each bucket's extremes (histogram_range.go).
-func (r *Reader) HistogramOf(ctx context.Context, task string, fs []store.MetricFilter, o HistOptions) ([]Curve, error) {
+func (r *Reader) HistogramOf(ctx context.Context, task string, fs []eventstore.MetricFilter, o HistOptions) ([]Curve, error) {
 	if o.exact() {
 		return r.histogramRange(ctx, task, fs, o)
 	}
@@ -122,15 +122,15 @@ func (r *Reader) HistogramOf(ctx context.Context, task string, fs []store.Metric
 }
 
 // plan reads each series' size and range and sets its bucket width.
-func (r *Reader) plan(ctx context.Context, series []store.Series, samples int, key HistKey) ([]seriesPlan, error) {
-	es, q := r.DB.Events(), r.DB.Read()
+func (r *Reader) plan(ctx context.Context, series []eventstore.Series, samples int, key HistKey) ([]seriesPlan, error) {
+	es, q := eventstore.Of(r.DB), r.DB.Read()
 	coarsest := RollupLevels[len(RollupLevels)-1]
 	var plans []seriesPlan
 	for _, s := range series {
 		if s.MaxIter <= SingleValueIter {
 			continue
 		}
-		var rg store.SeriesRange
+		var rg eventstore.SeriesRange
 		var err error
 		if key == KeyIter {
 			rg, err = es.IterRange(ctx, q, s.ID, coarsest, SingleValueIter, rolledThrough(&s))
@@ -189,20 +189,20 @@ func groupIntervals(plans []seriesPlan) {
 // rollupRead is what a plan reads of the rollups, if it reads them: by
 // iteration, a series of more than exactHistogramPoints points and a
 // width beyond 16.
-func (p *seriesPlan) rollupRead(key HistKey) (store.RollupRead, bool) {
+func (p *seriesPlan) rollupRead(key HistKey) (eventstore.RollupRead, bool) {
 	level := rollupLevelFor(p.interval)
 	if key != KeyIter || level < 0 || p.count <= exactHistogramPoints {
-		return store.RollupRead{}, false
+		return eventstore.RollupRead{}, false
 	}
-	return store.RollupRead{Series: p.series.ID, Level: level, Interval: rollupWidth(p.interval, level), NonNegative: p.min >= 0}, true
+	return eventstore.RollupRead{Series: p.series.ID, Level: level, Interval: rollupWidth(p.interval, level), NonNegative: p.min >= 0}, true
 }
 
 // readRollups reads the rollup buckets of every plan that reads rollups
 // (nil for the others) at once: one statement per level, not one per
 // series.
-func (r *Reader) readRollups(ctx context.Context, plans []seriesPlan, key HistKey) ([][]store.HistBucket, error) {
-	out := make([][]store.HistBucket, len(plans))
-	var reads []store.RollupRead
+func (r *Reader) readRollups(ctx context.Context, plans []seriesPlan, key HistKey) ([][]eventstore.HistBucket, error) {
+	out := make([][]eventstore.HistBucket, len(plans))
+	var reads []eventstore.RollupRead
 	var at []int
 	for i := range plans {
 		if rd, ok := plans[i].rollupRead(key); ok {
@@ -213,7 +213,7 @@ func (r *Reader) readRollups(ctx context.Context, plans []seriesPlan, key HistKe
 	if len(reads) == 0 {
 		return out, nil
 	}
-	got, err := r.DB.Events().RollupHistograms(ctx, r.DB.Read(), reads)
+	got, err := eventstore.Of(r.DB).RollupHistograms(ctx, r.DB.Read(), reads)
 	if err != nil {
 		return nil, err
 	}
@@ -226,10 +226,10 @@ func (r *Reader) readRollups(ctx context.Context, plans []seriesPlan, key HistKe
 // curve reads one series' buckets; rolled are its rollup buckets when it
 // reads rollups (readRollups), to which the points not yet rolled up are
 // added.
-func (r *Reader) curve(ctx context.Context, p *seriesPlan, key HistKey, rolled []store.HistBucket) (Curve, error) {
-	es, q := r.DB.Events(), r.DB.Read()
+func (r *Reader) curve(ctx context.Context, p *seriesPlan, key HistKey, rolled []eventstore.HistBucket) (Curve, error) {
+	es, q := eventstore.Of(r.DB), r.DB.Read()
 	c := Curve{Metric: p.series.Metric, Variant: p.series.Variant}
-	var pts []store.HistPoint
+	var pts []eventstore.HistPoint
 	var err error
 	rd, fromRollups := p.rollupRead(key)
 	switch {
@@ -238,7 +238,7 @@ func (r *Reader) curve(ctx context.Context, p *seriesPlan, key HistKey, rolled [
 	case !fromRollups:
 		pts, err = es.HistogramFromPoints(ctx, q, p.series.ID, p.interval, false, SingleValueIter)
 	default:
-		var tail []store.HistBucket
+		var tail []eventstore.HistBucket
 		if after := rolledThrough(&p.series); after < p.max {
 			if tail, err = es.HistogramTail(ctx, q, p.series.ID, after, rd.Interval); err != nil {
 				return c, err
@@ -258,27 +258,27 @@ func (r *Reader) curve(ctx context.Context, p *seriesPlan, key HistKey, rolled [
 
 // rolledThrough is the last iteration of a series in its rollups (the
 // single-value iteration when none is).
-func rolledThrough(s *store.Series) int64 { return max(s.RolledThrough, SingleValueIter) }
+func rolledThrough(s *eventstore.Series) int64 { return max(s.RolledThrough, SingleValueIter) }
 
 // mergeBuckets joins the buckets of the rollups and of the points not yet
 // rolled up (both ordered; they share at most the bucket where the tail
 // starts) into means.
-func mergeBuckets(a, b []store.HistBucket) []store.HistPoint {
-	out := make([]store.HistPoint, 0, len(a)+len(b))
+func mergeBuckets(a, b []eventstore.HistBucket) []eventstore.HistPoint {
+	out := make([]eventstore.HistPoint, 0, len(a)+len(b))
 	i, j := 0, 0
 	for i < len(a) || j < len(b) {
-		var x store.HistBucket
+		var x eventstore.HistBucket
 		switch {
 		case j >= len(b) || (i < len(a) && a[i].X < b[j].X):
 			x, i = a[i], i+1
 		case i >= len(a) || b[j].X < a[i].X:
 			x, j = b[j], j+1
 		default:
-			x = store.HistBucket{X: a[i].X, Sum: a[i].Sum + b[j].Sum, Cnt: a[i].Cnt + b[j].Cnt}
+			x = eventstore.HistBucket{X: a[i].X, Sum: a[i].Sum + b[j].Sum, Cnt: a[i].Cnt + b[j].Cnt}
 			i, j = i+1, j+1
 		}
 		if x.Cnt > 0 {
-			out = append(out, store.HistPoint{X: x.X, Y: x.Sum / float64(x.Cnt)})
+			out = append(out, eventstore.HistPoint{X: x.X, Y: x.Sum / float64(x.Cnt)})
 		}
 	}
 	return out
@@ -339,12 +339,12 @@ type TaskCurves struct {
 
 // Histograms samples the scalar series of readable tasks (or models), each
 // task on its own, in the order the ids were given.
-func Histograms(ctx context.Context, d *domain.Env, company string, ids []string, model bool, fs []store.MetricFilter, samples int, key HistKey) ([]TaskCurves, error) {
+func Histograms(ctx context.Context, d *domain.Env, company string, ids []string, model bool, fs []eventstore.MetricFilter, samples int, key HistKey) ([]TaskCurves, error) {
 	return HistogramsOf(ctx, d, company, ids, model, fs, HistOptions{Samples: samples, Key: key})
 }
 
 // HistogramsOf is Histograms with the options of a zoomable chart.
-func HistogramsOf(ctx context.Context, d *domain.Env, company string, ids []string, model bool, fs []store.MetricFilter, o HistOptions) ([]TaskCurves, error) {
+func HistogramsOf(ctx context.Context, d *domain.Env, company string, ids []string, model bool, fs []eventstore.MetricFilter, o HistOptions) ([]TaskCurves, error) {
 	ts, err := ReadableMany(ctx, d, company, ids, model)
 	if err != nil {
 		return nil, err

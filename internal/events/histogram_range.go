@@ -4,7 +4,7 @@ import (
 	"context"
 	"sync"
 
-	"github.com/trove-ml/trove/internal/store"
+	"github.com/trove-ml/trove/internal/store/eventstore"
 )
 
 // Zoomable charts: a histogram of a key range, each bucket with its
@@ -44,8 +44,8 @@ func (o HistOptions) exact() bool { return o.Range != nil || o.Extremes }
 
 // storeRange is the store's range of the options (the whole key space
 // without one).
-func (o HistOptions) storeRange() store.KeyRange {
-	r := store.KeyRange{Lo: SingleValueIter + 1, Hi: 1<<63 - 1, ByTime: o.Key != KeyIter}
+func (o HistOptions) storeRange() eventstore.KeyRange {
+	r := eventstore.KeyRange{Lo: SingleValueIter + 1, Hi: 1<<63 - 1, ByTime: o.Key != KeyIter}
 	if r.ByTime {
 		r.Lo = -1 << 63
 	}
@@ -56,12 +56,12 @@ func (o HistOptions) storeRange() store.KeyRange {
 }
 
 // histogramRange is HistogramOf for options that read the points.
-func (r *Reader) histogramRange(ctx context.Context, task string, fs []store.MetricFilter, o HistOptions) ([]Curve, error) {
+func (r *Reader) histogramRange(ctx context.Context, task string, fs []eventstore.MetricFilter, o HistOptions) ([]Curve, error) {
 	series, err := r.series(ctx, task, fs)
 	if err != nil {
 		return nil, err
 	}
-	es, q := r.DB.Events(), r.DB.Read()
+	es, q := eventstore.Of(r.DB), r.DB.Read()
 	rg := o.storeRange()
 	var plans []seriesPlan
 	if o.Range == nil {
@@ -140,9 +140,9 @@ func (r *Reader) histogramRange(ctx context.Context, task string, fs []store.Met
 // most samples points (read as they are), a wider one is grouped, and
 // read again as points should its buckets hold fewer than samples points
 // (histogramRange). By time there is no index: the points are counted.
-func (r *Reader) planRange(ctx context.Context, s *store.Series, rg store.KeyRange, samples int) (seriesPlan, bool, error) {
-	es, q := r.DB.Events(), r.DB.Read()
-	var got store.SeriesRange
+func (r *Reader) planRange(ctx context.Context, s *eventstore.Series, rg eventstore.KeyRange, samples int) (seriesPlan, bool, error) {
+	es, q := eventstore.Of(r.DB), r.DB.Read()
+	var got eventstore.SeriesRange
 	if rg.ByTime {
 		var err error
 		if got, err = es.RangeOf(ctx, q, s, SingleValueIter, rg); err != nil || got.Count == 0 {
@@ -158,7 +158,7 @@ func (r *Reader) planRange(ctx context.Context, s *store.Series, rg store.KeyRan
 		if err != nil || len(last) == 0 {
 			return seriesPlan{}, false, err
 		}
-		got = store.SeriesRange{Min: first[0].Iter, Max: last[0].Iter}
+		got = eventstore.SeriesRange{Min: first[0].Iter, Max: last[0].Iter}
 		got.Count = got.Max - got.Min + 1 // at most
 	}
 	p := seriesPlan{series: *s, count: got.Count, min: got.Min, max: got.Max, interval: 1, points: got.Count}
@@ -171,7 +171,7 @@ func (r *Reader) planRange(ctx context.Context, s *store.Series, rg store.KeyRan
 }
 
 // bucketPoints is the number of points in buckets.
-func bucketPoints(bs []store.ExtremeBucket) int64 {
+func bucketPoints(bs []eventstore.ExtremeBucket) int64 {
 	var n int64
 	for _, b := range bs {
 		n += b.Cnt

@@ -11,6 +11,7 @@ import (
 
 	"github.com/trove-ml/trove/internal/apierr"
 	"github.com/trove-ml/trove/internal/store"
+	"github.com/trove-ml/trove/internal/store/eventstore"
 	taskdom "github.com/trove-ml/trove/internal/tasks"
 )
 
@@ -234,7 +235,7 @@ func (w *batchWriter) write(ctx context.Context, parts []*entityPart, tasks, mod
 	if err := w.writeScalars(ctx, all.scalars, wts); err != nil {
 		return err
 	}
-	es := w.in.DB.Events()
+	es := eventstore.Of(w.in.DB)
 	if err := es.UpsertDocs(ctx, w.q, all.docs); err != nil {
 		return err
 	}

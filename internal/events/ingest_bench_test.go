@@ -8,6 +8,7 @@ import (
 
 	"github.com/trove-ml/trove/internal/jsonx"
 	"github.com/trove-ml/trove/internal/store"
+	"github.com/trove-ml/trove/internal/store/eventstore"
 )
 
 // BenchmarkIngestScalars measures one writer storing batches of 1000
@@ -53,12 +54,12 @@ func BenchmarkIngestScalars(b *testing.B) {
 		ts0 := time.Now().UnixMilli()
 		for i := 0; i < b.N; i++ {
 			ts := time.Now().UnixMilli()
-			rows := make([]store.ScalarRow, 1000)
+			rows := make([]eventstore.ScalarRow, 1000)
 			for j := range rows {
-				rows[j] = store.ScalarRow{Series: 1000 + int64(j/250), Iter: rawIter + int64(j%250), Value: float64(j), TS: ts, WTS: ts, TS0: ts0}
+				rows[j] = eventstore.ScalarRow{Series: 1000 + int64(j/250), Iter: rawIter + int64(j%250), Value: float64(j), TS: ts, WTS: ts, TS0: ts0}
 			}
 			rawIter += 250
-			err := db.Tx(ctx, func(q store.Querier) error { return db.Events().InsertScalars(ctx, q, rows) })
+			err := db.Tx(ctx, func(q store.Querier) error { return eventstore.Of(db).InsertScalars(ctx, q, rows) })
 			if err != nil {
 				b.Fatal(err)
 			}

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/trove-ml/trove/internal/domain"
+	"github.com/trove-ml/trove/internal/store/eventstore"
 )
 
 const (
@@ -35,7 +36,7 @@ func Jobs(env *domain.Env, scrolls *Scrolls) []domain.Job {
 			return scrolls.LoadKey(ctx)
 		}},
 		{Name: "events space reuse", Run: func(ctx context.Context, log *slog.Logger) error {
-			on, err := db.Events().UseIncrementalVacuum(ctx, vacuumSwitchMaxBytes)
+			on, err := eventstore.Of(db).UseIncrementalVacuum(ctx, vacuumSwitchMaxBytes)
 			if err == nil && !on && !db.IsPostgres() {
 				log.Info("sqlite database without incremental auto-vacuum: deleted events are reused, the file does not shrink (run VACUUM once offline after setting PRAGMA auto_vacuum=INCREMENTAL)")
 			}
@@ -48,7 +49,7 @@ func Jobs(env *domain.Env, scrolls *Scrolls) []domain.Job {
 		periodic("events name counts", time.Second, folder.Run),
 		periodic("events scroll sweep", 10*time.Minute, scrolls.Sweep),
 		periodic("events space reclaim", 30*time.Second, func(ctx context.Context) error {
-			_, err := db.Events().ReclaimSpace(ctx, reclaimPages)
+			_, err := eventstore.Of(db).ReclaimSpace(ctx, reclaimPages)
 			return err
 		}),
 	}

@@ -5,7 +5,7 @@ import (
 	"sort"
 
 	"github.com/trove-ml/trove/internal/domain"
-	"github.com/trove-ml/trove/internal/store"
+	"github.com/trove-ml/trove/internal/store/eventstore"
 )
 
 // LatestVariant is the last value of a series and the mean of its last
@@ -37,7 +37,7 @@ func LatestScalarValues(ctx context.Context, d *domain.Env, company, taskID stri
 	if err != nil {
 		return nil, err
 	}
-	es, q := d.DB.Events(), d.DB.Read()
+	es, q := eventstore.Of(d.DB), d.DB.Read()
 	series, err := es.TaskSeries(ctx, q, t.ID)
 	if err != nil {
 		return nil, err
@@ -85,19 +85,19 @@ type TaskSingleValues struct {
 
 // SingleValues returns the single values of readable tasks (or models)
 // that pass the filters; tasks without any are left out.
-func SingleValues(ctx context.Context, d *domain.Env, company string, ids []string, model bool, fs []store.MetricFilter) ([]TaskSingleValues, error) {
+func SingleValues(ctx context.Context, d *domain.Env, company string, ids []string, model bool, fs []eventstore.MetricFilter) ([]TaskSingleValues, error) {
 	ts, err := ReadableMany(ctx, d, company, ids, model)
 	if err != nil {
 		return nil, err
 	}
-	es, q := d.DB.Events(), d.DB.Read()
+	es, q := eventstore.Of(d.DB), d.DB.Read()
 	out := []TaskSingleValues{}
 	for _, t := range ts {
 		series, err := es.TaskSeries(ctx, q, t.ID)
 		if err != nil {
 			return nil, err
 		}
-		byID := map[int64]*store.Series{}
+		byID := map[int64]*eventstore.Series{}
 		var idList []int64
 		for i := range series {
 			if Matches(fs, series[i].Metric, series[i].Variant) {

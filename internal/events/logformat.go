@@ -8,7 +8,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"github.com/trove-ml/trove/internal/store"
+	"github.com/trove-ml/trove/internal/store/eventstore"
 )
 
 // DefaultLineFormat is the default line of a text log download.
@@ -118,7 +118,7 @@ func parseField(body string) (formatPart, error) {
 }
 
 // Line renders one log event.
-func (f *LineFormat) Line(r *store.LogRow) string {
+func (f *LineFormat) Line(r *eventstore.LogRow) string {
 	var b strings.Builder
 	for _, p := range f.parts {
 		if p.field == "" {

@@ -9,12 +9,13 @@ import (
 	"github.com/trove-ml/trove/internal/domain"
 	"github.com/trove-ml/trove/internal/jsonx"
 	"github.com/trove-ml/trove/internal/store"
+	"github.com/trove-ml/trove/internal/store/eventstore"
 )
 
 // LogRequest is a page of a task's console log.
 type LogRequest struct {
 	Task    string
-	Metrics []store.MetricFilter
+	Metrics []eventstore.MetricFilter
 	// Earlier pages towards older events (newest first).
 	Earlier bool
 	// Order ("asc" or "desc", "" for the paging direction) orders the page.
@@ -42,18 +43,18 @@ func ReadLog(ctx context.Context, d *domain.Env, company string, r LogRequest) (
 	if err != nil {
 		return nil, err
 	}
-	lq := store.LogQuery{Task: t.ID, Metrics: r.Metrics, Desc: r.Earlier, Limit: r.Limit}
+	lq := eventstore.LogQuery{Task: t.ID, Metrics: r.Metrics, Desc: r.Earlier, Limit: r.Limit}
 	if r.From != 0 {
 		lq.From = &r.From
 	}
-	es, q := d.DB.Events(), d.DB.Read()
+	es, q := eventstore.Of(d.DB), d.DB.Read()
 	rows, err := es.Logs(ctx, q, lq)
 	if err != nil {
 		return nil, err
 	}
 	if len(rows) == lq.Limit && len(rows) > 0 {
 		last := rows[len(rows)-1]
-		rest, err := es.Logs(ctx, q, store.LogQuery{Task: t.ID, Metrics: lq.Metrics, Desc: r.Earlier, AtTS: &last.TS, AfterID: last.ID})
+		rest, err := es.Logs(ctx, q, eventstore.LogQuery{Task: t.ID, Metrics: lq.Metrics, Desc: r.Earlier, AtTS: &last.TS, AfterID: last.ID})
 		if err != nil {
 			return nil, err
 		}
@@ -78,8 +79,8 @@ func ReadLog(ctx context.Context, d *domain.Env, company string, r LogRequest) (
 // WriteLog writes a task's whole log to w, oldest first, as text lines of
 // format, or as JSON lines when format is nil.
 func WriteLog(ctx context.Context, d *domain.Env, taskID string, format *LineFormat, w io.Writer) error {
-	es, q := d.DB.Events(), d.DB.Read()
-	lq := store.LogQuery{Task: taskID, Limit: 5000, After: true, AfterTS: math.MinInt64, AfterID: math.MinInt64}
+	es, q := eventstore.Of(d.DB), d.DB.Read()
+	lq := eventstore.LogQuery{Task: taskID, Limit: 5000, After: true, AfterTS: math.MinInt64, AfterID: math.MinInt64}
 	for {
 		rows, err := es.Logs(ctx, q, lq)
 		if err != nil {
@@ -122,12 +123,12 @@ func ClearLog(ctx context.Context, d *domain.Env, company, taskID string, allowL
 		if err != nil {
 			return err
 		}
-		del := store.LogDeletion{Include: sel.Include, Exclude: sel.Exclude}
+		del := eventstore.LogDeletion{Include: sel.Include, Exclude: sel.Exclude}
 		if sel.OlderThanSec > 0 {
 			b := d.Now().UnixMilli() - sel.OlderThanSec*1000
 			del.Before = &b
 		}
-		n, err = d.DB.Events().DeleteLogs(ctx, q, t.ID, del)
+		n, err = eventstore.Of(d.DB).DeleteLogs(ctx, q, t.ID, del)
 		return err
 	})
 	return n, err
@@ -142,7 +143,7 @@ func DeleteFor(ctx context.Context, d *domain.Env, company, id string, model, al
 		if err != nil {
 			return err
 		}
-		n, err = d.DB.Events().DeleteFor(ctx, q, []string{t.ID})
+		n, err = eventstore.Of(d.DB).DeleteFor(ctx, q, []string{t.ID})
 		return err
 	})
 	return n, err

@@ -5,6 +5,7 @@ import (
 	"math"
 
 	"github.com/trove-ml/trove/internal/store"
+	"github.com/trove-ml/trove/internal/store/eventstore"
 )
 
 // Reads over several tables and series (get_task_events, the scalar data
@@ -131,9 +132,9 @@ var docSrc = map[Type]int{Vector: srcVector, Image: srcImage, Plot: srcPlot}
 
 // seriesSource reads one scalar series by iteration.
 type seriesSource struct {
-	es     *store.EventStore
+	es     *eventstore.Store
 	q      store.Querier
-	series *store.Series
+	series *eventstore.Series
 	desc   bool
 }
 
@@ -165,23 +166,23 @@ func (s *seriesSource) next(ctx context.Context, after Pos, n int) ([]item, erro
 	return out, nil
 }
 
-func (s *seriesSource) item(p *store.ScalarPoint, pos Pos) item {
+func (s *seriesSource) item(p *eventstore.ScalarPoint, pos Pos) item {
 	return item{pos: pos, ev: RenderScalar(s.series, p), series: p.Series, iter: p.Iter, ts: p.TS, value: p.Value}
 }
 
 // docSource reads one task's documents of one type by iteration.
 type docSource struct {
-	es      *store.EventStore
+	es      *eventstore.Store
 	q       store.Querier
 	task    string
 	typ     Type
-	metrics []store.MetricFilter
+	metrics []eventstore.MetricFilter
 	desc    bool
 }
 
 func (s *docSource) next(ctx context.Context, after Pos, n int) ([]item, error) {
 	src := docSrc[s.typ]
-	dq := store.DocQuery{Tasks: []string{s.task}, EType: string(s.typ), Metrics: s.metrics, Desc: s.desc, Limit: n}
+	dq := eventstore.DocQuery{Tasks: []string{s.task}, EType: string(s.typ), Metrics: s.metrics, Desc: s.desc, Limit: n}
 	var out []item
 	if after.Phase == 0 {
 		dq.After, dq.AfterIter = true, after.Key
@@ -230,7 +231,7 @@ func (s *docSource) next(ctx context.Context, after Pos, n int) ([]item, error) 
 	return out, nil
 }
 
-func (s *docSource) item(d *store.DocRow, pos Pos) (item, error) {
+func (s *docSource) item(d *eventstore.DocRow, pos Pos) (item, error) {
 	ev, err := RenderDoc(d)
 	return item{pos: pos, ev: ev, iter: d.Iter, ts: d.TS}, err
 }
@@ -238,17 +239,17 @@ func (s *docSource) item(d *store.DocRow, pos Pos) (item, error) {
 // logSource reads one task's log events: those with an iteration by
 // (iter, ts, id), then the others by (ts, id).
 type logSource struct {
-	es      *store.EventStore
+	es      *eventstore.Store
 	q       store.Querier
 	task    string
-	metrics []store.MetricFilter
+	metrics []eventstore.MetricFilter
 	desc    bool
 }
 
 func (s *logSource) next(ctx context.Context, after Pos, n int) ([]item, error) {
 	var out []item
 	if after.Phase == 0 {
-		lq := store.LogQuery{Task: s.task, Metrics: s.metrics, WithIter: true, Desc: s.desc, Limit: n,
+		lq := eventstore.LogQuery{Task: s.task, Metrics: s.metrics, WithIter: true, Desc: s.desc, Limit: n,
 			After: true, AfterIter: after.Key, AfterTS: math.MinInt64, AfterID: math.MinInt64}
 		if after.Src == srcLog {
 			lq.AfterTS, lq.AfterID = after.K1, after.K2
@@ -264,7 +265,7 @@ func (s *logSource) next(ctx context.Context, after Pos, n int) ([]item, error) 
 			return out, nil
 		}
 	}
-	lq := store.LogQuery{Task: s.task, Metrics: s.metrics, WithoutIter: true, Limit: n - len(out)}
+	lq := eventstore.LogQuery{Task: s.task, Metrics: s.metrics, WithoutIter: true, Limit: n - len(out)}
 	if after.Phase == 1 && after.Src == srcLog {
 		lq.After, lq.AfterTS, lq.AfterID = true, after.K1, after.K2
 	}
@@ -281,14 +282,14 @@ func (s *logSource) next(ctx context.Context, after Pos, n int) ([]item, error) 
 // timeSeriesSource reads one scalar series by (time, iteration), for raw
 // reads keyed by timestamp.
 type timeSeriesSource struct {
-	es     *store.EventStore
+	es     *eventstore.Store
 	q      store.Querier
-	series *store.Series
+	series *eventstore.Series
 }
 
 func (s *timeSeriesSource) next(ctx context.Context, after Pos, n int) ([]item, error) {
 	id := s.series.ID
-	var pts []store.ScalarPoint
+	var pts []eventstore.ScalarPoint
 	var err error
 	switch {
 	case after.Src < srcScalar || id > after.K1:

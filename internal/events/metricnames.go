@@ -5,7 +5,7 @@ import (
 	"sort"
 
 	"github.com/trove-ml/trove/internal/domain"
-	"github.com/trove-ml/trove/internal/store"
+	"github.com/trove-ml/trove/internal/store/eventstore"
 )
 
 // AnyType asks metric listings for every event type, logs included
@@ -15,9 +15,9 @@ const AnyType Type = "*"
 // metricNames lists, per task, the metric/variants with events of type
 // ("" = scalars, vectors, images and plots; AnyType = those and logs)
 // that have an iteration above minIter.
-func metricNames(ctx context.Context, d *domain.Env, tasks []string, typ Type, minIter int64) ([]store.TaskMetricVariant, error) {
-	es, q := d.DB.Events(), d.DB.Read()
-	var out []store.TaskMetricVariant
+func metricNames(ctx context.Context, d *domain.Env, tasks []string, typ Type, minIter int64) ([]eventstore.TaskMetricVariant, error) {
+	es, q := eventstore.Of(d.DB), d.DB.Read()
+	var out []eventstore.TaskMetricVariant
 	if typ == AnyType {
 		logs, err := es.LogMetricVariants(ctx, q, tasks)
 		if err != nil {
@@ -33,7 +33,7 @@ func metricNames(ctx context.Context, d *domain.Env, tasks []string, typ Type, m
 		}
 		for _, sr := range series {
 			if sr.MaxIter > minIter {
-				out = append(out, store.TaskMetricVariant{Task: sr.Task, Metric: sr.Metric, Variant: sr.Variant})
+				out = append(out, eventstore.TaskMetricVariant{Task: sr.Task, Metric: sr.Metric, Variant: sr.Variant})
 			}
 		}
 	}
@@ -58,7 +58,7 @@ func metricNames(ctx context.Context, d *domain.Env, tasks []string, typ Type, m
 // readableNames is metricNames of readable tasks (or models), grouped as
 // member sets under a key (task -> metrics, metric -> variants).
 func readableNames(ctx context.Context, d *domain.Env, company string, ids []string, model bool, typ Type, minIter int64,
-	group func(store.TaskMetricVariant) (key, member string)) ([]*Target, map[string]map[string]bool, error) {
+	group func(eventstore.TaskMetricVariant) (key, member string)) ([]*Target, map[string]map[string]bool, error) {
 	ts, err := ReadableMany(ctx, d, company, ids, model)
 	if err != nil {
 		return nil, nil, err
@@ -89,7 +89,7 @@ type TaskMetricNames struct {
 // single-value one, in the order the ids were given.
 func MetricNamesOf(ctx context.Context, d *domain.Env, company string, ids []string, model bool, typ Type) ([]TaskMetricNames, error) {
 	ts, names, err := readableNames(ctx, d, company, ids, model, typ, SingleValueIter,
-		func(mv store.TaskMetricVariant) (string, string) { return mv.Task, mv.Metric })
+		func(mv eventstore.TaskMetricVariant) (string, string) { return mv.Task, mv.Metric })
 	if err != nil {
 		return nil, err
 	}
@@ -110,7 +110,7 @@ type MetricVariants struct {
 // readable tasks (or models) with events of type, sorted by metric.
 func MetricsAndVariants(ctx context.Context, d *domain.Env, company string, ids []string, model bool, typ Type) ([]MetricVariants, error) {
 	_, byMetric, err := readableNames(ctx, d, company, ids, model, typ, NoIter,
-		func(mv store.TaskMetricVariant) (string, string) { return mv.Metric, mv.Variant })
+		func(mv eventstore.TaskMetricVariant) (string, string) { return mv.Metric, mv.Variant })
 	if err != nil {
 		return nil, err
 	}

@@ -7,21 +7,21 @@ import (
 	"strconv"
 
 	"github.com/trove-ml/trove/internal/domain"
-	"github.com/trove-ml/trove/internal/store"
+	"github.com/trove-ml/trove/internal/store/eventstore"
 )
 
 // MultiPlotsCursor is the state of a multi-task plots read, kept in its
 // signed scroll id between pages.
 type MultiPlotsCursor struct {
-	Tasks     []string             `json:"t"`
-	Model     bool                 `json:"m,omitempty"`
-	Metrics   []store.MetricFilter `json:"f,omitempty"`
-	Iters     int                  `json:"n"`
-	PerMetric bool                 `json:"pm,omitempty"`
-	Total     int                  `json:"c"`
-	Iter      *int64               `json:"i,omitempty"`
-	ID        int64                `json:"id,omitempty"`
-	Done      bool                 `json:"e,omitempty"`
+	Tasks     []string                  `json:"t"`
+	Model     bool                      `json:"m,omitempty"`
+	Metrics   []eventstore.MetricFilter `json:"f,omitempty"`
+	Iters     int                       `json:"n"`
+	PerMetric bool                      `json:"pm,omitempty"`
+	Total     int                       `json:"c"`
+	Iter      *int64                    `json:"i,omitempty"`
+	ID        int64                     `json:"id,omitempty"`
+	Done      bool                      `json:"e,omitempty"`
 }
 
 // PlotGroup is the plots of one task at one iteration.
@@ -49,14 +49,14 @@ func MultiTaskPlots(ctx context.Context, d *domain.Env, company string, cur *Mul
 	for _, t := range ts {
 		names[t.ID] = t.Name
 	}
-	es, q := d.DB.Events(), d.DB.Read()
-	mq := store.MultiTaskPlotQuery{Tasks: IDs(ts), Metrics: cur.Metrics, Iters: cur.Iters, PerMetric: cur.PerMetric, Limit: multiPlotsPage}
+	es, q := eventstore.Of(d.DB), d.DB.Read()
+	mq := eventstore.MultiTaskPlotQuery{Tasks: IDs(ts), Metrics: cur.Metrics, Iters: cur.Iters, PerMetric: cur.PerMetric, Limit: multiPlotsPage}
 	if first {
 		if cur.Total, err = es.CountMultiTaskPlots(ctx, q, mq, maxTotal); err != nil {
 			return nil, err
 		}
 	}
-	var rows []store.DocRow
+	var rows []eventstore.DocRow
 	if !cur.Done {
 		if cur.Iter != nil {
 			mq.After, mq.AfterIter, mq.AfterID = true, *cur.Iter, cur.ID
@@ -76,7 +76,7 @@ func MultiTaskPlots(ctx context.Context, d *domain.Env, company string, cur *Mul
 
 // add nests plots by metric, variant, task and iteration, keeping per
 // metric/variant/task the `iters` with the highest iterations.
-func (dst PlotGroups) add(rows []store.DocRow, iters int, names map[string]string) error {
+func (dst PlotGroups) add(rows []eventstore.DocRow, iters int, names map[string]string) error {
 	sort.SliceStable(rows, func(i, j int) bool { return rows[i].Iter > rows[j].Iter })
 	kept := map[[3]string]int{}
 	for i := range rows {

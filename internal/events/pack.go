@@ -5,11 +5,12 @@ import (
 	"time"
 
 	"github.com/trove-ml/trove/internal/store"
+	"github.com/trove-ml/trove/internal/store/eventstore"
 )
 
 // Packer moves rolled-up scalar points into packed blocks where the store
 // packs them (PostgreSQL: a row per point costs it three times the
-// point's data; see store/events_packed.go). Points are packed once in
+// point's data; see store/eventstore/packed.go). Points are packed once in
 // the rollups, so histograms and the roller keep reading only unpacked
 // points past a series' mark. A series is packed every PackLag
 // iterations, or once idle, so its blocks are full enough to compress
@@ -29,7 +30,7 @@ type Packer struct {
 // PackLag is the server's Packer.Lag: the unpacked rows of a series being
 // written stay under about twice that many, and its blocks hold at least
 // that many points.
-const PackLag = store.PackMinBlock
+const PackLag = eventstore.PackMinBlock
 
 // NewPacker is the packer a server runs.
 func NewPacker(db *store.DB, now func() time.Time) *Packer {
@@ -42,6 +43,6 @@ func (p *Packer) Run(ctx context.Context) error {
 	if p.Now != nil {
 		now = p.Now
 	}
-	_, err := p.DB.Events().PackPoints(ctx, p.Lag, now().Add(-p.Idle).UnixMilli())
+	_, err := eventstore.Of(p.DB).PackPoints(ctx, p.Lag, now().Add(-p.Idle).UnixMilli())
 	return err
 }

@@ -5,7 +5,7 @@ import (
 	"encoding/json"
 
 	"github.com/trove-ml/trove/internal/domain"
-	"github.com/trove-ml/trove/internal/store"
+	"github.com/trove-ml/trove/internal/store/eventstore"
 )
 
 // The paged reads below keep their state in a cursor that travels in a
@@ -16,15 +16,15 @@ import (
 
 // EventsCursor is the state of a task events read.
 type EventsCursor struct {
-	Task    string               `json:"t"`
-	Model   bool                 `json:"m,omitempty"`
-	Type    Type                 `json:"y,omitempty"`
-	Metrics []store.MetricFilter `json:"f,omitempty"`
-	Desc    bool                 `json:"d,omitempty"`
-	Batch   int                  `json:"n"`
-	Total   *int                 `json:"c,omitempty"`
-	Pos     *Pos                 `json:"at,omitempty"`
-	Done    bool                 `json:"e,omitempty"`
+	Task    string                    `json:"t"`
+	Model   bool                      `json:"m,omitempty"`
+	Type    Type                      `json:"y,omitempty"`
+	Metrics []eventstore.MetricFilter `json:"f,omitempty"`
+	Desc    bool                      `json:"d,omitempty"`
+	Batch   int                       `json:"n"`
+	Total   *int                      `json:"c,omitempty"`
+	Pos     *Pos                      `json:"at,omitempty"`
+	Done    bool                      `json:"e,omitempty"`
 }
 
 // TaskEvents reads the next page of a task's events (Batch of them);
@@ -82,7 +82,7 @@ func ScalarMetricData(ctx context.Context, d *domain.Env, company string, cur *M
 		return nil, err
 	}
 	r := &Reader{DB: d.DB}
-	sel := Selection{Task: cur.Task, Type: Scalar, Metrics: []store.MetricFilter{{Metric: cur.Metric}}, Desc: true}
+	sel := Selection{Task: cur.Task, Type: Scalar, Metrics: []eventstore.MetricFilter{{Metric: cur.Metric}}, Desc: true}
 	if first {
 		n, err := r.Count(ctx, sel, maxTotal)
 		if err != nil {
@@ -95,9 +95,9 @@ func ScalarMetricData(ctx context.Context, d *domain.Env, company string, cur *M
 
 // RawCursor is the state of a raw scalar points read.
 type RawCursor struct {
-	Task   string             `json:"t"`
-	Model  bool               `json:"m,omitempty"`
-	Metric store.MetricFilter `json:"f"`
+	Task   string                  `json:"t"`
+	Model  bool                    `json:"m,omitempty"`
+	Metric eventstore.MetricFilter `json:"f"`
 	// Key orders the points: "iter", "timestamp" or "iso_time".
 	Key   string `json:"k"`
 	Batch int    `json:"n"`
@@ -113,7 +113,7 @@ func RawScalars(ctx context.Context, d *domain.Env, company string, cur *RawCurs
 		return nil, err
 	}
 	r := &Reader{DB: d.DB}
-	sel := Selection{Task: cur.Task, Type: Scalar, Metrics: []store.MetricFilter{cur.Metric}}
+	sel := Selection{Task: cur.Task, Type: Scalar, Metrics: []eventstore.MetricFilter{cur.Metric}}
 	if count {
 		n, err := r.CountRaw(ctx, sel)
 		if err != nil {

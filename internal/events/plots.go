@@ -5,17 +5,17 @@ import (
 	"encoding/json"
 
 	"github.com/trove-ml/trove/internal/domain"
-	"github.com/trove-ml/trove/internal/store"
+	"github.com/trove-ml/trove/internal/store/eventstore"
 )
 
 // TaskPlots renders, per metric and variant, the plots of the last iters
 // iterations of a readable task (or model).
-func TaskPlots(ctx context.Context, d *domain.Env, company, id string, model bool, fs []store.MetricFilter, iters int) ([]json.RawMessage, error) {
+func TaskPlots(ctx context.Context, d *domain.Env, company, id string, model bool, fs []eventstore.MetricFilter, iters int) ([]json.RawMessage, error) {
 	t, err := Readable(ctx, d, company, id, model)
 	if err != nil {
 		return nil, err
 	}
-	rows, err := d.DB.Events().LatestDocs(ctx, d.DB.Read(), t.ID, string(Plot), fs, iters)
+	rows, err := eventstore.Of(d.DB).LatestDocs(ctx, d.DB.Read(), t.ID, string(Plot), fs, iters)
 	if err != nil {
 		return nil, err
 	}
@@ -43,8 +43,8 @@ func VectorValues(ctx context.Context, d *domain.Env, company, id string, model 
 	if err != nil {
 		return nil, err
 	}
-	rows, err := d.DB.Events().Docs(ctx, d.DB.Read(), store.DocQuery{Tasks: []string{t.ID}, EType: string(Vector),
-		Metrics: []store.MetricFilter{{Metric: metric, Variants: []string{variant}}}, Limit: limit, SkipPlotContents: true})
+	rows, err := eventstore.Of(d.DB).Docs(ctx, d.DB.Read(), eventstore.DocQuery{Tasks: []string{t.ID}, EType: string(Vector),
+		Metrics: []eventstore.MetricFilter{{Metric: metric, Variants: []string{variant}}}, Limit: limit, SkipPlotContents: true})
 	if err != nil {
 		return nil, err
 	}

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/trove-ml/trove/internal/store"
+	"github.com/trove-ml/trove/internal/store/eventstore"
 	"github.com/trove-ml/trove/internal/store/storetest"
 )
 
@@ -33,7 +34,7 @@ func TestPrepareSlotsBoundParsing(t *testing.T) {
 		if !errors.Is(err, context.DeadlineExceeded) {
 			t.Fatalf("Ingest with no free slot: %v, want the caller's deadline", err)
 		}
-		if sr, err := db.Events().SeriesOf(ctx, db.Write(), task, []string{"m"}); err != nil || len(sr) != 0 {
+		if sr, err := eventstore.Of(db).SeriesOf(ctx, db.Write(), task, []string{"m"}); err != nil || len(sr) != 0 {
 			t.Fatalf("a batch that never got a slot left series %v (err %v)", sr, err)
 		}
 		done := make(chan error, 1)

@@ -4,11 +4,12 @@ import (
 	"context"
 
 	"github.com/trove-ml/trove/internal/store"
+	"github.com/trove-ml/trove/internal/store/eventstore"
 )
 
 // Purger deletes the scalar points of deleted tasks and models, a chunk
 // per transaction, so that ingest goes on between the chunks (deleting
-// a task only hides its series; see store.EventStore.DeleteFor).
+// a task only hides its series; see eventstore.Store.DeleteFor).
 type Purger struct {
 	DB *store.DB
 }
@@ -23,7 +24,7 @@ const (
 // Run purges the deleted series, chunk after chunk, until none is left
 // or ctx ends.
 func (p *Purger) Run(ctx context.Context) error {
-	es := p.DB.Events()
+	es := eventstore.Of(p.DB)
 	ids, err := es.SeriesToPurge(ctx, p.DB.Read(), purgeSeriesPerRun)
 	if err != nil {
 		return err

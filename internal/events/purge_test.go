@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/trove-ml/trove/internal/store"
+	"github.com/trove-ml/trove/internal/store/eventstore"
 	"github.com/trove-ml/trove/internal/store/storetest"
 )
 
@@ -28,7 +29,7 @@ func TestDeletedPointsArePurged(t *testing.T) {
 			}
 		}
 		report(0, purgeChunk+5) // more than one chunk
-		es := db.Events()
+		es := eventstore.Of(db)
 		old, err := es.TaskSeries(ctx, db.Read(), task.ID)
 		if err != nil || len(old) != 1 {
 			t.Fatalf("series before delete: %v %v", old, err)
@@ -119,7 +120,7 @@ func TestDeletedPointsCount(t *testing.T) {
 		var got int64
 		if err := db.Tx(ctx, func(q store.Querier) error {
 			var err error
-			got, err = db.Events().DeleteFor(ctx, q, []string{task})
+			got, err = eventstore.Of(db).DeleteFor(ctx, q, []string{task})
 			return err
 		}); err != nil {
 			t.Fatal(err)
@@ -144,7 +145,7 @@ func TestPurgeSeriesChunksRollups(t *testing.T) {
 		if _, err := in.Ingest(ctx, Batch{Company: "c", User: "u", Lines: lines}); err != nil {
 			t.Fatal(err)
 		}
-		es := db.Events()
+		es := eventstore.Of(db)
 		series, err := es.TaskSeries(ctx, db.Read(), task)
 		if err != nil || len(series) != 1 {
 			t.Fatalf("series: %v %v", series, err)

@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"github.com/trove-ml/trove/internal/store"
+	"github.com/trove-ml/trove/internal/store/eventstore"
 )
 
 // Reader reads stored events for the read operations.
@@ -16,13 +17,13 @@ type Selection struct {
 	Task string
 	// Type is "" for every type.
 	Type    Type
-	Metrics []store.MetricFilter
+	Metrics []eventstore.MetricFilter
 	// Desc orders iterations downwards.
 	Desc bool
 }
 
 // Matches reports whether a metric/variant passes the metric filters.
-func Matches(fs []store.MetricFilter, metric, variant string) bool {
+func Matches(fs []eventstore.MetricFilter, metric, variant string) bool {
 	if len(fs) == 0 {
 		return true
 	}
@@ -43,8 +44,8 @@ func Matches(fs []store.MetricFilter, metric, variant string) bool {
 }
 
 // series returns the task's scalar series passing the filters.
-func (r *Reader) series(ctx context.Context, task string, fs []store.MetricFilter) ([]store.Series, error) {
-	all, err := r.DB.Events().TaskSeries(ctx, r.DB.Read(), task)
+func (r *Reader) series(ctx context.Context, task string, fs []eventstore.MetricFilter) ([]eventstore.Series, error) {
+	all, err := eventstore.Of(r.DB).TaskSeries(ctx, r.DB.Read(), task)
 	if err != nil {
 		return nil, err
 	}
@@ -57,10 +58,10 @@ func (r *Reader) series(ctx context.Context, task string, fs []store.MetricFilte
 	return out, nil
 }
 
-func (r *Reader) sources(ctx context.Context, sel Selection) ([]source, []store.Series, error) {
-	es, q := r.DB.Events(), r.DB.Read()
+func (r *Reader) sources(ctx context.Context, sel Selection) ([]source, []eventstore.Series, error) {
+	es, q := eventstore.Of(r.DB), r.DB.Read()
 	var srcs []source
-	var series []store.Series
+	var series []eventstore.Series
 	if sel.Type == "" || sel.Type == Scalar {
 		var err error
 		if series, err = r.series(ctx, sel.Task, sel.Metrics); err != nil {
@@ -110,7 +111,7 @@ func (r *Reader) Events(ctx context.Context, sel Selection, after *Pos, n int) (
 
 // Count counts the selected events, up to limit.
 func (r *Reader) Count(ctx context.Context, sel Selection, limit int) (int, error) {
-	es, q := r.DB.Events(), r.DB.Read()
+	es, q := eventstore.Of(r.DB), r.DB.Read()
 	total := 0
 	if sel.Type == "" || sel.Type == Scalar {
 		series, err := r.series(ctx, sel.Task, sel.Metrics)
@@ -129,11 +130,11 @@ func (r *Reader) Count(ctx context.Context, sel Selection, limit int) (int, erro
 	}
 	for _, t := range []Type{Vector, Image, Plot} {
 		if total < limit && (sel.Type == "" || sel.Type == t) {
-			n, err := es.CountDocs(ctx, q, store.DocQuery{Tasks: []string{sel.Task}, EType: string(t), Metrics: sel.Metrics}, limit-total)
+			n, err := es.CountDocs(ctx, q, eventstore.DocQuery{Tasks: []string{sel.Task}, EType: string(t), Metrics: sel.Metrics}, limit-total)
 			if err != nil {
 				return 0, err
 			}
-			n2, err := es.CountDocs(ctx, q, store.DocQuery{Tasks: []string{sel.Task}, EType: string(t), Metrics: sel.Metrics, WithoutIter: true}, limit-total)
+			n2, err := es.CountDocs(ctx, q, eventstore.DocQuery{Tasks: []string{sel.Task}, EType: string(t), Metrics: sel.Metrics, WithoutIter: true}, limit-total)
 			if err != nil {
 				return 0, err
 			}
@@ -172,7 +173,7 @@ func (r *Reader) Raw(ctx context.Context, sel Selection, byTime bool, after *Pos
 	if err != nil {
 		return nil, err
 	}
-	es, q := r.DB.Events(), r.DB.Read()
+	es, q := eventstore.Of(r.DB), r.DB.Read()
 	names := map[int64]string{}
 	srcs := make([]source, len(series))
 	for i := range series {
@@ -243,5 +244,5 @@ func (r *Reader) CountRaw(ctx context.Context, sel Selection) (int, error) {
 	for i, s := range series {
 		ids[i] = s.ID
 	}
-	return r.DB.Events().CountPointsWithIter(ctx, r.DB.Read(), ids)
+	return eventstore.Of(r.DB).CountPointsWithIter(ctx, r.DB.Read(), ids)
 }

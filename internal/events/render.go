@@ -1,7 +1,7 @@
 package events
 
 import (
-	"github.com/trove-ml/trove/internal/store"
+	"github.com/trove-ml/trove/internal/store/eventstore"
 )
 
 // Rendering turns stored rows back into the events clients sent: the
@@ -9,7 +9,7 @@ import (
 // kept as sent.
 
 // RenderScalar renders a scalar point of a series.
-func RenderScalar(sr *store.Series, p *store.ScalarPoint) []byte {
+func RenderScalar(sr *eventstore.Series, p *eventstore.ScalarPoint) []byte {
 	w := newObj(200)
 	w.Int("timestamp", p.TS)
 	w.Str("type", string(Scalar))
@@ -34,15 +34,15 @@ func RenderScalar(sr *store.Series, p *store.ScalarPoint) []byte {
 }
 
 // RenderLog renders a log event.
-func RenderLog(r *store.LogRow) []byte { return renderLog(r, false) }
+func RenderLog(r *eventstore.LogRow) []byte { return renderLog(r, false) }
 
 // RenderLogLine renders a log event for a JSON-lines download: without
 // type and task, its time named asctime.
-func RenderLogLine(r *store.LogRow) []byte { return append(renderLog(r, true), '\n') }
+func RenderLogLine(r *eventstore.LogRow) []byte { return append(renderLog(r, true), '\n') }
 
 // renderLog is the one log renderer: events reads name the time
 // "timestamp" and carry type and task; downloads (line) do not.
-func renderLog(r *store.LogRow, line bool) []byte {
+func renderLog(r *eventstore.LogRow, line bool) []byte {
 	w := newObj(200)
 	if line {
 		w.Int("asctime", r.TS)
@@ -74,7 +74,7 @@ func renderLog(r *store.LogRow, line bool) []byte {
 }
 
 // RenderDoc renders a plot, debug image or vector event (with its plot_str).
-func RenderDoc(d *store.DocRow) ([]byte, error) {
+func RenderDoc(d *eventstore.DocRow) ([]byte, error) {
 	if d.Plot == nil && d.PlotZ == nil {
 		return d.Doc, nil
 	}

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/trove-ml/trove/internal/store"
+	"github.com/trove-ml/trove/internal/store/eventstore"
 )
 
 // Roller completes scalar rollups that are behind their points. Ingest
@@ -59,7 +60,7 @@ func (r *Roller) Run(ctx context.Context) error {
 		}
 		idleSince = now().Add(-r.Idle).UnixMilli()
 	}
-	ids, err := r.DB.Events().SeriesBehind(ctx, r.DB.Read(), r.Lag, idleSince, rollSeriesPerRun)
+	ids, err := eventstore.Of(r.DB).SeriesBehind(ctx, r.DB.Read(), r.Lag, idleSince, rollSeriesPerRun)
 	if err != nil {
 		return err
 	}
@@ -96,7 +97,7 @@ func (r *Roller) rollSome(ctx context.Context, ids []int64) (int, error) {
 // roll adds up to limit points of a series to its rollups; it returns
 // how many it read and whether points remain.
 func (r *Roller) roll(ctx context.Context, q store.Querier, id int64, limit int) (int, bool, error) {
-	es := r.DB.Events()
+	es := eventstore.Of(r.DB)
 	sr, err := es.LockSeries(ctx, q, id)
 	if errors.Is(err, store.ErrNotFound) {
 		return 0, false, nil // deleted meanwhile
@@ -114,7 +115,7 @@ func (r *Roller) roll(ctx context.Context, q store.Querier, id int64, limit int)
 		acc.add(it, 1, vals[i])
 	}
 	// buckets starting past the mark hold no rolled point yet
-	var fresh, update []store.Rollup
+	var fresh, update []eventstore.Rollup
 	for _, b := range acc.rows() {
 		if b.Bucket > after {
 			fresh = append(fresh, b)

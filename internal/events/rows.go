@@ -10,7 +10,7 @@ import (
 	"strconv"
 	"unicode/utf8"
 
-	"github.com/trove-ml/trove/internal/store"
+	"github.com/trove-ml/trove/internal/store/eventstore"
 )
 
 // seriesKey names a scalar series.
@@ -28,8 +28,8 @@ type seriesBatch struct {
 // their series.
 type batchRows struct {
 	scalars []*seriesBatch
-	docs    []store.DocRow
-	logs    []store.LogRow
+	docs    []eventstore.DocRow
+	logs    []eventstore.LogRow
 }
 
 func buildRows(evs []*Event, wts int64) *batchRows {
@@ -48,7 +48,7 @@ func buildRows(evs []*Event, wts int64) *batchRows {
 			}
 			sb.points = append(sb.points, e)
 		case Log:
-			row := store.LogRow{Task: e.Task, TS: e.Timestamp, WTS: wts, Level: e.Level, Msg: e.Msg,
+			row := eventstore.LogRow{Task: e.Task, TS: e.Timestamp, WTS: wts, Level: e.Level, Msg: e.Msg,
 				Metric: e.Metric, Variant: e.Variant, Extra: membersObject(e.Extra)}
 			wk := e.Worker
 			row.Worker = &wk
@@ -75,8 +75,8 @@ func buildRows(evs []*Event, wts int64) *batchRows {
 var sourceURLRe = regexp.MustCompile(`(?i)['"]source['"]:\s?['"]([a-z][a-z0-9+\-.]*://.*?)['"]`)
 
 // docRow stores a plot, debug image or vector event as a document.
-func docRow(e *Event, wts int64) store.DocRow {
-	row := store.DocRow{Task: e.Task, EType: string(e.Type), Metric: e.Metric, Variant: e.Variant,
+func docRow(e *Event, wts int64) eventstore.DocRow {
+	row := eventstore.DocRow{Task: e.Task, EType: string(e.Type), Metric: e.Metric, Variant: e.Variant,
 		Iter: e.Iter, Key: e.KeyText(), TS: e.Timestamp, URL: e.URL}
 	w := newObj(256)
 	w.Int("timestamp", e.Timestamp)
@@ -147,23 +147,23 @@ func (w *batchWriter) writeScalars(ctx context.Context, batches []*seriesBatch, 
 	if len(batches) == 0 {
 		return nil
 	}
-	es := w.in.DB.Events()
-	var rows []store.ScalarRow
-	var rollups, newBuckets []store.Rollup
+	es := eventstore.Of(w.in.DB)
+	var rows []eventstore.ScalarRow
+	var rollups, newBuckets []eventstore.Rollup
 	total := 0
 	for _, sb := range batches {
 		total += len(sb.points)
 	}
 	// most points are new (above their series' highest iteration)
-	fresh := make([]store.ScalarRow, 0, total)
+	fresh := make([]eventstore.ScalarRow, 0, total)
 	known, err := w.knownSeries(ctx, batches)
 	if err != nil {
 		return err
 	}
-	var created []*store.Series
+	var created []*eventstore.Series
 	for _, sb := range batches {
 		if known[sb.key] == nil {
-			sr := &store.Series{Task: sb.key.task, Metric: sb.key.metric, Variant: sb.key.variant,
+			sr := &eventstore.Series{Task: sb.key.task, Metric: sb.key.metric, Variant: sb.key.variant,
 				ModelEvent: sb.modelEvent, Worker: sb.worker, MaxIter: NoIter, LastWTS: wts, RolledThrough: SingleValueIter,
 				TS0: earliest(sb.points)}
 			known[sb.key] = sr
@@ -198,7 +198,7 @@ func (w *batchWriter) writeScalars(ctx context.Context, batches []*seriesBatch, 
 		inStep := sr.RolledThrough >= sr.MaxIter && len(points) >= rollInlinePoints
 		for _, e := range points {
 			it := e.Iter
-			row := store.ScalarRow{Series: sr.ID, Iter: it, Value: e.Value, TS: e.Timestamp, WTS: wts, TS0: sr.TS0, Extra: membersObject(e.Extra)}
+			row := eventstore.ScalarRow{Series: sr.ID, Iter: it, Value: e.Value, TS: e.Timestamp, WTS: wts, TS0: sr.TS0, Extra: membersObject(e.Extra)}
 			if e.Worker != sr.Worker {
 				wk := e.Worker
 				row.Worker = &wk
@@ -234,7 +234,7 @@ func (w *batchWriter) writeScalars(ctx context.Context, batches []*seriesBatch, 
 		if sr.MaxIter == NoIter && lo > SingleValueIter {
 			below = lo - 1 // a new series: nothing of it lies lower
 		}
-		w.points.touch(sr, store.SeriesTouch{ID: sr.ID, MaxIter: newMax, RolledThrough: rolled, LastWTS: wts, Below: below})
+		w.points.touch(sr, eventstore.SeriesTouch{ID: sr.ID, MaxIter: newMax, RolledThrough: rolled, LastWTS: wts, Below: below})
 	}
 	w.points.insert(fresh)
 	if err := es.UpsertScalars(ctx, w.q, rows); err != nil {
@@ -272,7 +272,7 @@ func sortedPoints(evs []*Event) []*Event {
 
 // knownSeries loads the stored series of the batches, one query per task
 // (or model).
-func (w *batchWriter) knownSeries(ctx context.Context, batches []*seriesBatch) (map[seriesKey]*store.Series, error) {
+func (w *batchWriter) knownSeries(ctx context.Context, batches []*seriesBatch) (map[seriesKey]*eventstore.Series, error) {
 	metrics := map[string]map[string]bool{}
 	var tasks []string
 	for _, sb := range batches {
@@ -282,9 +282,9 @@ func (w *batchWriter) knownSeries(ctx context.Context, batches []*seriesBatch) (
 		}
 		metrics[sb.key.task][sb.key.metric] = true
 	}
-	out := map[seriesKey]*store.Series{}
+	out := map[seriesKey]*eventstore.Series{}
 	for _, task := range tasks {
-		found, err := w.in.DB.Events().SeriesOf(ctx, w.q, task, slices.Sorted(maps.Keys(metrics[task])))
+		found, err := eventstore.Of(w.in.DB).SeriesOf(ctx, w.q, task, slices.Sorted(maps.Keys(metrics[task])))
 		if err != nil {
 			return nil, err
 		}
@@ -306,12 +306,12 @@ func (w *batchWriter) knownSeries(ctx context.Context, batches []*seriesBatch) (
 // points arrive in increasing iteration, so buckets close in order.
 type rollupAcc struct {
 	series int64
-	open   []store.Rollup // current bucket per level
-	done   []store.Rollup
+	open   []eventstore.Rollup // current bucket per level
+	done   []eventstore.Rollup
 }
 
 func newRollupAcc(series int64) *rollupAcc {
-	return &rollupAcc{series: series, open: make([]store.Rollup, len(RollupLevels))}
+	return &rollupAcc{series: series, open: make([]eventstore.Rollup, len(RollupLevels))}
 }
 
 func (a *rollupAcc) add(iter, cnt int64, total float64) {
@@ -322,21 +322,21 @@ func (a *rollupAcc) add(iter, cnt int64, total float64) {
 			a.flush(o)
 		}
 		if o.Series == 0 {
-			*o = store.Rollup{Series: a.series, Level: lvl, Bucket: b}
+			*o = eventstore.Rollup{Series: a.series, Level: lvl, Bucket: b}
 		}
 		o.Cnt += cnt
 		o.Total += total
 	}
 }
 
-func (a *rollupAcc) flush(o *store.Rollup) {
+func (a *rollupAcc) flush(o *eventstore.Rollup) {
 	if o.Cnt != 0 || o.Total != 0 {
 		a.done = append(a.done, *o)
 	}
-	*o = store.Rollup{}
+	*o = eventstore.Rollup{}
 }
 
-func (a *rollupAcc) rows() []store.Rollup {
+func (a *rollupAcc) rows() []eventstore.Rollup {
 	for i := range a.open {
 		if a.open[i].Series != 0 {
 			a.flush(&a.open[i])

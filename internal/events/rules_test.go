@@ -8,6 +8,7 @@ import (
 	"github.com/trove-ml/trove/internal/apierr"
 	"github.com/trove-ml/trove/internal/jsonx"
 	"github.com/trove-ml/trove/internal/store"
+	"github.com/trove-ml/trove/internal/store/eventstore"
 )
 
 func TestSummaryMerge(t *testing.T) {
@@ -47,7 +48,7 @@ func TestSummaryMerge(t *testing.T) {
 
 func TestLineFormat(t *testing.T) {
 	lvl, msg := "info", "hello"
-	row := &store.LogRow{TS: 5, Level: &lvl, Msg: &msg}
+	row := &eventstore.LogRow{TS: 5, Level: &lvl, Msg: &msg}
 	cases := []struct{ format, want, err string }{
 		{DefaultLineFormat, "5 None info hello\n", ""},
 		{"{msg:>7}|{level:*^8}|{{literal}}\n\n", "  hello|**info**|{literal}\n", ""},

@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"github.com/trove-ml/trove/internal/store"
+	"github.com/trove-ml/trove/internal/store/eventstore"
 )
 
 // Sample navigation (get/next_debug_image_sample, get/next_plot_sample)
@@ -45,11 +46,11 @@ type Samples struct {
 // ImageRanges computes the variant ranges of a task's debug images (of
 // one metric, or all when metric is "").
 func (s *Samples) ImageRanges(ctx context.Context, task, metric string) ([]VariantRange, error) {
-	var fs []store.MetricFilter
+	var fs []eventstore.MetricFilter
 	if metric != "" {
-		fs = []store.MetricFilter{{Metric: metric}}
+		fs = []eventstore.MetricFilter{{Metric: metric}}
 	}
-	urls, err := s.DB.Events().URLIters(ctx, s.DB.Read(), task, fs)
+	urls, err := eventstore.Of(s.DB).URLIters(ctx, s.DB.Read(), task, fs)
 	if err != nil {
 		return nil, err
 	}
@@ -96,7 +97,7 @@ func (s *Samples) GetImage(ctx context.Context, st *ImageSampleState, metric, va
 	if vr == nil {
 		return &Sample{}, nil
 	}
-	d, err := s.DB.Events().LatestImage(ctx, s.DB.Read(), st.Task, metric, variant, vr.Min, iteration)
+	d, err := eventstore.Of(s.DB).LatestImage(ctx, s.DB.Read(), st.Task, metric, variant, vr.Min, iteration)
 	if err != nil {
 		return nil, err
 	}
@@ -111,14 +112,14 @@ func (s *Samples) NextImage(ctx context.Context, st *ImageSampleState, earlier, 
 		return &Sample{}, nil
 	}
 	cur := *st.Iteration
-	es, q := s.DB.Events(), s.DB.Read()
-	var d *store.DocRow
+	es, q := eventstore.Of(s.DB), s.DB.Read()
+	var d *eventstore.DocRow
 	var err error
 	if !nextIteration {
-		var bounds []store.VariantBound
+		var bounds []eventstore.VariantBound
 		for _, v := range st.candidates() {
 			if v.Min <= cur {
-				bounds = append(bounds, store.VariantBound{Metric: v.Metric, Variant: v.Variant, MinIter: v.Min})
+				bounds = append(bounds, eventstore.VariantBound{Metric: v.Metric, Variant: v.Variant, MinIter: v.Min})
 			}
 		}
 		if d, err = es.ImageInIteration(ctx, q, st.Task, bounds, cur, st.Metric, st.Variant, earlier); err != nil {
@@ -126,10 +127,10 @@ func (s *Samples) NextImage(ctx context.Context, st *ImageSampleState, earlier, 
 		}
 	}
 	if d == nil {
-		var bounds []store.VariantBound
+		var bounds []eventstore.VariantBound
 		for _, v := range st.candidates() {
 			if !earlier || v.Min < cur {
-				bounds = append(bounds, store.VariantBound{Metric: v.Metric, Variant: v.Variant, MinIter: v.Min})
+				bounds = append(bounds, eventstore.VariantBound{Metric: v.Metric, Variant: v.Variant, MinIter: v.Min})
 			}
 		}
 		if d, err = es.ImageInOtherIteration(ctx, q, st.Task, bounds, cur, earlier); err != nil {
@@ -139,7 +140,7 @@ func (s *Samples) NextImage(ctx context.Context, st *ImageSampleState, earlier, 
 	return s.landImage(st, d)
 }
 
-func (s *Samples) landImage(st *ImageSampleState, d *store.DocRow) (*Sample, error) {
+func (s *Samples) landImage(st *ImageSampleState, d *eventstore.DocRow) (*Sample, error) {
 	if d == nil {
 		return &Sample{}, nil
 	}
@@ -178,11 +179,11 @@ const maxPlotSamples = 100
 // PlotRanges computes the metric ranges of a task's plots (of one metric,
 // or all when metric is "").
 func (s *Samples) PlotRanges(ctx context.Context, task, metric string) ([]MetricRange, error) {
-	var fs []store.MetricFilter
+	var fs []eventstore.MetricFilter
 	if metric != "" {
-		fs = []store.MetricFilter{{Metric: metric}}
+		fs = []eventstore.MetricFilter{{Metric: metric}}
 	}
-	stats, err := s.DB.Events().DocVariantStats(ctx, s.DB.Read(), task, string(Plot), fs, false)
+	stats, err := eventstore.Of(s.DB).DocVariantStats(ctx, s.DB.Read(), task, string(Plot), fs, false)
 	if err != nil {
 		return nil, err
 	}
@@ -215,7 +216,7 @@ func (s *Samples) GetPlots(ctx context.Context, st *PlotSampleState, metric stri
 	if mr == nil {
 		return &Sample{Events: [][]byte{}}, nil
 	}
-	step := store.PlotStep{Metric: metric, Any: iteration == nil}
+	step := eventstore.PlotStep{Metric: metric, Any: iteration == nil}
 	if iteration != nil {
 		step.AtOrBelow, step.Iter = true, *iteration
 	}
@@ -234,7 +235,7 @@ func (s *Samples) NextPlots(ctx context.Context, st *PlotSampleState, earlier, n
 	if st.Iteration == nil {
 		return &Sample{Events: [][]byte{}}, nil
 	}
-	step := store.PlotStep{Iter: *st.Iteration, Earlier: earlier}
+	step := eventstore.PlotStep{Iter: *st.Iteration, Earlier: earlier}
 	switch {
 	case st.NavigateCurrentMetric:
 		step.Metric = st.Metric
@@ -244,8 +245,8 @@ func (s *Samples) NextPlots(ctx context.Context, st *PlotSampleState, earlier, n
 	return s.landPlots(ctx, st, step)
 }
 
-func (s *Samples) landPlots(ctx context.Context, st *PlotSampleState, step store.PlotStep) (*Sample, error) {
-	es, q := s.DB.Events(), s.DB.Read()
+func (s *Samples) landPlots(ctx context.Context, st *PlotSampleState, step eventstore.PlotStep) (*Sample, error) {
+	es, q := eventstore.Of(s.DB), s.DB.Read()
 	it, metric, ok, err := es.PlotPosition(ctx, q, st.Task, step)
 	if err != nil || !ok {
 		return &Sample{Events: [][]byte{}}, err

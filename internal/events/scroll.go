@@ -16,6 +16,7 @@ import (
 
 	"github.com/trove-ml/trove/internal/apierr"
 	"github.com/trove-ml/trove/internal/store"
+	"github.com/trove-ml/trove/internal/store/eventstore"
 )
 
 // ScrollTTL is how long a scroll id stays valid after its last use.
@@ -126,7 +127,7 @@ func (s *Scrolls) NewState(ctx context.Context, company, kind string, state any)
 	}
 	id := hex.EncodeToString(idb)
 	now := s.Now()
-	err = s.DB.Events().PutScrollState(ctx, store.ScrollState{ID: id, Company: company, Kind: kind, State: string(b),
+	err = eventstore.Of(s.DB).PutScrollState(ctx, eventstore.ScrollState{ID: id, Company: company, Kind: kind, State: string(b),
 		Expires: now.Add(ScrollTTL).UnixMilli()}, now.UnixMilli())
 	return id, err
 }
@@ -134,7 +135,7 @@ func (s *Scrolls) NewState(ctx context.Context, company, kind string, state any)
 // LoadState reads a browsing state into dst; an unknown, expired or
 // foreign id is 400/1104.
 func (s *Scrolls) LoadState(ctx context.Context, id, company, kind string, dst any) error {
-	st, err := s.DB.Events().GetScrollState(ctx, id, company, kind, s.Now().UnixMilli())
+	st, err := eventstore.Of(s.DB).GetScrollState(ctx, id, company, kind, s.Now().UnixMilli())
 	if errors.Is(err, store.ErrNotFound) {
 		return invalidScroll(id)
 	}
@@ -154,17 +155,17 @@ func (s *Scrolls) SaveState(ctx context.Context, id, company, kind string, state
 		return err
 	}
 	now := s.Now()
-	return s.DB.Events().PutScrollState(ctx, store.ScrollState{ID: id, Company: company, Kind: kind, State: string(b),
+	return eventstore.Of(s.DB).PutScrollState(ctx, eventstore.ScrollState{ID: id, Company: company, Kind: kind, State: string(b),
 		Expires: now.Add(ScrollTTL).UnixMilli()}, now.UnixMilli())
 }
 
 // Clear forgets a browsing state of the company (cursor tokens hold no
 // server state: nothing to free).
 func (s *Scrolls) Clear(ctx context.Context, id, company string) error {
-	return s.DB.Events().DeleteScrollState(ctx, id, company)
+	return eventstore.Of(s.DB).DeleteScrollState(ctx, id, company)
 }
 
 // Sweep deletes expired browsing states.
 func (s *Scrolls) Sweep(ctx context.Context) error {
-	return s.DB.Events().DeleteExpiredScrollStates(ctx, s.Now().UnixMilli())
+	return eventstore.Of(s.DB).DeleteExpiredScrollStates(ctx, s.Now().UnixMilli())
 }

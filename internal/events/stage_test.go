@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/trove-ml/trove/internal/store"
+	"github.com/trove-ml/trove/internal/store/eventstore"
 	"github.com/trove-ml/trove/internal/store/storetest"
 )
 
@@ -49,7 +50,7 @@ func TestStagedPointsThroughIngestAndMover(t *testing.T) {
 		if err := (&Roller{DB: db}).Run(ctx); err != nil { // every series, however little behind
 			t.Fatal(err)
 		}
-		es := db.Events()
+		es := eventstore.Of(db)
 		series, err := es.TaskSeries(ctx, db.Read(), task)
 		if err != nil || len(series) != 5 {
 			t.Fatalf("series: %v %v", series, err)

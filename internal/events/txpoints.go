@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"github.com/trove-ml/trove/internal/store"
+	"github.com/trove-ml/trove/internal/store/eventstore"
 )
 
 // txPoints holds, for one write transaction, the scalar series its
@@ -17,19 +18,19 @@ import (
 // its earlier batches' points; pending inserts are written before
 // anything in the transaction reads points (flushPoints).
 type txPoints struct {
-	series map[seriesKey]*store.Series
-	fresh  []store.ScalarRow
+	series map[seriesKey]*eventstore.Series
+	fresh  []eventstore.ScalarRow
 	// touched: the new state of each changed series, in first-touch order
 	touched map[int64]int
-	touches []store.SeriesTouch
+	touches []eventstore.SeriesTouch
 }
 
 func newTxPoints() *txPoints {
-	return &txPoints{series: map[seriesKey]*store.Series{}, touched: map[int64]int{}}
+	return &txPoints{series: map[seriesKey]*eventstore.Series{}, touched: map[int64]int{}}
 }
 
 // insert queues points that cannot exist yet; it may keep rows.
-func (x *txPoints) insert(rows []store.ScalarRow) {
+func (x *txPoints) insert(rows []eventstore.ScalarRow) {
 	if len(x.fresh) == 0 {
 		x.fresh = rows
 		return
@@ -39,7 +40,7 @@ func (x *txPoints) insert(rows []store.ScalarRow) {
 
 // touch records a series' new state, both for the end of the transaction
 // and for its later batches.
-func (x *txPoints) touch(sr *store.Series, t store.SeriesTouch) {
+func (x *txPoints) touch(sr *eventstore.Series, t eventstore.SeriesTouch) {
 	sr.MaxIter, sr.RolledThrough, sr.LastWTS = t.MaxIter, t.RolledThrough, t.LastWTS
 	if i, ok := x.touched[t.ID]; ok {
 		t.Below = max(t.Below, x.touches[i].Below) // the series' first touch knows it
@@ -51,7 +52,7 @@ func (x *txPoints) touch(sr *store.Series, t store.SeriesTouch) {
 }
 
 // flushPoints writes the queued inserts.
-func (x *txPoints) flushPoints(ctx context.Context, es *store.EventStore, q store.Querier) error {
+func (x *txPoints) flushPoints(ctx context.Context, es *eventstore.Store, q store.Querier) error {
 	if len(x.fresh) == 0 {
 		return nil
 	}
@@ -62,7 +63,7 @@ func (x *txPoints) flushPoints(ctx context.Context, es *store.EventStore, q stor
 }
 
 // flush writes what waited for the end of the transaction.
-func (x *txPoints) flush(ctx context.Context, es *store.EventStore, q store.Querier) error {
+func (x *txPoints) flush(ctx context.Context, es *eventstore.Store, q store.Querier) error {
 	if err := x.flushPoints(ctx, es, q); err != nil {
 		return err
 	}

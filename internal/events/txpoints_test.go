@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/trove-ml/trove/internal/store"
+	"github.com/trove-ml/trove/internal/store/eventstore"
 	"github.com/trove-ml/trove/internal/store/storetest"
 )
 
@@ -64,13 +65,13 @@ func TestGroupedPointsEqualOneByOne(t *testing.T) {
 			}
 		}
 		state := func(task string) string {
-			series, err := db.Events().TaskSeries(ctx, db.Read(), task)
+			series, err := eventstore.Of(db).TaskSeries(ctx, db.Read(), task)
 			if err != nil || len(series) != 2 {
 				t.Fatalf("series of %s: %v %+v", task, err, series)
 			}
 			var b strings.Builder
 			for _, sr := range series {
-				vals, err := db.Events().ScalarValues(ctx, db.Read(), sr.ID, NoIter+1, 1<<40)
+				vals, err := eventstore.Of(db).ScalarValues(ctx, db.Read(), sr.ID, NoIter+1, 1<<40)
 				if err != nil {
 					t.Fatal(err)
 				}

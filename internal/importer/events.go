@@ -12,6 +12,7 @@ import (
 
 	"github.com/trove-ml/trove/internal/events"
 	"github.com/trove-ml/trove/internal/store"
+	"github.com/trove-ml/trove/internal/store/eventstore"
 )
 
 // eventBatch is the page size of the source's event scroll;
@@ -103,7 +104,7 @@ func (r *run) scrollEvents(ctx context.Context, id string, model bool, user stri
 // deleteEvents removes the events of a task or model from the store.
 func (r *run) deleteEvents(ctx context.Context, id string) error {
 	return r.o.DB.Tx(ctx, func(q store.Querier) error {
-		_, err := r.o.DB.Events().DeleteFor(ctx, q, []string{id})
+		_, err := eventstore.Of(r.o.DB).DeleteFor(ctx, q, []string{id})
 		return err
 	})
 }

@@ -9,6 +9,7 @@ import (
 	"github.com/trove-ml/trove/internal/domain"
 	"github.com/trove-ml/trove/internal/events"
 	"github.com/trove-ml/trove/internal/store"
+	"github.com/trove-ml/trove/internal/store/eventstore"
 	"github.com/trove-ml/trove/internal/store/storetest"
 )
 
@@ -47,7 +48,7 @@ func TestDeleteModels(t *testing.T) {
 			t.Fatalf("deleted %d, urls %v", n, urls.ModelURLs)
 		}
 		for id, want := range map[string]int{"a": 0, "b": 1, "c": 0} {
-			s, err := db.Events().TaskSeries(ctx, db.Read(), id)
+			s, err := eventstore.Of(db).TaskSeries(ctx, db.Read(), id)
 			if err != nil || len(s) != want {
 				t.Fatalf("model %s: %d series (want %d) %v", id, len(s), want, err)
 			}

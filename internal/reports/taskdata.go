@@ -7,7 +7,7 @@ import (
 	"github.com/trove-ml/trove/internal/events"
 	"github.com/trove-ml/trove/internal/models"
 	"github.com/trove-ml/trove/internal/query"
-	"github.com/trove-ml/trove/internal/store"
+	"github.com/trove-ml/trove/internal/store/eventstore"
 	"github.com/trove-ml/trove/internal/tasks"
 )
 
@@ -18,7 +18,7 @@ const maxPlots = 10000
 // iterations (0 = 1) of the Metrics (none = all).
 type Charts struct {
 	Iters   int
-	Metrics []store.MetricFilter
+	Metrics []eventstore.MetricFilter
 	// PerMetric takes the last iterations per task metric (plots).
 	PerMetric bool
 }
@@ -27,7 +27,7 @@ type Charts struct {
 type Histogram struct {
 	Samples int
 	Key     events.HistKey
-	Metrics []store.MetricFilter
+	Metrics []eventstore.MetricFilter
 }
 
 // TaskDataInput is a reports.get_task_data: a TasksQuery (or, with

@@ -49,9 +49,9 @@ type DB struct {
 	// ckpt runs SQLite's checkpoints beside the writer (nil on
 	// PostgreSQL).
 	ckpt *checkpointer
-	// series caches the ingest writer's series rows (SQLite only,
-	// events_series_cache.go).
-	series *seriesCache
+	// shared holds state of packages below the store that belongs to
+	// this open database (Shared).
+	shared sync.Map
 	// Tightened lists the data dir and database files whose modes let
 	// others in and were narrowed at open (filemodes.go), for the log.
 	Tightened []Tightened
@@ -141,6 +141,26 @@ func (db *DB) Read() Querier { return &cachedQuerier{cache: db.rc, q: db.r, d: d
 
 // Write returns the write pool, for single statements outside a transaction.
 func (db *DB) Write() Querier { return &cachedQuerier{cache: db.wc, q: db.w, d: db.D} }
+
+// WritePool and ReadPool are the connection pools themselves (one pool on
+// PostgreSQL), for the packages below the store that work beside DB.Tx:
+// the event storage's bulk upkeep and the copier. Their statements take
+// the dialect's placeholders; Rebound rewrites ? for them.
+func (db *DB) WritePool() *sql.DB { return db.w }
+
+// ReadPool: see WritePool.
+func (db *DB) ReadPool() *sql.DB { return db.r }
+
+// Rebound runs q's statements unprepared, with ? rewritten to d's
+// placeholders.
+func Rebound(q Querier, d Dialect) Querier { return &rawQuerier{q: q, d: d} }
+
+// WriteConcurrency is how many write transactions the store runs at once:
+// 1 on SQLite (its single writer connection), the write pool's size on
+// PostgreSQL. Group commit sizes its writers by it.
+func (db *DB) WriteConcurrency() int {
+	return max(1, db.w.Stats().MaxOpenConnections)
+}
 
 // IsPostgres reports the backend.
 func (db *DB) IsPostgres() bool { return db.D.Name() == "postgres" }
@@ -233,6 +253,25 @@ func (h *commitHooks) run() {
 	for _, fn := range h.fns {
 		fn()
 	}
+}
+
+// InTx reports whether q is a transaction of DB.Tx (whose commit runs
+// the hooks of AfterCommit).
+func InTx(q Querier) bool { return txHooks(q) != nil }
+
+// AfterCommit runs fn once q's transaction (of DB.Tx) has committed,
+// before the hooks added after it; q must be such a transaction (InTx).
+func AfterCommit(q Querier, fn func()) { txHooks(q).add(fn) }
+
+// Shared returns the value kept on db under key, made by init on first
+// use: state of a package below the store that belongs to one open
+// database (the event storage's series cache).
+func (db *DB) Shared(key any, init func() any) any {
+	if v, ok := db.shared.Load(key); ok {
+		return v
+	}
+	v, _ := db.shared.LoadOrStore(key, init())
+	return v
 }
 
 // txHooks returns the commit hooks of q's transaction, nil when q is not

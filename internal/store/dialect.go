@@ -106,12 +106,6 @@ type Dialect interface {
 	// WatchChannel hands the messages other processes send on channel to
 	// msg until ctx ends or the connection fails (see dialect_cluster.go).
 	WatchChannel(ctx context.Context, dsn, channel string, ready func(), msg func(payload string)) error
-	// UsedBytes is the space the database's data takes (SQLite: its
-	// pages in use; PostgreSQL: the database's size).
-	UsedBytes(ctx context.Context, q Querier) (int64, error)
-	// TableBytes is the space each table and index of the event tables
-	// takes, by name (SQLite: dbstat pages; PostgreSQL: relation sizes).
-	TableBytes(ctx context.Context, q Querier) (map[string]int64, error)
 	// GroupTxSettings are the statements run on the writer's connection
 	// before and after a group transaction (DB.GroupTx); "" for none
 	// (see grouptx.go).

@@ -28,28 +28,6 @@ func mustTx(t *testing.T, db *store.DB, fn func(q store.Querier) error) {
 	}
 }
 
-// purgeAll purges a deleted series chunk by chunk until it is gone.
-func purgeAll(t *testing.T, db *store.DB, series int64, chunk int) {
-	t.Helper()
-	for done := false; !done; {
-		mustTx(t, db, func(q store.Querier) error {
-			var err error
-			done, err = db.Events().PurgeSeries(ctx, q, series, chunk)
-			return err
-		})
-	}
-}
-
-// queryCount is the single number query answers.
-func queryCount(t *testing.T, db *store.DB, query string, args ...any) int {
-	t.Helper()
-	var n int
-	if err := db.Read().QueryRowContext(ctx, query, args...).Scan(&n); err != nil {
-		t.Fatalf("%s: %v", query, err)
-	}
-	return n
-}
-
 func insertTasks(t *testing.T, db *store.DB, tasks ...*store.Task) {
 	t.Helper()
 	mustTx(t, db, func(q store.Querier) error {

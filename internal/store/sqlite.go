@@ -150,5 +150,5 @@ func openSQLite(path string) (*DB, error) {
 		r.Close()
 		return nil, err
 	}
-	return &DB{D: sqliteDialect{}, w: w, r: r, ckpt: ck, series: newSeriesCache()}, nil
+	return &DB{D: sqliteDialect{}, w: w, r: r, ckpt: ck}, nil
 }

@@ -3,6 +3,7 @@ package store
 import (
 	"context"
 	"database/sql"
+	"strings"
 	"sync"
 )
 
@@ -143,4 +144,50 @@ func (c *cachedQuerier) QueryRowContext(ctx context.Context, query string, args 
 		return st.QueryRowContext(ctx, args...)
 	}
 	return c.q.QueryRowContext(ctx, query, args...)
+}
+
+// Multi-row statements (the event storage's inserts and updates).
+
+var multiSQL sync.Map // multiKey -> statement text
+
+// multiKey identifies a statement of MultiRowSQL (a struct, not a
+// formatted string: the lookup runs for every statement of every batch).
+type multiKey struct {
+	dialect, head, row, tail string
+	size                     int
+}
+
+// fixedShapes holds the texts MultiRowSQL built: a bounded set of
+// statements that run for every batch, which the statement cache keeps
+// however long they are (cachedQuerier).
+var fixedShapes sync.Map
+
+// isFixedShape reports a statement text of MultiRowSQL.
+func isFixedShape(query string) bool {
+	_, ok := fixedShapes.Load(query)
+	return ok
+}
+
+// MultiRowSQL builds "head VALUES (row), ... tail" for size rows, in the
+// dialect's placeholders (rebinding hundreds of placeholders
+// per statement would cost as much as encoding the rows).
+func MultiRowSQL(d Dialect, head, row, tail string, size int) string {
+	key := multiKey{d.Name(), head, row, tail, size}
+	if v, ok := multiSQL.Load(key); ok {
+		return v.(string)
+	}
+	var b strings.Builder
+	b.WriteString(head)
+	b.WriteString(" VALUES ")
+	for i := 0; i < size; i++ {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		b.WriteString(row)
+	}
+	b.WriteString(tail)
+	sqlText := d.Rebind(b.String())
+	fixedShapes.Store(sqlText, true)
+	multiSQL.Store(key, sqlText)
+	return sqlText
 }

@@ -15,14 +15,17 @@ func TestStatementCacheKeepsMultiRowShapes(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer db.Close()
-	rows := make([]ScalarRow, 512)
-	for i := range rows {
-		rows[i] = ScalarRow{Series: 1, Iter: int64(i), Value: float64(i), TS: 5, WTS: 5}
+	text := MultiRowSQL(db.D, "INSERT INTO event_scalars (series, iter, value, dts, dwts)", "(?, ?, ?, ?, ?)", "", 512)
+	args := make([]any, 0, 512*5)
+	for i := range 512 {
+		args = append(args, 1, i, float64(i), 5, 0)
 	}
-	if err := db.Tx(ctx, func(q Querier) error { return db.Events().InsertScalars(ctx, q, rows) }); err != nil {
+	if err := db.Tx(ctx, func(q Querier) error {
+		_, err := q.ExecContext(ctx, text, args...)
+		return err
+	}); err != nil {
 		t.Fatal(err)
 	}
-	text := multiRowSQL(db.D, "INSERT INTO event_scalars (series, iter, value, dts, dwts)", "(?, ?, ?, ?, ?)", "", 512)
 	if len(text) <= maxCachedQuery {
 		t.Fatalf("the 512-row statement is only %d bytes: the test shows nothing", len(text))
 	}

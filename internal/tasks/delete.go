@@ -5,6 +5,7 @@ import (
 
 	"github.com/trove-ml/trove/internal/domain"
 	"github.com/trove-ml/trove/internal/store"
+	"github.com/trove-ml/trove/internal/store/eventstore"
 )
 
 // DeleteTasks deletes tasks with what hangs off them, inside the caller's
@@ -48,10 +49,10 @@ func detach(ctx context.Context, d *domain.Env, q store.Querier, ids []string) (
 	if dequeued, err = d.DB.RemoveTasksFromAllQueues(ctx, q, ids, d.Time()); err != nil {
 		return 0, 0, nil, err
 	}
-	if eventURLs, err = d.DB.EventFileURLs(ctx, q, ids); err != nil {
+	if eventURLs, err = eventstore.Of(d.DB).EventFileURLs(ctx, q, ids); err != nil {
 		return 0, 0, nil, err
 	}
-	if events, err = d.DB.Events().DeleteFor(ctx, q, ids); err != nil {
+	if events, err = eventstore.Of(d.DB).DeleteFor(ctx, q, ids); err != nil {
 		return 0, 0, nil, err
 	}
 	return dequeued, events, eventURLs, nil

@@ -9,6 +9,7 @@ import (
 	"github.com/trove-ml/trove/internal/domain"
 	"github.com/trove-ml/trove/internal/events"
 	"github.com/trove-ml/trove/internal/store"
+	"github.com/trove-ml/trove/internal/store/eventstore"
 	"github.com/trove-ml/trove/internal/tasks"
 )
 
@@ -57,7 +58,7 @@ func seeded(t *testing.T, d *domain.Env, id string) {
 // series counts the event series of a task or model.
 func series(t *testing.T, d *domain.Env, id string) int {
 	t.Helper()
-	s, err := d.DB.Events().TaskSeries(ctx, d.DB.Read(), id)
+	s, err := eventstore.Of(d.DB).TaskSeries(ctx, d.DB.Read(), id)
 	if err != nil {
 		t.Fatal(err)
 	}

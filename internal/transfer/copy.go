@@ -14,7 +14,7 @@ import (
 type CopyResult struct {
 	Rows    int64
 	Elapsed time.Duration
-	Check   *store.CopyCheck
+	Check   *CopyCheck
 }
 
 // Copy moves every table of src into the empty store dst, table by table
@@ -22,7 +22,7 @@ type CopyResult struct {
 // an error when the target is not empty or the comparison finds a
 // difference (the result still describes the check).
 func Copy(ctx context.Context, src, dst *store.DB, progress io.Writer) (*CopyResult, error) {
-	c, err := store.NewCopier(ctx, src, dst)
+	c, err := NewCopier(ctx, src, dst)
 	if err != nil {
 		return nil, err
 	}
@@ -53,7 +53,7 @@ func Copy(ctx context.Context, src, dst *store.DB, progress io.Writer) (*CopyRes
 }
 
 // Differences describes every mismatch of a check, one per line.
-func Differences(c *store.CopyCheck) string {
+func Differences(c *CopyCheck) string {
 	var b strings.Builder
 	for _, n := range c.Counts {
 		if n.Source != n.Target {
@@ -67,7 +67,7 @@ func Differences(c *store.CopyCheck) string {
 }
 
 // Summary is a short account of a successful check.
-func Summary(c *store.CopyCheck) string {
+func Summary(c *CopyCheck) string {
 	var rows int64
 	for _, n := range c.Counts {
 		rows += n.Target

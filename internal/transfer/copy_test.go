@@ -11,6 +11,7 @@ import (
 
 	"github.com/trove-ml/trove/internal/config"
 	"github.com/trove-ml/trove/internal/store"
+	"github.com/trove-ml/trove/internal/store/eventstore"
 	"github.com/trove-ml/trove/internal/testenv"
 	"github.com/trove-ml/trove/internal/transfer"
 )
@@ -71,7 +72,7 @@ func TestCopyRoundTrip(t *testing.T) {
 	sameAnswers(t, "sqlite to postgres", want, answers(t, pg, tasks))
 	// The copy arrives unpacked; packed, it answers the same, and the
 	// copies out of it below read its packed points.
-	if n, err := pg.App.DB.Events().PackPoints(context.Background(), 1, math.MaxInt64); err != nil || n < 200 {
+	if n, err := eventstore.Of(pg.App.DB).PackPoints(context.Background(), 1, math.MaxInt64); err != nil || n < 200 {
 		t.Fatalf("packed %d points: %v", n, err)
 	}
 	if err := pg.App.RunJobsOnce(context.Background()); err != nil { // the packer too
@@ -120,7 +121,7 @@ func TestCopyCheckFindsDifferences(t *testing.T) {
 			t.Fatal(err)
 		}
 		defer dst.Close()
-		c, err := store.NewCopier(ctx, e.App.DB, dst)
+		c, err := transfer.NewCopier(ctx, e.App.DB, dst)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -133,15 +134,15 @@ func TestCopyCheckFindsDifferences(t *testing.T) {
 		if chk, err := c.Verify(ctx); err != nil || !chk.OK() {
 			t.Fatalf("clean copy: %v %+v", err, chk)
 		}
-		if _, err := dst.Events().DeleteLogs(ctx, dst.Write(), tasks[0], store.LogDeletion{}); err != nil {
+		if _, err := eventstore.Of(dst).DeleteLogs(ctx, dst.Write(), tasks[0], eventstore.LogDeletion{}); err != nil {
 			t.Fatal(err)
 		}
-		series, err := dst.Events().TaskSeries(ctx, dst.Read(), tasks[1])
+		series, err := eventstore.Of(dst).TaskSeries(ctx, dst.Read(), tasks[1])
 		if err != nil || len(series) == 0 {
 			t.Fatalf("series: %v", err)
 		}
 		s := series[0]
-		if err := dst.Events().TouchSeries(ctx, dst.Write(), s.ID, s.MaxIter+1, s.RolledThrough, s.LastWTS); err != nil {
+		if err := eventstore.Of(dst).TouchSeries(ctx, dst.Write(), s.ID, s.MaxIter+1, s.RolledThrough, s.LastWTS); err != nil {
 			t.Fatal(err)
 		}
 		chk, err := c.Verify(ctx)

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/trove-ml/trove/internal/events"
+	"github.com/trove-ml/trove/internal/store/eventstore"
 	"github.com/trove-ml/trove/internal/testenv"
 )
 
@@ -55,7 +56,7 @@ func seedZoom(t *testing.T, e *testenv.Env, task string) {
 	}
 	roll(t, e)
 	for {
-		n, err := e.App.DB.Events().PackPoints(context.Background(), 0, math.MaxInt64)
+		n, err := eventstore.Of(e.App.DB).PackPoints(context.Background(), 0, math.MaxInt64)
 		if err != nil {
 			t.Fatalf("pack: %v", err)
 		}

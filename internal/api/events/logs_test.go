@@ -10,6 +10,7 @@ import (
 
 	"github.com/trove-ml/trove/internal/events"
 	"github.com/trove-ml/trove/internal/store"
+	"github.com/trove-ml/trove/internal/store/eventstore"
 	"github.com/trove-ml/trove/internal/testenv"
 )
 
@@ -174,7 +175,7 @@ func TestDeleteEvents(t *testing.T) {
 		var n int64
 		err := e.App.DB.Tx(context.Background(), func(q store.Querier) error {
 			var err error
-			n, err = e.App.DB.Events().DeleteFor(context.Background(), q, []string{again})
+			n, err = eventstore.Of(e.App.DB).DeleteFor(context.Background(), q, []string{again})
 			return err
 		})
 		if err != nil || n != 56 {
@@ -200,7 +201,7 @@ func TestDeleteFreesSpace(t *testing.T) {
 		if err := (&events.Purger{DB: e.App.DB}).Run(ctx); err != nil {
 			t.Fatal(err)
 		}
-		free, err := e.App.DB.Events().ReclaimSpace(ctx, 1<<20)
+		free, err := eventstore.Of(e.App.DB).ReclaimSpace(ctx, 1<<20)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -208,7 +209,7 @@ func TestDeleteFreesSpace(t *testing.T) {
 			if free == 0 {
 				t.Fatal("deleting 20,000 points freed no page")
 			}
-			if again, _ := e.App.DB.Events().ReclaimSpace(ctx, 1<<20); again != 0 {
+			if again, _ := eventstore.Of(e.App.DB).ReclaimSpace(ctx, 1<<20); again != 0 {
 				t.Fatalf("%d free pages left after reclaiming", again)
 			}
 		}

@@ -7,7 +7,7 @@ import (
 	"github.com/trove-ml/trove/internal/apierr"
 	"github.com/trove-ml/trove/internal/events"
 	"github.com/trove-ml/trove/internal/rpc"
-	"github.com/trove-ml/trove/internal/store"
+	"github.com/trove-ml/trove/internal/store/eventstore"
 )
 
 // maxTotal caps the totals of event reads (the seeds' limit).
@@ -28,13 +28,13 @@ func validateMetrics(field string, ms []metricVariants) error {
 	return nil
 }
 
-func filters(ms []metricVariants) []store.MetricFilter {
+func filters(ms []metricVariants) []eventstore.MetricFilter {
 	if len(ms) == 0 {
 		return nil
 	}
-	out := make([]store.MetricFilter, len(ms))
+	out := make([]eventstore.MetricFilter, len(ms))
 	for i, m := range ms {
-		out[i] = store.MetricFilter{Metric: m.Metric, Variants: m.Variants}
+		out[i] = eventstore.MetricFilter{Metric: m.Metric, Variants: m.Variants}
 	}
 	return out
 }
@@ -221,7 +221,7 @@ func (s *service) scalarMetricsIterRaw(ctx context.Context, c *rpc.Call, req *it
 		if key == "" {
 			key = "iter"
 		}
-		cur = events.RawCursor{Task: req.Task, Model: req.ModelEvents, Metric: store.MetricFilter{Metric: req.Metric.Metric, Variants: req.Metric.Variants},
+		cur = events.RawCursor{Task: req.Task, Model: req.ModelEvents, Metric: eventstore.MetricFilter{Metric: req.Metric.Metric, Variants: req.Metric.Variants},
 			Key: key, Batch: req.BatchSize}
 	}
 	cur.Batch = batchSize(cur.Batch, 10000, maxRawBatch)

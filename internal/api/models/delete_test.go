@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/trove-ml/trove/internal/store"
+	"github.com/trove-ml/trove/internal/store/eventstore"
 	"github.com/trove-ml/trove/internal/testenv"
 )
 
@@ -115,7 +116,7 @@ func reportModelScalar(t *testing.T, e *testenv.Env, model string) {
 // modelSeries counts the stored event series of a model.
 func modelSeries(t *testing.T, e *testenv.Env, model string) int {
 	t.Helper()
-	series, err := e.App.DB.Events().TaskSeries(context.Background(), e.App.DB.Read(), model)
+	series, err := eventstore.Of(e.App.DB).TaskSeries(context.Background(), e.App.DB.Read(), model)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -10,7 +10,7 @@ import (
 	"github.com/trove-ml/trove/internal/query"
 	"github.com/trove-ml/trove/internal/reports"
 	"github.com/trove-ml/trove/internal/rpc"
-	"github.com/trove-ml/trove/internal/store"
+	"github.com/trove-ml/trove/internal/store/eventstore"
 )
 
 // chartsRequest asks for debug images or plots.
@@ -70,10 +70,10 @@ func (r *histogramRequest) histogram() *reports.Histogram {
 	return h
 }
 
-func filters(ms []eventsapi.MetricVariants) []store.MetricFilter {
-	var out []store.MetricFilter
+func filters(ms []eventsapi.MetricVariants) []eventstore.MetricFilter {
+	var out []eventstore.MetricFilter
 	for _, m := range ms {
-		out = append(out, store.MetricFilter{Metric: m.Metric, Variants: m.Variants})
+		out = append(out, eventstore.MetricFilter{Metric: m.Metric, Variants: m.Variants})
 	}
 	return out
 }

@@ -21,13 +21,13 @@ func missing(name string) error {
 
 func (c *call) has(name string) bool {
 	v, ok := c.params[name]
-	return ok && string(v) != "null"
+	return ok && len(v) > 0 && string(v) != "null"
 }
 
 // str reads a string parameter ("" when absent).
 func (c *call) str(name string) (string, error) {
 	v, ok := c.params[name]
-	if !ok || string(v) == "null" {
+	if !ok || len(v) == 0 || string(v) == "null" {
 		return "", nil
 	}
 	var s string
@@ -52,7 +52,7 @@ func (c *call) required(name string) (string, error) {
 // strs reads a list of strings (a single string is a list of one).
 func (c *call) strs(name string) ([]string, error) {
 	v, ok := c.params[name]
-	if !ok || string(v) == "null" {
+	if !ok || len(v) == 0 || string(v) == "null" {
 		return nil, nil
 	}
 	var list []string
@@ -69,7 +69,7 @@ func (c *call) strs(name string) ([]string, error) {
 // int64p reads an integer parameter (a JSON number or a numeric string).
 func (c *call) int64p(name string) (*int64, error) {
 	v, ok := c.params[name]
-	if !ok || string(v) == "null" {
+	if !ok || len(v) == 0 || string(v) == "null" {
 		return nil, nil
 	}
 	s := strings.Trim(string(v), `"`)
@@ -88,7 +88,7 @@ func (c *call) int64p(name string) (*int64, error) {
 // ("NaN", "Infinity" and "-Infinity" included), returned as its text.
 func (c *call) number(name string) (string, bool, error) {
 	v, ok := c.params[name]
-	if !ok || string(v) == "null" {
+	if !ok || len(v) == 0 || string(v) == "null" {
 		return "", false, nil
 	}
 	s := strings.Trim(string(v), `"`)
@@ -105,7 +105,7 @@ func (c *call) number(name string) (string, bool, error) {
 // list decodes a list-of-objects parameter into out.
 func (c *call) list(name string, out any) error {
 	v, ok := c.params[name]
-	if !ok || string(v) == "null" {
+	if !ok || len(v) == 0 || string(v) == "null" {
 		return nil
 	}
 	if err := json.Unmarshal(v, out); err != nil {

@@ -123,7 +123,11 @@ func paging(c *call) (int, string, int, error) {
 		return 0, "", 0, err
 	}
 	vt := ""
-	if v, ok := c.params["view_type"]; ok {
+	v, ok := c.params["view_type"]
+	if rv, rok := c.params["run_view_type"]; rok {
+		v, ok = rv, true
+	}
+	if ok {
 		vt = string(v)
 		var str string
 		if json.Unmarshal(v, &str) == nil {

@@ -418,6 +418,22 @@ func SearchExperiments(ctx context.Context, env *domain.Env, s ExperimentSearch)
 	if err != nil {
 		return nil, "", err
 	}
+	// The Default experiment always exists, as in MLflow.
+	if _, err := env.DB.ProjectByName(ctx, env.DB.Read(), DefaultName, s.Company); errors.Is(err, store.ErrNotFound) {
+		err = env.DB.Tx(ctx, func(q store.Querier) error {
+			p, err := projects.EnsureByName(ctx, env, q, s.Company, "", DefaultName)
+			if err != nil {
+				return err
+			}
+			p.MLflow = &store.MLflowExperiment{Name: DefaultName}
+			return env.DB.Projects().Update(ctx, q, p)
+		})
+		if err != nil {
+			return nil, "", err
+		}
+	} else if err != nil {
+		return nil, "", err
+	}
 	plan := query.NewPlan(env.DB.D, projects.Schema, s.MaxResults+1, offset)
 	conds := []query.Cond{{Column: "company", Op: query.OpEq, Values: []any{s.Company}},
 		{Column: "system_tags", Op: query.OpHasNot, Values: []any{tagHidden}}}

@@ -100,7 +100,7 @@ func TestSampleSteps(t *testing.T) {
 	for _, p := range got {
 		steps = append(steps, p.Step)
 	}
-	if want := []int64{0, 0, 24, 24, 49, 49, 74, 74, 99, 99}; !reflect.DeepEqual(steps, want) {
+	if want := []int64{0, 0, 20, 20, 40, 40, 60, 60, 80, 80, 99, 99}; !reflect.DeepEqual(steps, want) {
 		t.Fatalf("sampled steps %v, want %v", steps, want)
 	}
 	if len(SampleSteps(pts, 100)) != 200 {

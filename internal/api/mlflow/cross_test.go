@@ -94,7 +94,7 @@ func TestEveryPathHasATest(t *testing.T) {
 		"experiments/update", "experiments/delete", "experiments/restore", "experiments/set-experiment-tag",
 		"experiments/delete-experiment-tag", "runs/create", "runs/get", "runs/update", "runs/delete", "runs/restore",
 		"runs/search", "runs/log-metric", "runs/log-parameter", "runs/set-tag", "runs/delete-tag", "runs/log-batch",
-		"runs/log-inputs", "metrics/get-history", "metrics/get-history-bulk-interval"}
+		"runs/log-inputs", "metrics/get-history", "metrics/get-history-bulk", "metrics/get-history-bulk-interval"}
 	got := mlflowapi.TablePaths()
 	if strings.Join(got, ",") != strings.Join(mlflowapi.Sorted(paths), ",") {
 		t.Fatalf("the table's paths changed: %v; add tests for new ones and list them here", got)

@@ -48,6 +48,12 @@ func TestCrossProtocol(t *testing.T) {
 			t.Fatalf("a deleted run is an archived task: %v", tags)
 		}
 
+		// a reset through the ClearML API drops the MLflow history with the events
+		e.Call(t, "tasks.reset", map[string]any{"task": run, "force": true}).OK(t)
+		if h := c.get(t, "metrics/get-history", url.Values{"run_id": {run}, "metric_key": {"loss"}}).ok(t); len(h) != 0 {
+			t.Fatalf("history after a reset: %v", h)
+		}
+
 		// a ClearML task through the MLflow API
 		pid, _ := e.Call(t, "projects.create", map[string]any{"name": "clearml-side", "description": "d"}).OK(t).Data["id"].(string)
 		tid, _ := e.Call(t, "tasks.create", map[string]any{"name": "from-clearml", "type": "training", "project": pid,

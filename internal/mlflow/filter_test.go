@@ -2,6 +2,7 @@ package mlflow
 
 import (
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -91,20 +92,35 @@ func TestParseOrderBy(t *testing.T) {
 }
 
 func TestSampleSteps(t *testing.T) {
-	var pts []Metric
-	for i := 0; i < 100; i++ {
-		pts = append(pts, Metric{Key: "m", Step: int64(i)}, Metric{Key: "m", Step: int64(i)})
+	steps := func(n int) []int64 {
+		out := make([]int64, n)
+		for i := range out {
+			out[i] = int64(i)
+		}
+		return out
 	}
-	got := SampleSteps(pts, 5)
-	var steps []int64
-	for _, p := range got {
-		steps = append(steps, p.Step)
+	keys := func(m map[int64]bool) []int64 {
+		var out []int64
+		for k := range m {
+			out = append(out, k)
+		}
+		slices.Sort(out)
+		return out
 	}
-	if want := []int64{0, 0, 20, 20, 40, 40, 60, 60, 80, 80, 99, 99}; !reflect.DeepEqual(steps, want) {
-		t.Fatalf("sampled steps %v, want %v", steps, want)
+	cases := []struct {
+		steps []int64
+		n     int
+		want  []int64
+	}{
+		{steps(10), 5, []int64{0, 2, 4, 6, 8, 9}},
+		{steps(20), 5, []int64{0, 4, 8, 12, 16, 19}},
+		{steps(3), 5, []int64{0, 1, 2}},
+		{[]int64{-5, 0, 7, 100}, 2, []int64{-5, 7, 100}},
 	}
-	if len(SampleSteps(pts, 100)) != 200 {
-		t.Fatal("no sampling under the bound")
+	for _, tc := range cases {
+		if got := keys(SampleSteps(tc.steps, tc.n)); !reflect.DeepEqual(got, tc.want) {
+			t.Errorf("%v by %d: got %v, want %v", tc.steps, tc.n, got, tc.want)
+		}
 	}
 }
 

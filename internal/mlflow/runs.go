@@ -824,28 +824,20 @@ func SearchRuns(ctx context.Context, env *domain.Env, s RunSearch) ([]*Run, stri
 // at.
 const MaxBulkPoints = 1_000_000
 
-// SampleSteps keeps the points of about n distinct steps: every k-th
-// step present (k = steps / n, rounded up) and the last one.
-func SampleSteps(pts []Metric, n int) []Metric {
-	var steps []int64
-	for i, p := range pts {
-		if i == 0 || p.Step != pts[i-1].Step {
-			steps = append(steps, p.Step)
-		}
-	}
+// SampleSteps picks at most n+1 of steps (sorted, distinct): n spread
+// evenly by position, and the last one; all of them when there are no
+// more than n.
+func SampleSteps(steps []int64, n int) map[int64]bool {
+	keep := make(map[int64]bool, min(len(steps), n+1))
 	if len(steps) <= n || n < 1 {
-		return pts
-	}
-	k := (len(steps) + n - 1) / n
-	keep := map[int64]bool{steps[len(steps)-1]: true}
-	for i := 0; i < len(steps); i += k {
-		keep[steps[i]] = true
-	}
-	out := make([]Metric, 0, n+1)
-	for _, p := range pts {
-		if keep[p.Step] {
-			out = append(out, p)
+		for _, s := range steps {
+			keep[s] = true
 		}
+		return keep
 	}
-	return out
+	for i := 0; i < n; i++ {
+		keep[steps[i*len(steps)/n]] = true
+	}
+	keep[steps[len(steps)-1]] = true
+	return keep
 }

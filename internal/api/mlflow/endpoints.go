@@ -625,7 +625,11 @@ func (s *Server) metricHistoryBulk(ctx context.Context, c *call) (any, error) {
 	out := struct {
 		Metrics []metricJSON `json:"metrics,omitempty"`
 	}{}
-	for _, id := range ids {
+	// the steps of every run are sampled together, then each run answers
+	// its points at the sampled steps
+	hist := make([][]mlflow.Metric, len(ids))
+	var steps []int64
+	for i, id := range ids {
 		pts, err := mlflow.MetricHistory(ctx, s.env, c.id.CompanyID, id, key, 0, mlflow.MaxBulkPoints)
 		if err != nil {
 			return nil, err
@@ -633,8 +637,18 @@ func (s *Server) metricHistoryBulk(ctx context.Context, c *call) (any, error) {
 		if startStep != nil {
 			pts = slices.DeleteFunc(pts, func(p mlflow.Metric) bool { return p.Step < *startStep || p.Step > *endStep })
 		}
-		for _, p := range mlflow.SampleSteps(pts, maxResults) {
-			out.Metrics = append(out.Metrics, metricJSON{Key: p.Key, Value: metricValue(p.Value), Timestamp: p.Timestamp, Step: p.Step, RunID: id})
+		hist[i] = pts
+		for _, p := range pts {
+			steps = append(steps, p.Step)
+		}
+	}
+	slices.Sort(steps)
+	keep := mlflow.SampleSteps(slices.Compact(steps), maxResults)
+	for i, id := range ids {
+		for _, p := range hist[i] {
+			if keep[p.Step] {
+				out.Metrics = append(out.Metrics, metricJSON{Key: p.Key, Value: metricValue(p.Value), Timestamp: p.Timestamp, Step: p.Step, RunID: id})
+			}
 		}
 	}
 	return out, nil

@@ -625,10 +625,10 @@ func (s *Server) metricHistoryBulk(ctx context.Context, c *call) (any, error) {
 	out := struct {
 		Metrics []metricJSON `json:"metrics,omitempty"`
 	}{}
-	// the steps of every run are sampled together, then each run answers
-	// its points at the sampled steps
+	// each run's steps are sampled, and every run answers its points at
+	// any run's sampled steps
 	hist := make([][]mlflow.Metric, len(ids))
-	var steps []int64
+	keep := map[int64]bool{}
 	for i, id := range ids {
 		pts, err := mlflow.MetricHistory(ctx, s.env, c.id.CompanyID, id, key, 0, mlflow.MaxBulkPoints)
 		if err != nil {
@@ -638,12 +638,14 @@ func (s *Server) metricHistoryBulk(ctx context.Context, c *call) (any, error) {
 			pts = slices.DeleteFunc(pts, func(p mlflow.Metric) bool { return p.Step < *startStep || p.Step > *endStep })
 		}
 		hist[i] = pts
+		var steps []int64
 		for _, p := range pts {
 			steps = append(steps, p.Step)
 		}
+		for st := range mlflow.SampleSteps(slices.Compact(steps), maxResults) {
+			keep[st] = true
+		}
 	}
-	slices.Sort(steps)
-	keep := mlflow.SampleSteps(slices.Compact(steps), maxResults)
 	for i, id := range ids {
 		for _, p := range hist[i] {
 			if keep[p.Step] {

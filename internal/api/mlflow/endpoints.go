@@ -625,9 +625,10 @@ func (s *Server) metricHistoryBulk(ctx context.Context, c *call) (any, error) {
 	out := struct {
 		Metrics []metricJSON `json:"metrics,omitempty"`
 	}{}
-	// each run's steps are sampled, and every run answers its points at
-	// any run's sampled steps
+	// the steps of all runs are sampled together, each run's last step
+	// kept too; every run answers its points at those steps
 	hist := make([][]mlflow.Metric, len(ids))
+	var steps []int64
 	keep := map[int64]bool{}
 	for i, id := range ids {
 		pts, err := mlflow.MetricHistory(ctx, s.env, c.id.CompanyID, id, key, 0, mlflow.MaxBulkPoints)
@@ -638,13 +639,16 @@ func (s *Server) metricHistoryBulk(ctx context.Context, c *call) (any, error) {
 			pts = slices.DeleteFunc(pts, func(p mlflow.Metric) bool { return p.Step < *startStep || p.Step > *endStep })
 		}
 		hist[i] = pts
-		var steps []int64
 		for _, p := range pts {
 			steps = append(steps, p.Step)
 		}
-		for st := range mlflow.SampleSteps(slices.Compact(steps), maxResults) {
-			keep[st] = true
+		if len(pts) > 0 {
+			keep[pts[len(pts)-1].Step] = true
 		}
+	}
+	slices.Sort(steps)
+	for st := range mlflow.SampleSteps(slices.Compact(steps), maxResults) {
+		keep[st] = true
 	}
 	for i, id := range ids {
 		for _, p := range hist[i] {

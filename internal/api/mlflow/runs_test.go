@@ -190,7 +190,8 @@ func TestLogging(t *testing.T) {
 		if l, _ := lim["metrics"].([]any); len(l) != 1 || str(l[0], "run_id") != other || at(l[0], "value") != float64(7) {
 			t.Fatalf("bulk list: %v", lim)
 		}
-		// bulk-interval over two runs: each run's sampled steps, answered by both
+		// bulk-interval over two runs: the steps of both sampled together and
+		// each run's last step, answered by both
 		two := c.get(t, "metrics/get-history-bulk-interval", url.Values{"run_ids": {id, other}, "metric_key": {"m"}, "max_results": {"10"}}).ok(t)
 		if l, _ := two["metrics"].([]any); len(l) != 12 || str(l[11], "run_id") != other || at(l[11], "step") != float64(0) {
 			t.Fatalf("bulk interval of two runs: %v", two)

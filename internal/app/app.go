@@ -6,6 +6,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	mlflowapi "github.com/trove-ml/trove/internal/api/mlflow"
 	"io"
 	"log/slog"
 	"net"
@@ -135,7 +136,9 @@ func New(ctx context.Context, cfg config.Config, log *slog.Logger, opts ...Optio
 		db.Close()
 		return nil, err
 	}
-	a.Handler = a.withOpsRoutes(gzhttp.GzipHandler(srv))
+	// MLflow's tracking API beside the ClearML RPC (issue 38)
+	mlf := mlflowapi.New(&deps.Env, authn, origins, log, int64(cfg.MaxBodyMB)<<20, cfg.RequestTimeout)
+	a.Handler = a.withOpsRoutes(gzhttp.GzipHandler(mlf.Mount(srv)))
 	// logouts made by other processes on the database reach this one
 	watchCtx, stopWatch := context.WithCancel(context.Background())
 	node.WatchLogouts(watchCtx, &a.watchers, deps.Auth)

@@ -45,7 +45,7 @@ func (s *Service) checkKey(ctx context.Context, key, secret, addr string) (*Iden
 	case err != nil:
 		return nil, apierr.Internal(err)
 	}
-	if s.compare([]byte(cred.SecretHash), []byte(secret)) != nil {
+	if s.compareSecret(cred.SecretHash, secret) != nil {
 		return nil, apierr.InvalidCredentials()
 	}
 	if err := s.recordUse(ctx, cred, addr); err != nil {

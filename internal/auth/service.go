@@ -38,6 +38,8 @@ type Service struct {
 	throttle   *loginThrottle
 	// compare checks a secret against a bcrypt hash (a test counts calls).
 	compare func(hash, secret []byte) error
+	// verified skips bcrypt for secrets checked moments ago (keycache.go).
+	verified verifiedSecrets
 }
 
 // New makes the service on env (its store and clock) with its token

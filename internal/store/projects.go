@@ -26,6 +26,9 @@ type Project struct {
 	Path          []string `json:"path"`
 	CompanyOrigin string   `json:"company_origin,omitempty"`
 	LogoURL       string   `json:"logo_url,omitempty"`
+	// MLflow is what an experiment made or changed through the MLflow API
+	// has beside the project's own fields (mlflow.go).
+	MLflow *MLflowExperiment `json:"mlflow,omitempty"`
 }
 
 // RecordID implements Record.

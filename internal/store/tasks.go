@@ -48,6 +48,9 @@ type Task struct {
 	LastWorkerReport *jsonx.Time                          `json:"last_worker_report,omitempty"`
 	EnqueueStatus    string                               `json:"enqueue_status,omitempty"`
 	CompanyOrigin    string                               `json:"company_origin,omitempty"`
+	// MLflow is what a run logged through the MLflow API has beside the
+	// task's own fields (mlflow.go).
+	MLflow *MLflowRun `json:"mlflow,omitempty"`
 }
 
 // TaskOutput is task.output.

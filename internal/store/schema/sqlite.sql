@@ -123,6 +123,16 @@ CREATE TABLE list_scrolls (
     expires  BIGINT NOT NULL
 );
 
+-- table mlflow_metrics
+CREATE TABLE mlflow_metrics (
+    id         INTEGER PRIMARY KEY,
+    task       TEXT NOT NULL,
+    metric_key TEXT NOT NULL,
+    step       BIGINT NOT NULL,
+    ts         BIGINT NOT NULL,
+    value      TEXT NOT NULL
+);
+
 -- table models
 CREATE TABLE models (
     id          TEXT PRIMARY KEY,
@@ -399,6 +409,9 @@ CREATE INDEX event_scrolls_expires ON event_scrolls (expires);
 
 -- index event_series_key on event_series
 CREATE UNIQUE INDEX event_series_key ON event_series (task, metric, variant);
+
+-- index mlflow_metrics_key on mlflow_metrics
+CREATE INDEX mlflow_metrics_key ON mlflow_metrics (task, metric_key, step, ts);
 
 -- index models_company_project on models
 CREATE INDEX models_company_project ON models (company, project, last_update);

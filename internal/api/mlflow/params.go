@@ -1,0 +1,119 @@
+package mlflow
+
+import (
+	"encoding/json"
+	"strconv"
+	"strings"
+
+	"github.com/trove-ml/trove/internal/apierr"
+)
+
+// The parameter readers: a JSON body's member or a query-string value
+// (always a string there), with MLflow's messages naming the field.
+
+func badType(name, want string, raw json.RawMessage) error {
+	v := string(raw)
+	if len(v) > 100 {
+		v = v[:100] + "..."
+	}
+	return apierr.MLflowInvalidParameter("Invalid value %s for parameter '%s' supplied: expected %s", v, name, want)
+}
+
+func missing(name string) error {
+	return apierr.MLflowInvalidParameter("Missing value for required parameter '%s'. See the API docs for more information about request parameters.", name)
+}
+
+func (c *call) has(name string) bool {
+	v, ok := c.params[name]
+	return ok && len(v) > 0 && string(v) != "null"
+}
+
+// str reads a string parameter ("" when absent).
+func (c *call) str(name string) (string, error) {
+	v, ok := c.params[name]
+	if !ok || len(v) == 0 || string(v) == "null" {
+		return "", nil
+	}
+	var s string
+	if err := json.Unmarshal(v, &s); err != nil {
+		return "", badType(name, "a string", v)
+	}
+	return s, nil
+}
+
+// required reads a string parameter that must be given and not empty.
+func (c *call) required(name string) (string, error) {
+	s, err := c.str(name)
+	if err != nil {
+		return "", err
+	}
+	if s == "" {
+		return "", missing(name)
+	}
+	return s, nil
+}
+
+// strs reads a list of strings (a single string is a list of one).
+func (c *call) strs(name string) ([]string, error) {
+	v, ok := c.params[name]
+	if !ok || len(v) == 0 || string(v) == "null" {
+		return nil, nil
+	}
+	var list []string
+	if err := json.Unmarshal(v, &list); err == nil {
+		return list, nil
+	}
+	var s string
+	if err := json.Unmarshal(v, &s); err != nil {
+		return nil, badType(name, "a list of strings", v)
+	}
+	return []string{s}, nil
+}
+
+// int64p reads an integer parameter (a JSON number or a numeric string).
+func (c *call) int64p(name string) (*int64, error) {
+	v, ok := c.params[name]
+	if !ok || len(v) == 0 || string(v) == "null" {
+		return nil, nil
+	}
+	s := strings.Trim(string(v), `"`)
+	n, err := strconv.ParseInt(s, 10, 64)
+	if err != nil {
+		f, ferr := strconv.ParseFloat(s, 64)
+		if ferr != nil || f != float64(int64(f)) {
+			return nil, badType(name, "an integer", v)
+		}
+		n = int64(f)
+	}
+	return &n, nil
+}
+
+// number reads a metric value: a JSON number, or a string spelling one
+// ("NaN", "Infinity" and "-Infinity" included), returned as its text.
+func (c *call) number(name string) (string, bool, error) {
+	v, ok := c.params[name]
+	if !ok || len(v) == 0 || string(v) == "null" {
+		return "", false, nil
+	}
+	s := strings.Trim(string(v), `"`)
+	if _, err := strconv.ParseFloat(s, 64); err != nil {
+		switch s {
+		case "NaN", "Infinity", "-Infinity", "inf", "-inf", "nan":
+		default:
+			return "", false, badType(name, "a number", v)
+		}
+	}
+	return s, true, nil
+}
+
+// list decodes a list-of-objects parameter into out.
+func (c *call) list(name string, out any) error {
+	v, ok := c.params[name]
+	if !ok || len(v) == 0 || string(v) == "null" {
+		return nil
+	}
+	if err := json.Unmarshal(v, out); err != nil {
+		return badType(name, "a list of objects", v)
+	}
+	return nil
+}

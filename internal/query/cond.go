@@ -1,0 +1,225 @@
+package query
+
+import (
+	"context"
+	"fmt"
+	"regexp"
+	"strings"
+
+	"github.com/trove-ml/trove/internal/apierr"
+	"github.com/trove-ml/trove/internal/store"
+)
+
+// Typed conditions, for list queries written in a language other than
+// ClearML's (MLflow's search filter, internal/mlflow): a caller parses its
+// own language into Conds and OrderKeys; the plan turns them into SQL with
+// every value bound as an argument.
+
+// Operators of a Cond.
+const (
+	OpEq    = "="
+	OpNe    = "!="
+	OpLt    = "<"
+	OpGt    = ">"
+	OpLe    = "<="
+	OpGe    = ">="
+	OpLike  = "LIKE"
+	OpILike = "ILIKE"
+	OpIn    = "IN"
+	OpNotIn = "NOT IN"
+	// OpExists: the path holds a value (Values unused).
+	OpExists = "EXISTS"
+	// OpHas and OpHasNot: a JSON array column holds (lacks) the value.
+	OpHas    = "HAS"
+	OpHasNot = "HAS NOT"
+)
+
+// Cond is one comparison: a schema column (Column) or a path inside the
+// document (Path), an operator and its values (strings, or float64 for
+// Numeric comparisons).
+type Cond struct {
+	Column  string
+	Path    []string
+	Op      string
+	Values  []any
+	Numeric bool
+}
+
+// OrderKey is one sort key: a column or a document path, compared as a
+// number when Numeric. Rows without the value sort last either way.
+type OrderKey struct {
+	Column  string
+	Path    []string
+	Numeric bool
+	Desc    bool
+}
+
+// NewPlan is an empty plan over schema s reading limit rows from offset,
+// in insertion order until OrderBy says otherwise.
+func NewPlan(d store.Dialect, s *Schema, limit, offset int) *Plan {
+	return &Plan{schema: s, e: exprs{s, d}, limit: limit, offset: offset, order: frag{sql: store.InsertOrderKey}}
+}
+
+// operand is the SQL text of a Cond's left side.
+func (p *Plan) operand(column string, path []string, numeric bool) (frag, error) {
+	var f frag
+	switch {
+	case column != "":
+		c, ok := p.schema.Columns[column]
+		if !ok {
+			return frag{}, fmt.Errorf("query: %q is not a column of %s", column, p.schema.Entity)
+		}
+		f = frag{sql: c.Name}
+	case len(path) > 0:
+		f = frag{p.e.d.JSONText("doc"), []any{p.e.d.JSONPathArg(path)}}
+	default:
+		return frag{}, fmt.Errorf("query: a condition names neither a column nor a path")
+	}
+	if numeric && column == "" {
+		f.sql = p.e.d.Num(f.sql)
+	}
+	return f, nil
+}
+
+// WhereCond adds c to the plan's conditions.
+func (p *Plan) WhereCond(c Cond) error {
+	f, err := p.condFrag(c)
+	if err != nil {
+		return err
+	}
+	p.conds = append(p.conds, f)
+	return nil
+}
+
+func (p *Plan) condFrag(c Cond) (frag, error) {
+	left, err := p.operand(c.Column, c.Path, c.Numeric)
+	if err != nil {
+		return frag{}, err
+	}
+	args := func(vals ...any) []any { return append(append([]any{}, left.args...), vals...) }
+	switch c.Op {
+	case OpHas, OpHasNot:
+		if len(c.Values) != 1 {
+			return frag{}, fmt.Errorf("query: %s takes one value", c.Op)
+		}
+		f := frag{p.e.d.ArrayHas(left.sql), args(c.Values[0])}
+		if c.Op == OpHasNot {
+			f = not(f)
+		}
+		return f, nil
+	case OpExists:
+		return frag{left.sql + " IS NOT NULL", args()}, nil
+	case OpEq, OpNe, OpLt, OpGt, OpLe, OpGe:
+		if len(c.Values) != 1 {
+			return frag{}, fmt.Errorf("query: %s takes one value", c.Op)
+		}
+		op := c.Op
+		if op == OpNe {
+			op = "<>"
+		}
+		return frag{"(" + left.sql + " IS NOT NULL AND " + left.sql + " " + op + " ?)", append(args(), append(left.args, c.Values[0])...)}, nil
+	case OpIn, OpNotIn:
+		if len(c.Values) == 0 {
+			return frag{}, fmt.Errorf("query: %s takes values", c.Op)
+		}
+		sql := left.sql + " IN (" + store.Placeholders(len(c.Values)) + ")"
+		if c.Op == OpNotIn {
+			sql = "(" + left.sql + " IS NOT NULL AND " + left.sql + " NOT IN (" + store.Placeholders(len(c.Values)) + "))"
+			return frag{sql, append(args(), append(left.args, c.Values...)...)}, nil
+		}
+		return frag{sql, args(c.Values...)}, nil
+	case OpLike, OpILike:
+		if len(c.Values) != 1 {
+			return frag{}, fmt.Errorf("query: %s takes one value", c.Op)
+		}
+		pat, ok := c.Values[0].(string)
+		if !ok {
+			return frag{}, fmt.Errorf("query: %s takes a string", c.Op)
+		}
+		// A LIKE pattern is matched as the anchored regular expression it
+		// spells: the dialects' LIKE differ in case (SQLite ignores it).
+		ci := c.Op == OpILike
+		if p.budget == nil {
+			p.budget = &store.PatternBudget{}
+		}
+		name := strings.Join(append([]string{c.Column}, c.Path...), ".")
+		arg, err := p.e.d.RegexArg(LikeRegex(pat), name, ci, p.budget)
+		if err != nil {
+			return frag{}, apierr.InvalidRegex(name, err.Error())
+		}
+		if _, token := arg.(string); token && arg != LikeRegex(pat) {
+			ci = false // the token carries the case flag (SQLite)
+		}
+		return frag{p.e.d.Regex(left.sql, ci), args(arg)}, nil
+	}
+	return frag{}, fmt.Errorf("query: unknown operator %q", c.Op)
+}
+
+// WhereAny adds the disjunction of conds (one condition true).
+func (p *Plan) WhereAny(conds []Cond) error {
+	fs := make([]frag, 0, len(conds))
+	for _, c := range conds {
+		f, err := p.condFrag(c)
+		if err != nil {
+			return err
+		}
+		fs = append(fs, f)
+	}
+	if f := joinFrags(fs, "OR"); f.sql != "" {
+		p.conds = append(p.conds, f)
+	}
+	return nil
+}
+
+// LikeRegex is the anchored regular expression of a SQL LIKE pattern:
+// % is any run of characters, _ any one character, everything else
+// itself.
+func LikeRegex(pattern string) string {
+	var sb strings.Builder
+	sb.WriteString("^")
+	for _, r := range pattern {
+		switch r {
+		case '%':
+			sb.WriteString("(?:.|\\n)*")
+		case '_':
+			sb.WriteString("(?:.|\\n)")
+		default:
+			sb.WriteString(regexp.QuoteMeta(string(r)))
+		}
+	}
+	sb.WriteString("$")
+	return sb.String()
+}
+
+// OrderBy sets the plan's order: keys in turn, rows missing a key's value
+// after the others, then insertion order.
+func (p *Plan) OrderBy(keys []OrderKey) error {
+	var parts []string
+	var args []any
+	for _, k := range keys {
+		f, err := p.operand(k.Column, k.Path, k.Numeric)
+		if err != nil {
+			return err
+		}
+		parts = append(parts, "(CASE WHEN "+f.sql+" IS NULL THEN 1 ELSE 0 END) ASC", f.sql+dirOf(k.Desc))
+		args = append(args, f.args...)
+		args = append(args, f.args...)
+	}
+	if len(parts) == 0 {
+		p.order = frag{sql: store.InsertOrderKey}
+		return nil
+	}
+	parts = append(parts, p.e.d.InsertOrder()+" ASC")
+	p.order = frag{strings.Join(parts, ", "), args}
+	return nil
+}
+
+// Docs runs the plan on table and hands fn each stored document, in
+// order.
+func (p *Plan) Docs(ctx context.Context, db *store.DB, table string, fn func(doc []byte) error) error {
+	where, args := p.whereSQL()
+	err := Budgeted(ctx, func(ctx context.Context) error {
+		return db.ListDocs(ctx, table, where, args, p.order.sql, p.order.args, p.limit, p.offset, fn)
+	})
+	return p.queryError(db, err)
+}

@@ -1,0 +1,146 @@
+package store
+
+import (
+	"context"
+	"strings"
+)
+
+// MLflow metric history (issue 38): the points of a run as MLflow logs
+// them, in table mlflow_metrics.
+
+// MetricPoint is one logged MLflow metric value; Value is the number's
+// text ("NaN", "+Inf" and "-Inf" included).
+type MetricPoint struct {
+	Key       string
+	Step      int64
+	Timestamp int64
+	Value     string
+}
+
+// AddMetricPoints appends points to task's history.
+func (db *DB) AddMetricPoints(ctx context.Context, q Querier, task string, pts []MetricPoint) error {
+	const chunk = 200
+	for len(pts) > 0 {
+		n := min(len(pts), chunk)
+		var sb strings.Builder
+		sb.WriteString(`INSERT INTO mlflow_metrics (task, metric_key, step, ts, value) VALUES `)
+		args := make([]any, 0, n*5)
+		for i, p := range pts[:n] {
+			if i > 0 {
+				sb.WriteString(", ")
+			}
+			sb.WriteString("(?, ?, ?, ?, ?)")
+			args = append(args, task, p.Key, p.Step, p.Timestamp, p.Value)
+		}
+		if _, err := q.ExecContext(ctx, sb.String(), args...); err != nil {
+			return err
+		}
+		pts = pts[n:]
+	}
+	return nil
+}
+
+// MetricHistory reads up to limit points of one metric of task from
+// offset on, in (step, timestamp, insertion) order.
+func (db *DB) MetricHistory(ctx context.Context, task, key string, offset, limit int) ([]MetricPoint, error) {
+	rows, err := db.Read().QueryContext(ctx, `SELECT step, ts, value FROM mlflow_metrics
+		WHERE task = ? AND metric_key = ? ORDER BY step, ts, id LIMIT ? OFFSET ?`, task, key, limit, offset)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	out := []MetricPoint{}
+	for rows.Next() {
+		p := MetricPoint{Key: key}
+		if err := rows.Scan(&p.Step, &p.Timestamp, &p.Value); err != nil {
+			return nil, err
+		}
+		out = append(out, p)
+	}
+	return out, rows.Err()
+}
+
+// MetricKeys lists the metric keys logged for task.
+func (db *DB) MetricKeys(ctx context.Context, task string) ([]string, error) {
+	rows, err := db.Read().QueryContext(ctx, `SELECT DISTINCT metric_key FROM mlflow_metrics WHERE task = ? ORDER BY metric_key`, task)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []string
+	for rows.Next() {
+		var k string
+		if err := rows.Scan(&k); err != nil {
+			return nil, err
+		}
+		out = append(out, k)
+	}
+	return out, rows.Err()
+}
+
+// DeleteMetricPoints removes the history of tasks.
+func (db *DB) DeleteMetricPoints(ctx context.Context, q Querier, tasks []string) error {
+	if len(tasks) == 0 {
+		return nil
+	}
+	_, err := q.ExecContext(ctx, `DELETE FROM mlflow_metrics WHERE task IN (`+Placeholders(len(tasks))+`)`, Args(tasks)...)
+	return err
+}
+
+// MLflowRun is the part of a task's document only the MLflow API uses.
+type MLflowRun struct {
+	// Tags are the run's tags, exactly as logged.
+	Tags map[string]string `json:"tags,omitempty"`
+	// Metrics are the latest value of each metric key (MLflow's rule:
+	// highest step, then newest timestamp, then largest value).
+	Metrics map[string]*LatestMetric `json:"metrics,omitempty"`
+	// StartTime and EndTime are epoch ms as the client gave them.
+	StartTime *int64 `json:"start_time,omitempty"`
+	EndTime   *int64 `json:"end_time,omitempty"`
+	// Inputs are the dataset inputs of log-inputs.
+	Inputs []*MLflowDatasetInput `json:"inputs,omitempty"`
+	// ArtifactURI is the run's artifact location.
+	ArtifactURI string `json:"artifact_uri,omitempty"`
+	// UserID is the user_id the client gave ("unknown" when none).
+	UserID string `json:"user_id,omitempty"`
+}
+
+// LatestMetric is the latest point of one metric key. Num is set when the
+// value is finite (search filters compare it).
+type LatestMetric struct {
+	Value     string   `json:"value"`
+	Num       *float64 `json:"num,omitempty"`
+	Step      int64    `json:"step"`
+	Timestamp int64    `json:"timestamp"`
+}
+
+// MLflowDatasetInput is one dataset logged as a run's input.
+type MLflowDatasetInput struct {
+	Name       string            `json:"name"`
+	Digest     string            `json:"digest"`
+	SourceType string            `json:"source_type"`
+	Source     string            `json:"source"`
+	Schema     string            `json:"schema,omitempty"`
+	Profile    string            `json:"profile,omitempty"`
+	Tags       map[string]string `json:"tags,omitempty"`
+}
+
+// MLflowExperiment is the part of a project's document only the MLflow
+// API uses.
+type MLflowExperiment struct {
+	// Name is the experiment's name as given, when the project's path
+	// name normalises it (a leading "/").
+	Name             string            `json:"name,omitempty"`
+	Tags             map[string]string `json:"tags,omitempty"`
+	ArtifactLocation string            `json:"artifact_location,omitempty"`
+}
+
+// ExperimentsByName returns the projects of company an MLflow
+// experiment name names: those whose document keeps it as their MLflow
+// name, else those of that project name without an MLflow name.
+func (db *DB) ExperimentsByName(ctx context.Context, q Querier, company, name, projectName string) ([]*Project, error) {
+	path := db.D.JSONPathArg([]string{"mlflow", "name"})
+	mn := db.D.JSONText("doc")
+	return db.Projects().Select(ctx, q, "company = ? AND ("+mn+" = ? OR (name = ? AND COALESCE("+mn+", '') = ''))",
+		company, path, name, projectName, path)
+}

@@ -2,8 +2,10 @@ package mlflow
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/trove-ml/trove/internal/apierr"
@@ -93,8 +95,13 @@ func CreateLoggedModel(ctx context.Context, env *domain.Env, in LoggedModelCreat
 		if domain.HasTag(p.SystemTags, tagArchived) {
 			return apierr.MLflowInvalidParameter("The experiment %s must be in the 'active' state. Current state is deleted.", in.ExperimentID)
 		}
+		// MLflow keeps any source_run_id; the model's task is set only
+		// when it names a run of the company
+		task := ""
 		if in.SourceRunID != "" {
-			if _, err := loadTask(ctx, env, q, in.Company, in.SourceRunID, false); err != nil {
+			if _, err := env.DB.Tasks().Get(ctx, q, in.SourceRunID, in.Company); err == nil {
+				task = in.SourceRunID
+			} else if !errors.Is(err, store.ErrNotFound) {
 				return err
 			}
 		}
@@ -107,7 +114,7 @@ func CreateLoggedModel(ctx context.Context, env *domain.Env, in LoggedModelCreat
 		loc := strings.TrimSuffix(exp.ArtifactLocation, "/") + "/models/" + id + "/artifacts"
 		now := env.Time()
 		m := &store.Model{ID: id, Company: in.Company, User: in.User, Name: name, Created: now, LastUpdate: now,
-			LastChange: now, LastChangedBy: in.User, Project: p.ID, Task: in.SourceRunID, URI: loc,
+			LastChange: now, LastChangedBy: in.User, Project: p.ID, Task: task, URI: loc,
 			MLflow: &store.MLflowLoggedModel{ExperimentID: exp.ID, ArtifactLocation: loc, Status: LoggedModelPending,
 				ModelType: in.ModelType, SourceRunID: in.SourceRunID, Tags: copyTags(in.Tags), Params: copyTags(in.Params)}}
 		if in.ModelType != "" {
@@ -382,4 +389,43 @@ func SearchLoggedModels(ctx context.Context, env *domain.Env, s LoggedModelSearc
 		return a.ID < b.ID
 	})
 	return page(hits, s.PageToken, s.MaxResults)
+}
+
+// TagModelVersions is the logged model tag listing the registry versions
+// made from the model.
+const TagModelVersions = "mlflow.modelVersions"
+
+// noteVersion adds version of registered model name to logged model id's
+// TagModelVersions list (in q, the version's transaction).
+func noteVersion(ctx context.Context, env *domain.Env, q store.Querier, company, id, name string, version int64) error {
+	m, err := loadLoggedModel(ctx, env, q, company, id, true)
+	if err != nil {
+		return err
+	}
+	type entry struct {
+		Name    string `json:"name"`
+		Version int64  `json:"version"`
+	}
+	var list []entry
+	if old := m.MLflow.Tags[TagModelVersions]; old != "" {
+		_ = json.Unmarshal([]byte(old), &list)
+	}
+	list = append(list, entry{name, version})
+	// Python's json.dumps spacing, as MLflow's client compares the text
+	var sb strings.Builder
+	sb.WriteString("[")
+	for i, e := range list {
+		if i > 0 {
+			sb.WriteString(", ")
+		}
+		n, _ := json.Marshal(e.Name)
+		sb.WriteString(`{"name": ` + string(n) + `, "version": ` + strconv.FormatInt(e.Version, 10) + `}`)
+	}
+	sb.WriteString("]")
+	if m.MLflow.Tags == nil {
+		m.MLflow.Tags = map[string]string{}
+	}
+	m.MLflow.Tags[TagModelVersions] = sb.String()
+	m.LastUpdate = env.Time()
+	return env.DB.Models().Update(ctx, q, m)
 }

@@ -3,6 +3,7 @@ package mlflow
 import (
 	"context"
 	"errors"
+	"net/url"
 	"regexp"
 	"slices"
 	"sort"
@@ -334,8 +335,8 @@ func CreateModelVersion(ctx context.Context, env *domain.Env, in VersionCreate) 
 	if in.Source == "" {
 		return nil, apierr.MLflowInvalidParameter("Missing value for required parameter 'source'.")
 	}
-	if strings.Contains(in.Source, "..") || strings.HasPrefix(in.Source, "/") || strings.HasPrefix(in.Source, "file:") {
-		return nil, apierr.MLflowInvalidParameter("Invalid model version source: '%s'. A source must be a remote URI (runs:/, models:/, mlflow-artifacts:/, s3://, ...), not a local path.", in.Source)
+	if err := CheckSource(in.Source); err != nil {
+		return nil, err
 	}
 	for k, v := range in.Tags {
 		if err := CheckTag(k, v); err != nil {
@@ -358,6 +359,11 @@ func CreateModelVersion(ctx context.Context, env *domain.Env, in VersionCreate) 
 			Stage: StageNone, Status: VersionReady, Tags: copyTags(in.Tags)}
 		m.NextVersion++
 		out = v
+		if in.ModelID != "" {
+			if err := noteVersion(ctx, env, q, in.Company, in.ModelID, v.Name, v.Version); err != nil {
+				return err
+			}
+		}
 		return env.DB.PutModelVersion(ctx, q, in.Company, v)
 	})
 	if err != nil {
@@ -723,4 +729,34 @@ func DownloadURI(ctx context.Context, env *domain.Env, company, name string, ver
 		return "", err
 	}
 	return v.Source, nil
+}
+
+var uriScheme = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9+.-]*:`)
+
+// CheckSource checks a model version's source: a URI (runs:/, models:/,
+// mlflow-artifacts:, s3://, ...), never a local path of the server, and
+// whose path, percent-decoded, climbs with no ".." and holds no NUL.
+func CheckSource(src string) error {
+	scheme := strings.ToLower(strings.TrimSuffix(uriScheme.FindString(src), ":"))
+	if scheme == "" || scheme == "file" || len(scheme) == 1 {
+		return apierr.MLflowInvalidParameter("Invalid model version source: '%s'. A local path (or file: URI) cannot be a model version source on this server; use the run's or the logged model's URI (runs:/, models:/, mlflow-artifacts:/).", src)
+	}
+	decoded := src
+	for i := 0; i < 5; i++ {
+		next, err := url.PathUnescape(decoded)
+		if err != nil || next == decoded {
+			break
+		}
+		decoded = next
+	}
+	bad := strings.ContainsRune(decoded, 0)
+	for _, seg := range strings.FieldsFunc(decoded, func(r rune) bool { return r == '/' || r == '\\' }) {
+		if seg == ".." {
+			bad = true
+		}
+	}
+	if bad {
+		return apierr.MLflowInvalidParameter("Invalid model version source: '%s'. If supplying a source as an http, https, local file path, ftp, objectstore, or mlflow-artifacts uri, an absolute path must be provided without relative path references present. Please provide an absolute path.", src)
+	}
+	return nil
 }

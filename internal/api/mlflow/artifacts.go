@@ -15,6 +15,7 @@ import (
 	"github.com/trove-ml/trove/internal/auth"
 	"github.com/trove-ml/trove/internal/files"
 	"github.com/trove-ml/trove/internal/httpx"
+	"github.com/trove-ml/trove/internal/mlflow"
 	"github.com/trove-ml/trove/internal/rpc"
 	"github.com/trove-ml/trove/internal/store"
 )
@@ -49,10 +50,29 @@ func (s *Server) MountArtifacts(next http.Handler) http.Handler {
 				return
 			}
 		}
+		switch r.URL.Path {
+		case "/get-artifact":
+			s.serveRaw(w, r, rpc.Read, s.getRunArtifact)
+			return
+		case "/model-versions/get-artifact":
+			s.serveRaw(w, r, rpc.Read, s.getVersionArtifact)
+			return
+		}
 		for _, p := range Prefixes {
 			rest, ok := strings.CutPrefix(r.URL.Path, p)
 			if !ok {
 				continue
+			}
+			switch strings.TrimSuffix(rest, "/") {
+			case "get-artifact":
+				s.serveRaw(w, r, rpc.Read, s.getRunArtifact)
+				return
+			case "model-versions/get-artifact":
+				s.serveRaw(w, r, rpc.Read, s.getVersionArtifact)
+				return
+			case "upload-artifact":
+				s.serveRaw(w, r, rpc.Write, s.uploadRunArtifact)
+				return
 			}
 			if sub, ok := strings.CutPrefix(rest, "logged-models/"); ok {
 				s.routeLoggedModel(w, r, sub)
@@ -131,14 +151,62 @@ func (s *Server) serveArtifact(w http.ResponseWriter, r *http.Request, rest stri
 			writeError(w, apierr.Internal(fmt.Errorf("%v", p)))
 		}
 	}()
-	err := s.artifactCall(w, r, rest)
+	s.answerRaw(w, rest, s.artifactCall(w, r, rest))
+}
+
+// serveRaw answers a call whose answer is not JSON (a file) or whose
+// body is not JSON (an upload), after the access checks of the API.
+func (s *Server) serveRaw(w http.ResponseWriter, r *http.Request, access rpc.Access, fn func(w http.ResponseWriter, r *http.Request, id *auth.Identity) error) {
+	s.origins.CORS(w, r, "GET, POST, OPTIONS")
+	w.Header().Set("Server", "trove")
+	if r.Method == http.MethodOptions {
+		w.WriteHeader(http.StatusOK)
+		return
+	}
+	defer func() {
+		if p := recover(); p != nil {
+			s.log.Error("panic", "mlflow", r.URL.Path, "panic", fmt.Sprint(p), "stack", string(debug.Stack()))
+			writeError(w, apierr.Internal(fmt.Errorf("%v", p)))
+		}
+	}()
+	s.answerRaw(w, r.URL.Path, func() error {
+		if s.files == nil {
+			return apierr.MLflowEndpointNotFound(r.Method, r.URL.Path)
+		}
+		id, err := s.checkAccess(r, access)
+		if err != nil {
+			return err
+		}
+		return fn(w, r, id)
+	}())
+}
+
+// checkAccess authenticates r and checks its role and origin.
+func (s *Server) checkAccess(r *http.Request, access rpc.Access) (*auth.Identity, error) {
+	id, err := s.auth.Authenticate(r.Context(), r)
+	if err != nil {
+		return nil, err
+	}
+	if !slices.Contains(access.Roles, id.Role) {
+		return nil, apierr.RoleNotAllowed(id.Role, access.Roles)
+	}
+	if access.Changes && httpx.CookieOnly(r) {
+		if why := s.origins.CheckCookieFileChange(r); why != "" {
+			return nil, apierr.CrossSiteRefused(why)
+		}
+	}
+	return id, nil
+}
+
+// answerRaw writes err (if any) in MLflow's envelope.
+func (s *Server) answerRaw(w http.ResponseWriter, what string, err error) {
 	if err != nil {
 		ae := apierr.As(err)
 		if ae == nil {
 			if f := store.FaultOf(err); f != "" {
 				ae = apierr.StoreUnavailable(string(f), err)
 			} else {
-				s.log.Error("mlflow artifact call failed", "path", rest, "error", err.Error())
+				s.log.Error("mlflow artifact call failed", "path", what, "error", err.Error())
 				ae = apierr.Internal(err)
 			}
 		}
@@ -183,17 +251,9 @@ func (s *Server) artifactCall(w http.ResponseWriter, r *http.Request, rest strin
 		return apierr.MLflowEndpointNotFound(r.Method, r.URL.Path)
 	}
 	ctx := r.Context()
-	id, err := s.auth.Authenticate(ctx, r)
+	id, err := s.checkAccess(r, access)
 	if err != nil {
 		return err
-	}
-	if !slices.Contains(access.Roles, id.Role) {
-		return apierr.RoleNotAllowed(id.Role, access.Roles)
-	}
-	if access.Changes && httpx.CookieOnly(r) {
-		if why := s.origins.CheckCookieFileChange(r); why != "" {
-			return apierr.CrossSiteRefused(why)
-		}
 	}
 	p := ""
 	if rest != "artifacts" && rest != "artifacts/" {
@@ -348,4 +408,98 @@ func artifactDir(uri string) string {
 		}
 	}
 	return path.Clean("/" + rest)[1:]
+}
+
+// runArtifactPath is the artifact path of file p of run id: the run's
+// artifact folder (its mlflow-artifacts: URI) and p.
+func (s *Server) runArtifactPath(ctx context.Context, company, id, p string) (string, error) {
+	if id == "" {
+		return "", apierr.MLflowInvalidParameter("Request must specify run_uuid.")
+	}
+	if p == "" {
+		return "", apierr.MLflowInvalidParameter("Request must specify path.")
+	}
+	clean, err := cleanArtifactPath(p)
+	if err != nil {
+		return "", err
+	}
+	run, err := mlflow.GetRun(ctx, s.env, company, id)
+	if err != nil {
+		return "", err
+	}
+	dir := artifactDir(run.ArtifactURI)
+	if dir == "" {
+		return "", apierr.MLflowInvalidParameter("The artifacts of run '%s' are not stored by this server (%s)", id, run.ArtifactURI)
+	}
+	return dir + "/" + clean, nil
+}
+
+// runParam reads run_id or run_uuid of the query.
+func runParam(r *http.Request) string {
+	if v := r.URL.Query().Get("run_id"); v != "" {
+		return v
+	}
+	return r.URL.Query().Get("run_uuid")
+}
+
+// getRunArtifact answers GET get-artifact?run_uuid=&path=: a file of a
+// run, as an attachment.
+func (s *Server) getRunArtifact(w http.ResponseWriter, r *http.Request, id *auth.Identity) error {
+	if r.Method != http.MethodGet && r.Method != http.MethodHead {
+		return methodRefused(r, "GET")
+	}
+	p, err := s.runArtifactPath(r.Context(), id.CompanyID, runParam(r), r.URL.Query().Get("path"))
+	if err != nil {
+		return err
+	}
+	return s.downloadArtifact(w, r, id, p)
+}
+
+// uploadRunArtifact answers POST upload-artifact?run_uuid=&path=: the
+// body is the file.
+func (s *Server) uploadRunArtifact(w http.ResponseWriter, r *http.Request, id *auth.Identity) error {
+	if r.Method != http.MethodPost {
+		return methodRefused(r, "POST")
+	}
+	p, err := s.runArtifactPath(r.Context(), id.CompanyID, runParam(r), r.URL.Query().Get("path"))
+	if err != nil {
+		return err
+	}
+	if r.ContentLength == 0 {
+		return apierr.MLflowInvalidParameter("Request must specify data.")
+	}
+	return s.uploadArtifact(r.Context(), w, r, id, p)
+}
+
+// getVersionArtifact answers GET model-versions/get-artifact?name=&
+// version=&path=: a file under a version's source.
+func (s *Server) getVersionArtifact(w http.ResponseWriter, r *http.Request, id *auth.Identity) error {
+	if r.Method != http.MethodGet && r.Method != http.MethodHead {
+		return methodRefused(r, "GET")
+	}
+	q := r.URL.Query()
+	version, err := mlflow.ParseVersion(q.Get("version"))
+	if err != nil {
+		return err
+	}
+	src, err := mlflow.DownloadURI(r.Context(), s.env, id.CompanyID, q.Get("name"), version)
+	if err != nil {
+		return err
+	}
+	if m, ok := strings.CutPrefix(src, "models:/"); ok {
+		lm, err := mlflow.GetLoggedModel(r.Context(), s.env, id.CompanyID, strings.Trim(m, "/"))
+		if err != nil {
+			return err
+		}
+		src = lm.ArtifactURI
+	}
+	dir := artifactDir(src)
+	if dir == "" {
+		return apierr.MLflowInvalidParameter("The files of model version %s/%d are not stored by this server (%s)", q.Get("name"), version, src)
+	}
+	p, err := cleanArtifactPath(q.Get("path"))
+	if err != nil {
+		return err
+	}
+	return s.downloadArtifact(w, r, id, dir+"/"+p)
 }

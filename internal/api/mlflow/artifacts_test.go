@@ -224,3 +224,52 @@ func TestArtifactProxyUploadLimit(t *testing.T) {
 		}
 	}, func(c *config.Config) { c.Files.MaxUploadMB = 1 })
 }
+
+// TestRunArtifactHandlers: the UI's upload-artifact and get-artifact
+// (ajax and root paths) read and write a run's files; model-versions/
+// get-artifact reads a version's; missing parameters, traversal and
+// read-only roles are refused.
+func TestRunArtifactHandlers(t *testing.T) {
+	each(t, func(t *testing.T, c *client) {
+		run := c.run(t, c.experiment(t, "ui-artifacts"), nil)
+		up := "/ajax-api/2.0/mlflow/upload-artifact?run_uuid=" + run
+		if status, _, body := c.raw(t, "POST", up+"&path=dir/hello.txt", []byte("hello world")); status != 200 {
+			t.Fatalf("upload-artifact: %d %s", status, body)
+		}
+		for _, p := range []string{"/get-artifact", "/ajax-api/2.0/mlflow/get-artifact"} {
+			status, h, body := c.raw(t, "GET", p+"?run_uuid="+run+"&path=dir/hello.txt", nil)
+			if status != 200 || string(body) != "hello world" || !strings.HasPrefix(h.Get("Content-Disposition"), "attachment") {
+				t.Fatalf("%s: %d %s", p, status, body)
+			}
+		}
+		c.post(t, "registered-models/create", map[string]any{"name": "ui-model"}).ok(t)
+		got := c.get(t, "runs/get", map[string][]string{"run_id": {run}}).ok(t)
+		c.post(t, "model-versions/create", map[string]any{"name": "ui-model", "source": str(got, "run", "info", "artifact_uri") + "/dir", "run_id": run}).ok(t)
+		status, _, body := c.raw(t, "GET", "/model-versions/get-artifact?name=ui-model&version=1&path=hello.txt", nil)
+		if status != 200 || string(body) != "hello world" {
+			t.Fatalf("model-versions/get-artifact: %d %s", status, body)
+		}
+		cases := []struct {
+			name, method, path string
+			who                *client
+			body               []byte
+			status             int
+			part               string
+		}{
+			{"no run", "POST", "/ajax-api/2.0/mlflow/upload-artifact", c, []byte("x"), 400, "Request must specify run_uuid."},
+			{"no path", "POST", up, c, []byte("x"), 400, "Request must specify path."},
+			{"traversal", "POST", up + "&path=../test.txt", c, []byte("x"), 400, "Invalid path"},
+			{"no data", "POST", up + "&path=a.txt", c, nil, 400, "Request must specify data."},
+			{"guest", "POST", up + "&path=a.txt", c.as(guestUser), []byte("x"), 403, "PERMISSION_DENIED"},
+			{"unknown run", "GET", "/get-artifact?run_uuid=nope&path=a.txt", c, nil, 404, "nope"},
+			{"missing file", "GET", "/get-artifact?run_uuid=" + run + "&path=none.txt", c, nil, 404, "none.txt"},
+			{"bad version", "GET", "/model-versions/get-artifact?name=ui-model&version=x&path=a", c, nil, 400, "version"},
+		}
+		for _, tc := range cases {
+			status, _, body := tc.who.raw(t, tc.method, tc.path, tc.body)
+			if status != tc.status || !strings.Contains(string(body), tc.part) {
+				t.Fatalf("%s: %d %s, want %d %q", tc.name, status, body, tc.status, tc.part)
+			}
+		}
+	})
+}

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/trove-ml/trove/internal/apierr"
+	"github.com/trove-ml/trove/internal/auth"
 	"github.com/trove-ml/trove/internal/mlflow"
 	"github.com/trove-ml/trove/internal/rpc"
 )
@@ -46,6 +47,12 @@ func (s *Server) routeLoggedModel(w http.ResponseWriter, r *http.Request, rest s
 		return
 	}
 	id, sub, _ := strings.Cut(rest, "/")
+	if sub == "artifacts/files" {
+		s.serveRaw(w, r, rpc.Read, func(w http.ResponseWriter, r *http.Request, who *auth.Identity) error {
+			return s.loggedModelFile(w, r, who, id)
+		})
+		return
+	}
 	ids := pathIDs{model: id}
 	row := "logged-models/:id"
 	switch {
@@ -70,7 +77,6 @@ type loggedModelJSON struct {
 		LastUpdatedTimestampMs int64    `json:"last_updated_timestamp_ms"`
 		ArtifactURI            string   `json:"artifact_uri"`
 		Status                 string   `json:"status"`
-		CreatorID              string   `json:"creator_id,omitempty"`
 		ModelType              string   `json:"model_type,omitempty"`
 		SourceRunID            string   `json:"source_run_id,omitempty"`
 		StatusMessage          string   `json:"status_message,omitempty"`
@@ -85,7 +91,8 @@ func loggedModelWire(m *mlflow.LoggedModel) *loggedModelJSON {
 	out := &loggedModelJSON{}
 	i := &out.Info
 	i.ModelID, i.ExperimentID, i.Name, i.CreationTimestampMs, i.LastUpdatedTimestampMs = m.ID, m.ExperimentID, m.Name, m.Created, m.LastUpdate
-	i.ArtifactURI, i.Status, i.CreatorID, i.ModelType, i.SourceRunID, i.StatusMessage = m.ArtifactURI, m.Status, m.User, m.ModelType, m.SourceRunID, m.StatusMessage
+	// creator_id is a number in MLflow's schema: Trove's user ids are not
+	i.ArtifactURI, i.Status, i.ModelType, i.SourceRunID, i.StatusMessage = m.ArtifactURI, m.Status, m.ModelType, m.SourceRunID, m.StatusMessage
 	for _, k := range sortedKeys(m.Tags) {
 		i.Tags = append(i.Tags, kvJSON{k, m.Tags[k]})
 	}
@@ -277,4 +284,25 @@ func (s *Server) logOutputs(ctx context.Context, c *call) (any, error) {
 		}
 	}
 	return empty{}, nil
+}
+
+// loggedModelFile answers GET logged-models/<id>/artifacts/files?
+// artifact_file_path=: one file of a logged model, as an attachment.
+func (s *Server) loggedModelFile(w http.ResponseWriter, r *http.Request, who *auth.Identity, id string) error {
+	if r.Method != http.MethodGet && r.Method != http.MethodHead {
+		return methodRefused(r, "GET")
+	}
+	m, err := mlflow.GetLoggedModel(r.Context(), s.env, who.CompanyID, id)
+	if err != nil {
+		return err
+	}
+	dir := artifactDir(m.ArtifactURI)
+	if dir == "" {
+		return apierr.MLflowInvalidParameter("The artifacts of model '%s' are not stored by this server (%s)", m.ID, m.ArtifactURI)
+	}
+	p, err := cleanArtifactPath(r.URL.Query().Get("artifact_file_path"))
+	if err != nil {
+		return err
+	}
+	return s.downloadArtifact(w, r, who, dir+"/"+p)
 }

@@ -87,7 +87,29 @@ func TestLoggedModels(t *testing.T) {
 		c.as(guestUser).post(t, "logged-models", map[string]any{"experiment_id": exp}).fails(t, 403, "PERMISSION_DENIED", "")
 		c.as(otherUser).get(t, "logged-models/"+id, nil).fails(t, 404, "RESOURCE_DOES_NOT_EXIST", id)
 		c.post(t, "logged-models", map[string]any{"experiment_id": "nope"}).fails(t, 404, "RESOURCE_DOES_NOT_EXIST", "nope")
-		c.post(t, "logged-models", map[string]any{"experiment_id": exp, "source_run_id": "nope"}).fails(t, 404, "RESOURCE_DOES_NOT_EXIST", "nope")
+		// MLflow keeps a source_run_id it does not know; the model has no task then
+		unknown := str(c.post(t, "logged-models", map[string]any{"experiment_id": exp, "source_run_id": "nope"}).ok(t), "model", "info", "model_id")
+		if got := c.e.Call(t, "models.get_by_id", map[string]any{"model": unknown}).OK(t); at(got.Data, "model", "task") != nil {
+			t.Fatalf("a model of an unknown run has a task: %s", got.Raw)
+		}
+		// a registry version made from the model is listed in its tags
+		c.post(t, "registered-models/create", map[string]any{"name": "from-logged"}).ok(t)
+		for i := 0; i < 2; i++ {
+			c.post(t, "model-versions/create", map[string]any{"name": "from-logged", "source": "models:/" + id, "model_id": id}).ok(t)
+		}
+		g = c.get(t, "logged-models/"+id, nil).ok(t)
+		if tag := kv(at(g, "model", "info", "tags"))["mlflow.modelVersions"]; tag != `[{"name": "from-logged", "version": 1}, {"name": "from-logged", "version": 2}]` {
+			t.Fatalf("mlflow.modelVersions: %q", tag)
+		}
+		// one file of the model, as an attachment
+		status, h, body := c.raw(t, "GET", "/ajax-api/2.0/mlflow/logged-models/"+id+"/artifacts/files?artifact_file_path=MLmodel", nil)
+		if status != 200 || string(body) != "MLmodel" || !strings.HasPrefix(h.Get("Content-Disposition"), "attachment") {
+			t.Fatalf("model file: %d %s %v", status, body, h)
+		}
+		status, _, body = c.raw(t, "GET", "/ajax-api/2.0/mlflow/logged-models/"+id+"/artifacts/files?artifact_file_path=../../x", nil)
+		if status != 400 || !strings.Contains(string(body), "INVALID_PARAMETER_VALUE") {
+			t.Fatalf("model file traversal: %d %s", status, body)
+		}
 		c.post(t, "logged-models/search", map[string]any{"experiment_ids": []string{exp}, "filter": "x = 'y'"}).fails(t, 400, "INVALID_PARAMETER_VALUE", "'x'")
 		c.do(t, "DELETE", "logged-models/"+id, nil, nil).ok(t)
 		c.get(t, "logged-models/"+id, nil).fails(t, 404, "RESOURCE_DOES_NOT_EXIST", id)

@@ -10,7 +10,7 @@ import (
 var domainPackages = []string{
 	"domain", "tasks", "projects", "models", "queues", "workers", "events", "auth", "users",
 	"reports", "pipelines", "organization",
-	"serving", "settings", "usage", "export",
+	"serving", "settings", "usage", "export", "mlflow",
 }
 
 // forbidden are the HTTP layer's packages.

@@ -89,6 +89,10 @@ func ExperimentOf(p *store.Project) *Experiment {
 	return e
 }
 
+// holderFolder holds the projects of experiments whose names the project
+// rules refuse.
+const holderFolder = "MLflow"
+
 // projectName is the project name that holds experiment name: the name
 // itself when the project rules take it, else under "MLflow/".
 func projectName(name string) string {
@@ -103,7 +107,7 @@ func projectName(name string) string {
 	if ok {
 		return full
 	}
-	return "MLflow/" + strings.ReplaceAll(strings.TrimSpace(name), "/", "_") + "___"[:max(0, 3-len([]rune(strings.TrimSpace(name))))]
+	return holderFolder + "/" + strings.ReplaceAll(strings.TrimSpace(name), "/", "_") + "___"[:max(0, 3-len([]rune(strings.TrimSpace(name))))]
 }
 
 func checkName(name string) error {
@@ -418,6 +422,22 @@ func SearchExperiments(ctx context.Context, env *domain.Env, s ExperimentSearch)
 	if err != nil {
 		return nil, "", err
 	}
+	// The Default experiment always exists, as in MLflow.
+	if _, err := env.DB.ProjectByName(ctx, env.DB.Read(), DefaultName, s.Company); errors.Is(err, store.ErrNotFound) {
+		err = env.DB.Tx(ctx, func(q store.Querier) error {
+			p, err := projects.EnsureByName(ctx, env, q, s.Company, "", DefaultName)
+			if err != nil {
+				return err
+			}
+			p.MLflow = &store.MLflowExperiment{Name: DefaultName}
+			return env.DB.Projects().Update(ctx, q, p)
+		})
+		if err != nil {
+			return nil, "", err
+		}
+	} else if err != nil {
+		return nil, "", err
+	}
 	plan := query.NewPlan(env.DB.D, projects.Schema, s.MaxResults+1, offset)
 	conds := []query.Cond{{Column: "company", Op: query.OpEq, Values: []any{s.Company}},
 		{Column: "system_tags", Op: query.OpHasNot, Values: []any{tagHidden}}}
@@ -442,6 +462,13 @@ func SearchExperiments(ctx context.Context, env *domain.Env, s ExperimentSearch)
 		if err := plan.WhereCond(c); err != nil {
 			return nil, "", err
 		}
+	}
+	// the folder holding experiments whose names make no project name is
+	// not an experiment itself
+	err = plan.WhereAny([]query.Cond{{Column: "name", Op: query.OpNe, Values: []any{holderFolder}},
+		{Path: []string{"mlflow", "name"}, Op: query.OpExists}})
+	if err != nil {
+		return nil, "", err
 	}
 	keys, err := experimentOrder(s.OrderBy)
 	if err != nil {

@@ -155,6 +155,9 @@ func parseFloat(s string) (float64, error) {
 // RunOf converts a task.
 func RunOf(t *store.Task, expID string) *Run {
 	r := &Run{ID: t.ID, Name: t.Name, ExperimentID: expID, UserID: t.User, Status: statusOf(t.Status), LifecycleStage: Active}
+	if t.MLflow != nil && t.MLflow.UserID != "" {
+		r.UserID = t.MLflow.UserID
+	}
 	if domain.HasTag(t.SystemTags, tagArchived) {
 		r.LifecycleStage = Deleted
 	}
@@ -292,16 +295,17 @@ func CreateRun(ctx context.Context, env *domain.Env, in RunCreate) (*Run, error)
 			tags = map[string]string{}
 		}
 		tags[TagRunName] = name
-		if in.UserID != "" {
-			tags[TagUser] = in.UserID
-		}
 		if parent := tags[TagParentRun]; parent != "" {
 			if _, err := env.DB.Tasks().Get(ctx, q, parent, in.Company); err == nil {
 				t.Parent = parent
 			}
 		}
 		expID := ExperimentID(p)
-		t.MLflow = &store.MLflowRun{Tags: tags, StartTime: &start,
+		user := in.UserID
+		if user == "" {
+			user = "unknown"
+		}
+		t.MLflow = &store.MLflowRun{Tags: tags, StartTime: &start, UserID: user,
 			ArtifactURI: "mlflow-artifacts:/" + expID + "/" + t.ID + "/artifacts"}
 		if err := tasks.Insert(ctx, env, q, in.Company, t, tasks.RefChecks{}); err != nil {
 			return err
@@ -820,31 +824,20 @@ func SearchRuns(ctx context.Context, env *domain.Env, s RunSearch) ([]*Run, stri
 // at.
 const MaxBulkPoints = 1_000_000
 
-// SampleSteps keeps the points of at most n distinct steps, spread
-// evenly over the steps present, the first and last always kept.
-func SampleSteps(pts []Metric, n int) []Metric {
-	var steps []int64
-	for i, p := range pts {
-		if i == 0 || p.Step != pts[i-1].Step {
-			steps = append(steps, p.Step)
+// SampleSteps picks at most n+1 of steps (sorted, distinct): n spread
+// evenly by position, and the last one; all of them when there are no
+// more than n.
+func SampleSteps(steps []int64, n int) map[int64]bool {
+	keep := make(map[int64]bool, min(len(steps), n+1))
+	if len(steps) <= n || n < 1 {
+		for _, s := range steps {
+			keep[s] = true
 		}
+		return keep
 	}
-	if len(steps) <= n {
-		return pts
+	for i := 0; i < n; i++ {
+		keep[steps[i*len(steps)/n]] = true
 	}
-	keep := map[int64]bool{}
-	if n == 1 {
-		keep[steps[0]] = true
-	} else {
-		for i := 0; i < n; i++ {
-			keep[steps[i*(len(steps)-1)/(n-1)]] = true
-		}
-	}
-	out := make([]Metric, 0, n)
-	for _, p := range pts {
-		if keep[p.Step] {
-			out = append(out, p)
-		}
-	}
-	return out
+	keep[steps[len(steps)-1]] = true
+	return keep
 }

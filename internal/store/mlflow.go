@@ -101,6 +101,8 @@ type MLflowRun struct {
 	Inputs []*MLflowDatasetInput `json:"inputs,omitempty"`
 	// ArtifactURI is the run's artifact location.
 	ArtifactURI string `json:"artifact_uri,omitempty"`
+	// UserID is the user_id the client gave ("unknown" when none).
+	UserID string `json:"user_id,omitempty"`
 }
 
 // LatestMetric is the latest point of one metric key. Num is set when the

@@ -54,6 +54,10 @@ func detach(ctx context.Context, d *domain.Env, q store.Querier, ids []string) (
 	if events, err = d.DB.Events().DeleteFor(ctx, q, ids); err != nil {
 		return 0, 0, nil, err
 	}
+	// the MLflow metric history of the tasks goes with their events
+	if err = d.DB.DeleteMetricPoints(ctx, q, ids); err != nil {
+		return 0, 0, nil, err
+	}
 	return dequeued, events, eventURLs, nil
 }
 

@@ -44,6 +44,7 @@ func (s *Server) table() []endpoint {
 		{"runs/log-batch", post, rpc.Write, s.logBatch},
 		{"runs/log-inputs", post, rpc.Write, s.logInputs},
 		{"metrics/get-history", get, rpc.Read, s.metricHistory},
+		{"metrics/get-history-bulk", get, rpc.Read, s.metricHistoryBulkList},
 		{"metrics/get-history-bulk-interval", get, rpc.Read, s.metricHistoryBulk},
 	}
 }
@@ -123,7 +124,11 @@ func paging(c *call) (int, string, int, error) {
 		return 0, "", 0, err
 	}
 	vt := ""
-	if v, ok := c.params["view_type"]; ok {
+	v, ok := c.params["view_type"]
+	if rv, rok := c.params["run_view_type"]; rok {
+		v, ok = rv, true
+	}
+	if ok {
 		vt = string(v)
 		var str string
 		if json.Unmarshal(v, &str) == nil {
@@ -573,7 +578,7 @@ func (s *Server) metricHistory(ctx context.Context, c *call) (any, error) {
 // Bounds of get-history-bulk-interval.
 const (
 	MaxBulkRuns    = 100
-	MaxBulkResults = 1000
+	MaxBulkResults = 2500
 	DefBulkResults = 320
 )
 
@@ -620,7 +625,11 @@ func (s *Server) metricHistoryBulk(ctx context.Context, c *call) (any, error) {
 	out := struct {
 		Metrics []metricJSON `json:"metrics,omitempty"`
 	}{}
-	for _, id := range ids {
+	// each run's steps are sampled, and every run answers its points at
+	// any run's sampled steps
+	hist := make([][]mlflow.Metric, len(ids))
+	keep := map[int64]bool{}
+	for i, id := range ids {
 		pts, err := mlflow.MetricHistory(ctx, s.env, c.id.CompanyID, id, key, 0, mlflow.MaxBulkPoints)
 		if err != nil {
 			return nil, err
@@ -628,8 +637,67 @@ func (s *Server) metricHistoryBulk(ctx context.Context, c *call) (any, error) {
 		if startStep != nil {
 			pts = slices.DeleteFunc(pts, func(p mlflow.Metric) bool { return p.Step < *startStep || p.Step > *endStep })
 		}
-		for _, p := range mlflow.SampleSteps(pts, maxResults) {
+		hist[i] = pts
+		var steps []int64
+		for _, p := range pts {
+			steps = append(steps, p.Step)
+		}
+		for st := range mlflow.SampleSteps(slices.Compact(steps), maxResults) {
+			keep[st] = true
+		}
+	}
+	for i, id := range ids {
+		for _, p := range hist[i] {
+			if keep[p.Step] {
+				out.Metrics = append(out.Metrics, metricJSON{Key: p.Key, Value: metricValue(p.Value), Timestamp: p.Timestamp, Step: p.Step, RunID: id})
+			}
+		}
+	}
+	return out, nil
+}
+
+// metricHistoryBulkList is get-history-bulk: the whole history of one
+// metric of several runs, by run id, at most max_results points.
+func (s *Server) metricHistoryBulkList(ctx context.Context, c *call) (any, error) {
+	ids, err := c.strs("run_id")
+	if err != nil {
+		return nil, err
+	}
+	if len(ids) == 0 {
+		return nil, apierr.MLflowInvalidParameter("GetMetricHistoryBulk request must specify at least one run_id.")
+	}
+	if len(ids) > MaxBulkRuns {
+		return nil, apierr.MLflowInvalidParameter("GetMetricHistoryBulk request cannot specify more than %d run_ids. Received %d run_ids.", MaxBulkRuns, len(ids))
+	}
+	key, err := c.str("metric_key")
+	if err != nil {
+		return nil, err
+	}
+	if key == "" {
+		return nil, apierr.MLflowInvalidParameter("GetMetricHistoryBulk request must specify a metric_key.")
+	}
+	n, err := c.int64p("max_results")
+	if err != nil {
+		return nil, err
+	}
+	limit := MaxHistoryPage
+	if n != nil && *n > 0 && *n < int64(limit) {
+		limit = int(*n)
+	}
+	slices.Sort(ids)
+	out := struct {
+		Metrics []metricJSON `json:"metrics,omitempty"`
+	}{}
+	for _, id := range slices.Compact(ids) {
+		pts, err := mlflow.MetricHistory(ctx, s.env, c.id.CompanyID, id, key, 0, limit-len(out.Metrics))
+		if err != nil {
+			return nil, err
+		}
+		for _, p := range pts {
 			out.Metrics = append(out.Metrics, metricJSON{Key: p.Key, Value: metricValue(p.Value), Timestamp: p.Timestamp, Step: p.Step, RunID: id})
+		}
+		if len(out.Metrics) >= limit {
+			break
 		}
 	}
 	return out, nil

@@ -102,7 +102,7 @@ func TestExperimentSearch(t *testing.T) {
 			body map[string]any
 			want []string
 		}{
-			{"active, by name", map[string]any{"order_by": []string{"name ASC"}}, []string{"other-d", "search-a", "search-b"}},
+			{"active, by name, Default made by the first search", map[string]any{"order_by": []string{"name ASC"}}, []string{"Default", "other-d", "search-a", "search-b"}},
 			{"deleted only", map[string]any{"view_type": "DELETED_ONLY"}, []string{"search-c"}},
 			{"all, name desc, LIKE", map[string]any{"view_type": "ALL", "filter": "name LIKE 'search-%'", "order_by": []string{"name DESC"}}, []string{"search-c", "search-b", "search-a"}},
 			{"ILIKE", map[string]any{"filter": "name ILIKE 'SEARCH-A'"}, []string{"search-a"}},

@@ -169,3 +169,7 @@ func (c *client) run(t testing.TB, exp string, extra map[string]any) string {
 	}
 	return str(c.post(t, "runs/create", body).ok(t), "run", "info", "run_id")
 }
+
+func basic(key, secret string) string {
+	return base64.StdEncoding.EncodeToString([]byte(key + ":" + secret))
+}

@@ -11,8 +11,12 @@ import (
 // The parameter readers: a JSON body's member or a query-string value
 // (always a string there), with MLflow's messages naming the field.
 
-func badType(name, want string) error {
-	return apierr.MLflowInvalidParameter("Invalid value for parameter '%s': expected %s", name, want)
+func badType(name, want string, raw json.RawMessage) error {
+	v := string(raw)
+	if len(v) > 100 {
+		v = v[:100] + "..."
+	}
+	return apierr.MLflowInvalidParameter("Invalid value %s for parameter '%s' supplied: expected %s", v, name, want)
 }
 
 func missing(name string) error {
@@ -32,7 +36,7 @@ func (c *call) str(name string) (string, error) {
 	}
 	var s string
 	if err := json.Unmarshal(v, &s); err != nil {
-		return "", badType(name, "a string")
+		return "", badType(name, "a string", v)
 	}
 	return s, nil
 }
@@ -61,7 +65,7 @@ func (c *call) strs(name string) ([]string, error) {
 	}
 	var s string
 	if err := json.Unmarshal(v, &s); err != nil {
-		return nil, badType(name, "a list of strings")
+		return nil, badType(name, "a list of strings", v)
 	}
 	return []string{s}, nil
 }
@@ -77,7 +81,7 @@ func (c *call) int64p(name string) (*int64, error) {
 	if err != nil {
 		f, ferr := strconv.ParseFloat(s, 64)
 		if ferr != nil || f != float64(int64(f)) {
-			return nil, badType(name, "an integer")
+			return nil, badType(name, "an integer", v)
 		}
 		n = int64(f)
 	}
@@ -96,7 +100,7 @@ func (c *call) number(name string) (string, bool, error) {
 		switch s {
 		case "NaN", "Infinity", "-Infinity", "inf", "-inf", "nan":
 		default:
-			return "", false, badType(name, "a number")
+			return "", false, badType(name, "a number", v)
 		}
 	}
 	return s, true, nil
@@ -109,7 +113,7 @@ func (c *call) list(name string, out any) error {
 		return nil
 	}
 	if err := json.Unmarshal(v, out); err != nil {
-		return badType(name, "a list of objects")
+		return badType(name, "a list of objects", v)
 	}
 	return nil
 }

@@ -166,7 +166,8 @@ func TestLogging(t *testing.T) {
 		// bulk interval: sampled steps over runs, a step range
 		bulk := c.get(t, "metrics/get-history-bulk-interval", url.Values{"run_ids": {id}, "metric_key": {"m"}, "max_results": {"10"}}).ok(t)
 		bl, _ := bulk["metrics"].([]any)
-		if len(bl) != 10 || at(bl[0], "step") != float64(0) || at(bl[9], "step") != float64(999) || str(bl[0], "run_id") != id {
+		// every 100th step (1000 steps / 10, rounded up) and the last
+		if len(bl) != 11 || at(bl[0], "step") != float64(0) || at(bl[9], "step") != float64(900) || at(bl[10], "step") != float64(999) || str(bl[0], "run_id") != id {
 			t.Fatalf("bulk sample: %v", bulk)
 		}
 		ranged := c.get(t, "metrics/get-history-bulk-interval", url.Values{"run_ids": {id}, "metric_key": {"m"}, "start_step": {"10"}, "end_step": {"19"}}).ok(t)
@@ -175,7 +176,26 @@ func TestLogging(t *testing.T) {
 		}
 		c.get(t, "metrics/get-history-bulk-interval", url.Values{"run_ids": {id}, "metric_key": {"m"}, "start_step": {"10"}}).
 			fails(t, 400, "INVALID_PARAMETER_VALUE", "both")
-		c.get(t, "metrics/get-history-bulk-interval", url.Values{"run_ids": {id}, "metric_key": {"m"}, "max_results": {"1001"}}).
+		c.get(t, "metrics/get-history-bulk-interval", url.Values{"run_ids": {id}, "metric_key": {"m"}, "max_results": {"2501"}}).
 			fails(t, 400, "INVALID_PARAMETER_VALUE", "max_results")
+
+		// get-history-bulk: whole histories of several runs by run id, bounded
+		other := c.run(t, exp, nil)
+		c.post(t, "runs/log-metric", map[string]any{"run_id": other, "key": "m", "value": 7, "timestamp": 5, "step": 0}).ok(t)
+		lst := c.get(t, "metrics/get-history-bulk", url.Values{"run_id": {id, other}, "metric_key": {"m"}}).ok(t)
+		if l, _ := lst["metrics"].([]any); len(l) != 1001 {
+			t.Fatalf("bulk list holds %d points", len(l))
+		}
+		lim := c.get(t, "metrics/get-history-bulk", url.Values{"run_id": {other}, "metric_key": {"m"}, "max_results": {"1"}}).ok(t)
+		if l, _ := lim["metrics"].([]any); len(l) != 1 || str(l[0], "run_id") != other || at(l[0], "value") != float64(7) {
+			t.Fatalf("bulk list: %v", lim)
+		}
+		// bulk-interval over two runs: each run's sampled steps, answered by both
+		two := c.get(t, "metrics/get-history-bulk-interval", url.Values{"run_ids": {id, other}, "metric_key": {"m"}, "max_results": {"10"}}).ok(t)
+		if l, _ := two["metrics"].([]any); len(l) != 12 || str(l[11], "run_id") != other || at(l[11], "step") != float64(0) {
+			t.Fatalf("bulk interval of two runs: %v", two)
+		}
+		c.get(t, "metrics/get-history-bulk", url.Values{"metric_key": {"m"}}).fails(t, 400, "INVALID_PARAMETER_VALUE", "at least one run_id")
+		c.get(t, "metrics/get-history-bulk", url.Values{"run_id": {id}}).fails(t, 400, "INVALID_PARAMETER_VALUE", "metric_key")
 	})
 }

@@ -427,7 +427,7 @@ func (s *Server) transitionStage(ctx context.Context, c *call) (any, error) {
 		} else if json.Unmarshal(raw, &str) == nil {
 			archive = str == "true" || str == "True"
 		} else {
-			return nil, badType("archive_existing_versions", "a boolean")
+			return nil, badType("archive_existing_versions", "a boolean", raw)
 		}
 	}
 	return versionAnswer(mlflow.TransitionStage(ctx, s.env, c.id.CompanyID, name, v, stage, archive))

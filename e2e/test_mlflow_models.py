@@ -44,10 +44,12 @@ def test_log_artifacts_download_byte_identical(client, make_name, tmp_path):  # 
 
 
 def test_sklearn_autolog_load_and_predict(client, make_name):  # noqa: F811
+    import numpy as np
     from sklearn.linear_model import LogisticRegression
 
-    X = [[0.0, 0.0], [0.0, 1.0], [1.0, 0.0], [1.0, 1.0]] * 5
-    y = [0, 1, 1, 1] * 5
+    X = np.array([[0.0, 0.0], [0.0, 1.0], [1.0, 0.0], [1.0, 1.0]] * 5)
+    y = np.array([0, 1, 1, 1] * 5)
+    probe = np.array([[0.0, 0.0], [1.0, 1.0]])
     mlflow.set_experiment(make_name("autolog"))
     mlflow.sklearn.autolog(log_models=True, log_input_examples=False, log_model_signatures=True)
     try:
@@ -62,15 +64,17 @@ def test_sklearn_autolog_load_and_predict(client, make_name):  # noqa: F811
     assert len(models) == 1 and models[0].source_run_id == run.info.run_id
     assert models[0].status == "READY" or str(models[0].status).endswith("READY")
     loaded = mlflow.pyfunc.load_model(f"models:/{models[0].model_id}")
-    assert list(loaded.predict([[0.0, 0.0], [1.0, 1.0]])) == list(model.predict([[0.0, 0.0], [1.0, 1.0]]))
+    assert list(loaded.predict(probe)) == list(model.predict(probe)) == [0, 1]
     also = mlflow.sklearn.load_model(f"runs:/{run.info.run_id}/model")
     assert list(also.predict(X)) == list(model.predict(X))
 
 
 def test_registry_with_aliases(client, make_name):  # noqa: F811
+    import numpy as np
     from sklearn.tree import DecisionTreeClassifier
 
-    X, y = [[0], [1], [2], [3]], [0, 0, 1, 1]
+    X, y = np.array([[0.0], [1.0], [2.0], [3.0]]), np.array([0, 0, 1, 1])
+    probe = np.array([[0.0], [3.0]])
     mlflow.set_experiment(make_name("registry"))
     name = make_name("clf")
     versions = []
@@ -79,14 +83,14 @@ def test_registry_with_aliases(client, make_name):  # noqa: F811
             info = mlflow.sklearn.log_model(DecisionTreeClassifier(max_depth=depth).fit(X, y), name="model",
                                             registered_model_name=name)
         versions.append(info.registered_model_version)
-    assert versions == [1, 2]
+    assert [str(v) for v in versions] == ["1", "2"]
     client.set_registered_model_alias(name, "champion", "1")
     client.set_registered_model_alias(name, "challenger", "2")
     assert client.get_model_version_by_alias(name, "champion").version == "1"
     rm = client.get_registered_model(name)
     assert rm.aliases == {"champion": "1", "challenger": "2"}
     champion = mlflow.pyfunc.load_model(f"models:/{name}@champion")
-    assert list(champion.predict([[0], [3]])) == [0, 1]
+    assert list(champion.predict(probe)) == [0, 1]
     client.set_registered_model_alias(name, "champion", "2")
     assert client.get_model_version_by_alias(name, "champion").version == "2"
     client.delete_registered_model_alias(name, "challenger")
@@ -98,7 +102,7 @@ def test_registry_with_aliases(client, make_name):  # noqa: F811
     assert sorted(v.version for v in found) == ["1", "2"]
     assert [m.name for m in client.search_registered_models(filter_string=f"name = '{name}'")] == [name]
     latest = mlflow.pyfunc.load_model(f"models:/{name}/latest")
-    assert list(latest.predict([[0], [3]])) == [0, 1]
+    assert list(latest.predict(probe)) == [0, 1]
     client.delete_model_version(name, "1")
     client.delete_registered_model(name)
     with pytest.raises(MlflowException, match="RESOURCE_DOES_NOT_EXIST"):

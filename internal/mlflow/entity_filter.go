@@ -138,10 +138,12 @@ func likeRegexp(pattern string, fold bool) *regexp.Regexp {
 }
 
 // matchString applies a string clause to have (present reports whether
-// the entity has the value at all: a missing tag matches nothing).
+// the entity has the value at all: a missing tag matches only != and
+// NOT IN, as MLflow's client relies on when it adds
+// "tags.`mlflow.prompt.is_prompt` != 'true'" to every registry search).
 func matchString(c Clause, have string, present bool) bool {
 	if !present {
-		return false
+		return c.Op == "!=" || c.Op == "NOT IN"
 	}
 	switch c.Op {
 	case "=":

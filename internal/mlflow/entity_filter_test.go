@@ -44,7 +44,7 @@ func TestEntityFilter(t *testing.T) {
 }
 
 // TestMatchString: LIKE and ILIKE wildcards, IN lists, and a missing tag
-// matching nothing.
+// matching only != and NOT IN.
 func TestMatchString(t *testing.T) {
 	cases := []struct {
 		op      string
@@ -63,6 +63,9 @@ func TestMatchString(t *testing.T) {
 		{"IN", []string{"x", "y"}, "y", true, true},
 		{"NOT IN", []string{"x", "y"}, "y", true, false},
 		{"=", []string{""}, "", false, false},
+		{"LIKE", []string{"%"}, "", false, false},
+		{"!=", []string{"true"}, "", false, true},
+		{"NOT IN", []string{"true"}, "", false, true},
 	}
 	for _, tc := range cases {
 		if got := matchString(Clause{Op: tc.op, Str: tc.vals}, tc.have, tc.present); got != tc.want {

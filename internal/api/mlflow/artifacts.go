@@ -50,7 +50,7 @@ func (s *Server) MountArtifacts(next http.Handler) http.Handler {
 				return
 			}
 		}
-		switch r.URL.Path {
+		switch "/" + strings.TrimLeft(r.URL.Path, "/") {
 		case "/get-artifact":
 			s.serveRaw(w, r, rpc.Read, s.getRunArtifact)
 			return
@@ -95,12 +95,14 @@ func artifactKey(company, p string) files.Key {
 // cleanArtifactPath checks an artifact path: relative, no "..", no NUL,
 // bounded (the file server's rules).
 func cleanArtifactPath(p string) (string, error) {
+	// MLflow's message, exactly: an artifact path is relative, without
+	// '..' and without backslashes
 	if strings.HasPrefix(p, "/") || strings.Contains(p, "\\") {
-		return "", apierr.MLflowInvalidParameter("Invalid path '%s': an artifact path must be relative", p)
+		return "", apierr.MLflowInvalidParameter("Invalid path")
 	}
 	for _, seg := range strings.Split(p, "/") {
 		if seg == ".." {
-			return "", apierr.MLflowInvalidParameter("Invalid path '%s': '..' is not allowed in an artifact path", p)
+			return "", apierr.MLflowInvalidParameter("Invalid path")
 		}
 	}
 	clean, err := files.CleanPath(p)
@@ -478,6 +480,10 @@ func (s *Server) getVersionArtifact(w http.ResponseWriter, r *http.Request, id *
 		return methodRefused(r, "GET")
 	}
 	q := r.URL.Query()
+	p, err := cleanArtifactPath(q.Get("path"))
+	if err != nil {
+		return err
+	}
 	version, err := mlflow.ParseVersion(q.Get("version"))
 	if err != nil {
 		return err
@@ -497,9 +503,56 @@ func (s *Server) getVersionArtifact(w http.ResponseWriter, r *http.Request, id *
 	if dir == "" {
 		return apierr.MLflowInvalidParameter("The files of model version %s/%d are not stored by this server (%s)", q.Get("name"), version, src)
 	}
-	p, err := cleanArtifactPath(q.Get("path"))
-	if err != nil {
-		return err
-	}
 	return s.downloadArtifact(w, r, id, dir+"/"+p)
+}
+
+func (s *Server) artifactTable() []endpoint {
+	return []endpoint{
+		{"artifacts/list", get, rpc.Read, s.listRunArtifacts},
+	}
+}
+
+// listRunArtifacts answers artifacts/list?run_id=&path=: the files and
+// folders directly in a folder of a run's artifacts, paths from the
+// run's artifact root.
+func (s *Server) listRunArtifacts(ctx context.Context, c *call) (any, error) {
+	id, err := runID(c)
+	if err != nil {
+		return nil, err
+	}
+	sub, err := c.str("path")
+	if err != nil {
+		return nil, err
+	}
+	if sub != "" {
+		if sub, err = cleanArtifactPath(sub); err != nil {
+			return nil, err
+		}
+	}
+	run, err := mlflow.GetRun(ctx, s.env, c.id.CompanyID, id)
+	if err != nil {
+		return nil, err
+	}
+	out := struct {
+		RootURI string             `json:"root_uri"`
+		Files   []artifactFileJSON `json:"files,omitempty"`
+	}{RootURI: run.ArtifactURI}
+	dir := artifactDir(run.ArtifactURI)
+	if dir == "" {
+		return out, nil
+	}
+	if sub != "" {
+		dir += "/" + sub
+	}
+	list, err := s.env.DB.ListArtifacts(ctx, c.id.CompanyID, dir, MaxArtifactList)
+	if err != nil {
+		return nil, err
+	}
+	for _, f := range listEntries(dir, list) {
+		if sub != "" {
+			f.Path = sub + "/" + f.Path
+		}
+		out.Files = append(out.Files, f)
+	}
+	return out, nil
 }

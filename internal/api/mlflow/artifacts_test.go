@@ -249,6 +249,16 @@ func TestRunArtifactHandlers(t *testing.T) {
 		if status != 200 || string(body) != "hello world" {
 			t.Fatalf("model-versions/get-artifact: %d %s", status, body)
 		}
+		// artifacts/list answers paths from the run's artifact root
+		ls := c.get(t, "artifacts/list", map[string][]string{"run_id": {run}}).ok(t)
+		if str(ls, "files", 0, "path") != "dir" || at(ls, "files", 0, "is_dir") != true || str(ls, "root_uri") != str(got, "run", "info", "artifact_uri") {
+			t.Fatalf("artifacts/list: %v", ls)
+		}
+		ls = c.get(t, "artifacts/list", map[string][]string{"run_id": {run}, "path": {"dir"}}).ok(t)
+		if str(ls, "files", 0, "path") != "dir/hello.txt" || at(ls, "files", 0, "file_size") != 11.0 {
+			t.Fatalf("artifacts/list dir: %v", ls)
+		}
+		c.get(t, "artifacts/list", map[string][]string{"run_id": {run}, "path": {"../path"}}).fails(t, 400, "INVALID_PARAMETER_VALUE", "Invalid path")
 		cases := []struct {
 			name, method, path string
 			who                *client
@@ -264,6 +274,8 @@ func TestRunArtifactHandlers(t *testing.T) {
 			{"unknown run", "GET", "/get-artifact?run_uuid=nope&path=a.txt", c, nil, 404, "nope"},
 			{"missing file", "GET", "/get-artifact?run_uuid=" + run + "&path=none.txt", c, nil, 404, "none.txt"},
 			{"bad version", "GET", "/model-versions/get-artifact?name=ui-model&version=x&path=a", c, nil, 400, "version"},
+			{"get-artifact traversal", "GET", "/get-artifact?run_id=" + run + "&path=../path", c, nil, 400, `"message":"Invalid path"`},
+			{"version traversal first", "GET", "//model-versions/get-artifact?name=none&version=1&path=../path", c, nil, 400, `"message":"Invalid path"`},
 		}
 		for _, tc := range cases {
 			status, _, body := tc.who.raw(t, tc.method, tc.path, tc.body)

@@ -32,6 +32,9 @@ type Model struct {
 	Framework     *string                              `json:"framework,omitempty"`
 	UICache       map[string]any                       `json:"ui_cache"`
 	CompanyOrigin string                               `json:"company_origin,omitempty"`
+	// MLflow is what a logged model made through the MLflow API has
+	// beside the model's own fields (mlflow_logged_models.go).
+	MLflow *MLflowLoggedModel `json:"mlflow,omitempty"`
 }
 
 // MetadataItem is one keyed metadata entry (models and queues).

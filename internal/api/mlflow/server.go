@@ -22,6 +22,7 @@ import (
 	"github.com/trove-ml/trove/internal/auth"
 	"github.com/trove-ml/trove/internal/domain"
 	"github.com/trove-ml/trove/internal/events"
+	"github.com/trove-ml/trove/internal/files"
 	"github.com/trove-ml/trove/internal/httpx"
 	"github.com/trove-ml/trove/internal/rpc"
 	"github.com/trove-ml/trove/internal/store"
@@ -43,6 +44,8 @@ type Server struct {
 	timeout time.Duration
 	ing     *events.Ingester
 	byPath  map[string]*endpoint
+	// files stores artifacts (artifacts.go); nil: no artifact proxy.
+	files *files.Service
 }
 
 // endpoint is one row of the table.
@@ -69,7 +72,7 @@ func New(env *domain.Env, authn rpc.Authenticator, origins *httpx.Origins, log *
 	}
 	s := &Server{env: env, auth: authn, origins: origins, log: log, maxBody: maxBody, timeout: timeout,
 		ing: &events.Ingester{DB: env.DB, Now: env.Now}, byPath: map[string]*endpoint{}}
-	for _, e := range s.table() {
+	for _, e := range slices.Concat(s.table(), s.artifactTable(), s.registryTable(), s.loggedModelTable()) {
 		if len(e.Access.Roles) == 0 {
 			panic("mlflow endpoint without access: " + e.Path)
 		}
@@ -187,7 +190,9 @@ func (s *Server) run(ctx context.Context, ep *endpoint, w http.ResponseWriter, r
 				c.params[k], _ = json.Marshal(vs)
 			}
 		}
-	} else {
+	}
+	// MLflow's client sends a DELETE's parameters as a JSON body
+	if r.Method != http.MethodGet && (r.Method != http.MethodDelete || r.ContentLength != 0) {
 		body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, s.maxBody))
 		if err != nil {
 			var mbe *http.MaxBytesError

@@ -123,6 +123,15 @@ CREATE TABLE list_scrolls (
     expires  BIGINT NOT NULL
 );
 
+-- table mlflow_artifacts
+CREATE TABLE mlflow_artifacts (
+    company  TEXT NOT NULL,
+    path     TEXT NOT NULL,
+    size     BIGINT NOT NULL,
+    modified BIGINT NOT NULL,
+    PRIMARY KEY (company, path)
+);
+
 -- table mlflow_metrics
 CREATE TABLE mlflow_metrics (
     id         INTEGER PRIMARY KEY,
@@ -131,6 +140,23 @@ CREATE TABLE mlflow_metrics (
     step       BIGINT NOT NULL,
     ts         BIGINT NOT NULL,
     value      TEXT NOT NULL
+);
+
+-- table mlflow_model_versions
+CREATE TABLE mlflow_model_versions (
+    company TEXT NOT NULL,
+    name    TEXT NOT NULL,
+    version BIGINT NOT NULL,
+    doc     TEXT NOT NULL,
+    PRIMARY KEY (company, name, version)
+);
+
+-- table mlflow_registered_models
+CREATE TABLE mlflow_registered_models (
+    company TEXT NOT NULL,
+    name    TEXT NOT NULL,
+    doc     TEXT NOT NULL,
+    PRIMARY KEY (company, name)
 );
 
 -- table models

@@ -1,0 +1,308 @@
+package mlflow
+
+import (
+	"context"
+	"net/http"
+	"strings"
+
+	"github.com/trove-ml/trove/internal/apierr"
+	"github.com/trove-ml/trove/internal/auth"
+	"github.com/trove-ml/trove/internal/mlflow"
+	"github.com/trove-ml/trove/internal/rpc"
+)
+
+// MLflow 3's logged models (issue 38): /logged-models/<id>[/...] paths,
+// routed by MountArtifacts to the rows below with the ids in the call's
+// context.
+
+func (s *Server) loggedModelTable() []endpoint {
+	return []endpoint{
+		{"logged-models", post, rpc.Write, s.createLoggedModel},
+		{"logged-models/search", post, rpc.Read, s.searchLoggedModels},
+		{"logged-models/:id" + byMethod + "GET", get, rpc.Read, s.getLoggedModel},
+		{"logged-models/:id" + byMethod + "PATCH", patch, rpc.Write, s.finalizeLoggedModel},
+		{"logged-models/:id" + byMethod + "DELETE", del, rpc.Write, s.deleteLoggedModel},
+		{"logged-models/:id/tags" + byMethod + "PATCH", patch, rpc.Write, s.setLoggedModelTags},
+		{"logged-models/:id/tags/:key" + byMethod + "DELETE", del, rpc.Write, s.deleteLoggedModelTag},
+		{"logged-models/:id/params" + byMethod + "POST", post, rpc.Write, s.logLoggedModelParams},
+		{"logged-models/:id/artifacts/directories" + byMethod + "GET", get, rpc.Read, s.listLoggedModelArtifacts},
+		{"runs/outputs", post, rpc.Write, s.logOutputs},
+	}
+}
+
+// pathIDs are the ids a logged model's path carries.
+type pathIDs struct{ model, key string }
+
+type pathIDsKey struct{}
+
+func idsOf(ctx context.Context) pathIDs {
+	v, _ := ctx.Value(pathIDsKey{}).(pathIDs)
+	return v
+}
+
+// routeLoggedModel answers /logged-models/<rest>.
+func (s *Server) routeLoggedModel(w http.ResponseWriter, r *http.Request, rest string) {
+	if rest == "search" || rest == "search/" {
+		s.serve(w, r, "logged-models/search")
+		return
+	}
+	id, sub, _ := strings.Cut(rest, "/")
+	if sub == "artifacts/files" {
+		s.serveRaw(w, r, rpc.Read, func(w http.ResponseWriter, r *http.Request, who *auth.Identity) error {
+			return s.loggedModelFile(w, r, who, id)
+		})
+		return
+	}
+	ids := pathIDs{model: id}
+	row := "logged-models/:id"
+	switch {
+	case sub == "" || sub == "/":
+	case sub == "tags" || sub == "params" || sub == "artifacts/directories":
+		row += "/" + sub
+	case strings.HasPrefix(sub, "tags/"):
+		ids.key = strings.TrimPrefix(sub, "tags/")
+		row += "/tags/:key"
+	default:
+		row += "/" + sub
+	}
+	s.serve(w, r.WithContext(context.WithValue(r.Context(), pathIDsKey{}, ids)), row+byMethod+r.Method)
+}
+
+type loggedModelJSON struct {
+	Info struct {
+		ModelID                string   `json:"model_id"`
+		ExperimentID           string   `json:"experiment_id"`
+		Name                   string   `json:"name"`
+		CreationTimestampMs    int64    `json:"creation_timestamp_ms"`
+		LastUpdatedTimestampMs int64    `json:"last_updated_timestamp_ms"`
+		ArtifactURI            string   `json:"artifact_uri"`
+		Status                 string   `json:"status"`
+		ModelType              string   `json:"model_type,omitempty"`
+		SourceRunID            string   `json:"source_run_id,omitempty"`
+		StatusMessage          string   `json:"status_message,omitempty"`
+		Tags                   []kvJSON `json:"tags,omitempty"`
+	} `json:"info"`
+	Data struct {
+		Params []kvJSON `json:"params,omitempty"`
+	} `json:"data"`
+}
+
+func loggedModelWire(m *mlflow.LoggedModel) *loggedModelJSON {
+	out := &loggedModelJSON{}
+	i := &out.Info
+	i.ModelID, i.ExperimentID, i.Name, i.CreationTimestampMs, i.LastUpdatedTimestampMs = m.ID, m.ExperimentID, m.Name, m.Created, m.LastUpdate
+	// creator_id is a number in MLflow's schema: Trove's user ids are not
+	i.ArtifactURI, i.Status, i.ModelType, i.SourceRunID, i.StatusMessage = m.ArtifactURI, m.Status, m.ModelType, m.SourceRunID, m.StatusMessage
+	for _, k := range sortedKeys(m.Tags) {
+		i.Tags = append(i.Tags, kvJSON{k, m.Tags[k]})
+	}
+	for _, k := range sortedKeys(m.Params) {
+		out.Data.Params = append(out.Data.Params, kvJSON{k, m.Params[k]})
+	}
+	return out
+}
+
+func loggedModelAnswer(m *mlflow.LoggedModel, err error) (any, error) {
+	if err != nil {
+		return nil, err
+	}
+	return map[string]any{"model": loggedModelWire(m)}, nil
+}
+
+func (s *Server) createLoggedModel(ctx context.Context, c *call) (any, error) {
+	in := mlflow.LoggedModelCreate{Company: c.id.CompanyID, User: c.id.UserID}
+	var err error
+	if in.ExperimentID, err = c.required("experiment_id"); err != nil {
+		return nil, err
+	}
+	for name, dst := range map[string]*string{"name": &in.Name, "model_type": &in.ModelType, "source_run_id": &in.SourceRunID} {
+		if *dst, err = c.str(name); err != nil {
+			return nil, err
+		}
+	}
+	var tags, params []kvJSON
+	if err := c.list("tags", &tags); err != nil {
+		return nil, err
+	}
+	if err := c.list("params", &params); err != nil {
+		return nil, err
+	}
+	in.Tags, in.Params = tagMap(tags), tagMap(params)
+	return loggedModelAnswer(mlflow.CreateLoggedModel(ctx, s.env, in))
+}
+
+func (s *Server) getLoggedModel(ctx context.Context, c *call) (any, error) {
+	return loggedModelAnswer(mlflow.GetLoggedModel(ctx, s.env, c.id.CompanyID, idsOf(ctx).model))
+}
+
+func (s *Server) finalizeLoggedModel(ctx context.Context, c *call) (any, error) {
+	status, err := c.required("status")
+	if err != nil {
+		return nil, err
+	}
+	return loggedModelAnswer(mlflow.FinalizeLoggedModel(ctx, s.env, c.id.CompanyID, c.id.UserID, idsOf(ctx).model, status))
+}
+
+func (s *Server) deleteLoggedModel(ctx context.Context, c *call) (any, error) {
+	return empty{}, mlflow.DeleteLoggedModel(ctx, s.env, c.id.CompanyID, idsOf(ctx).model)
+}
+
+func (s *Server) setLoggedModelTags(ctx context.Context, c *call) (any, error) {
+	var tags []kvJSON
+	if err := c.list("tags", &tags); err != nil {
+		return nil, err
+	}
+	return loggedModelAnswer(mlflow.SetLoggedModelTags(ctx, s.env, c.id.CompanyID, c.id.UserID, idsOf(ctx).model, tagMap(tags)))
+}
+
+func (s *Server) deleteLoggedModelTag(ctx context.Context, c *call) (any, error) {
+	ids := idsOf(ctx)
+	if ids.key == "" {
+		return nil, missing("tag_key")
+	}
+	return empty{}, mlflow.DeleteLoggedModelTag(ctx, s.env, c.id.CompanyID, c.id.UserID, ids.model, ids.key)
+}
+
+func (s *Server) logLoggedModelParams(ctx context.Context, c *call) (any, error) {
+	var params []kvJSON
+	if err := c.list("params", &params); err != nil {
+		return nil, err
+	}
+	return empty{}, mlflow.LogLoggedModelParams(ctx, s.env, c.id.CompanyID, c.id.UserID, idsOf(ctx).model, tagMap(params))
+}
+
+// orderIn is an order term of a logged models search.
+type orderIn struct {
+	FieldName string `json:"field_name"`
+	Ascending *bool  `json:"ascending"`
+}
+
+func (s *Server) searchLoggedModels(ctx context.Context, c *call) (any, error) {
+	in := mlflow.LoggedModelSearch{Company: c.id.CompanyID}
+	var err error
+	if in.ExperimentIDs, err = c.strs("experiment_ids"); err != nil {
+		return nil, err
+	}
+	if in.Filter, err = c.str("filter"); err != nil {
+		return nil, err
+	}
+	if in.PageToken, err = c.str("page_token"); err != nil {
+		return nil, err
+	}
+	n, err := c.int64p("max_results")
+	if err != nil {
+		return nil, err
+	}
+	if n != nil {
+		if *n < 1 {
+			return nil, apierr.MLflowInvalidParameter("Invalid value for request parameter max_results. It must be a positive integer, but got value %d", *n)
+		}
+		in.MaxResults = int(min(*n, int64(1)<<31))
+	}
+	var order []orderIn
+	if err := c.list("order_by", &order); err != nil {
+		return nil, err
+	}
+	for _, o := range order {
+		in.OrderBy = append(in.OrderBy, mlflow.LoggedModelOrder{Field: o.FieldName, Ascending: o.Ascending == nil || *o.Ascending})
+	}
+	list, next, err := mlflow.SearchLoggedModels(ctx, s.env, in)
+	if err != nil {
+		return nil, err
+	}
+	out := struct {
+		Models        []*loggedModelJSON `json:"models,omitempty"`
+		NextPageToken string             `json:"next_page_token,omitempty"`
+	}{NextPageToken: next}
+	for _, m := range list {
+		out.Models = append(out.Models, loggedModelWire(m))
+	}
+	return out, nil
+}
+
+// listLoggedModelArtifacts lists a folder of a logged model's artifacts
+// (artifact_directory_path, "" for its root).
+func (s *Server) listLoggedModelArtifacts(ctx context.Context, c *call) (any, error) {
+	m, err := mlflow.GetLoggedModel(ctx, s.env, c.id.CompanyID, idsOf(ctx).model)
+	if err != nil {
+		return nil, err
+	}
+	sub, err := c.str("artifact_directory_path")
+	if err != nil {
+		return nil, err
+	}
+	dir := artifactDir(m.ArtifactURI)
+	if dir == "" {
+		return nil, apierr.MLflowInvalidParameter("The artifacts of model '%s' are not stored by this server (%s)", m.ID, m.ArtifactURI)
+	}
+	if sub != "" {
+		if sub, err = cleanArtifactPath(sub); err != nil {
+			return nil, err
+		}
+		dir += "/" + sub
+	}
+	list, err := s.env.DB.ListArtifacts(ctx, c.id.CompanyID, dir, MaxArtifactList)
+	if err != nil {
+		return nil, err
+	}
+	out := struct {
+		RootURI string             `json:"root_uri"`
+		Files   []artifactFileJSON `json:"files,omitempty"`
+	}{RootURI: m.ArtifactURI}
+	for _, f := range listEntries(dir, list) {
+		if sub != "" {
+			f.Path = sub + "/" + f.Path
+		}
+		out.Files = append(out.Files, f)
+	}
+	return out, nil
+}
+
+// modelOutputIn is one model of a log-outputs request.
+type modelOutputIn struct {
+	ModelID string `json:"model_id"`
+	Step    int64  `json:"step"`
+}
+
+// logOutputs records that a run produced logged models (runs/outputs):
+// the run and the models must exist; the link is the model's source run.
+func (s *Server) logOutputs(ctx context.Context, c *call) (any, error) {
+	id, err := c.required("run_id")
+	if err != nil {
+		return nil, err
+	}
+	var models []modelOutputIn
+	if err := c.list("models", &models); err != nil {
+		return nil, err
+	}
+	if _, err := mlflow.GetRun(ctx, s.env, c.id.CompanyID, id); err != nil {
+		return nil, err
+	}
+	for _, m := range models {
+		if _, err := mlflow.GetLoggedModel(ctx, s.env, c.id.CompanyID, m.ModelID); err != nil {
+			return nil, err
+		}
+	}
+	return empty{}, nil
+}
+
+// loggedModelFile answers GET logged-models/<id>/artifacts/files?
+// artifact_file_path=: one file of a logged model, as an attachment.
+func (s *Server) loggedModelFile(w http.ResponseWriter, r *http.Request, who *auth.Identity, id string) error {
+	if r.Method != http.MethodGet && r.Method != http.MethodHead {
+		return methodRefused(r, "GET")
+	}
+	m, err := mlflow.GetLoggedModel(r.Context(), s.env, who.CompanyID, id)
+	if err != nil {
+		return err
+	}
+	dir := artifactDir(m.ArtifactURI)
+	if dir == "" {
+		return apierr.MLflowInvalidParameter("The artifacts of model '%s' are not stored by this server (%s)", m.ID, m.ArtifactURI)
+	}
+	p, err := cleanArtifactPath(r.URL.Query().Get("artifact_file_path"))
+	if err != nil {
+		return err
+	}
+	return s.downloadArtifact(w, r, who, dir+"/"+p)
+}

@@ -1,0 +1,228 @@
+package mlflow
+
+import (
+	"regexp"
+	"sort"
+	"strings"
+)
+
+// The filters of the registry's and the logged models' searches: the run
+// grammar (clauses joined by AND) over an entity's own attributes and
+// tags, evaluated on the entities read (a company's registry is small).
+
+// entityAttrs names an entity's filterable attributes: true for numeric.
+type entityAttrs map[string]bool
+
+func (a entityAttrs) names() string {
+	var out []string
+	for k := range a {
+		out = append(out, "'"+k+"'")
+	}
+	sort.Strings(out)
+	return "[" + strings.Join(out, ", ") + "]"
+}
+
+// parseEntityFilter parses s over attrs and tags.
+func parseEntityFilter(s string, attrs entityAttrs) ([]Clause, error) {
+	if len(s) > MaxFilterLen {
+		return nil, filterErr("Invalid filter: %d characters, the limit is %d", len(s), MaxFilterLen)
+	}
+	if strings.TrimSpace(s) == "" {
+		return nil, nil
+	}
+	toks, err := lex(s)
+	if err != nil {
+		return nil, err
+	}
+	var out []Clause
+	for i := 0; i < len(toks); {
+		if len(out) > 0 {
+			if toks[i].kind != "ident" || !strings.EqualFold(toks[i].text, "and") {
+				return nil, filterErr("Invalid filter '%s': expected AND between clauses, got '%s'", s, toks[i].text)
+			}
+			i++
+		}
+		if len(out) == MaxFilterTerms {
+			return nil, filterErr("Invalid filter: more than %d clauses", MaxFilterTerms)
+		}
+		kind, key, n, err := identifier(s, toks[i:])
+		if err != nil {
+			return nil, err
+		}
+		c := Clause{Kind: kind, Key: key}
+		numeric, known := attrs[key]
+		switch {
+		case kind == KindTag:
+			numeric = false
+		case kind == KindAttribute && known:
+		default:
+			return nil, filterErr("Invalid attribute key '%s' specified. Valid keys are '%s'", key, attrs.names())
+		}
+		if i+n >= len(toks) {
+			return nil, filterErr("Invalid filter '%s': '%s' has no comparison", s, key)
+		}
+		op, m, err := operator(s, toks[i+n:])
+		if err != nil {
+			return nil, err
+		}
+		c.Op = op
+		j := i + n + m
+		if op == "IN" || op == "NOT IN" {
+			if numeric {
+				return nil, filterErr("Invalid comparator '%s' for attribute '%s'", op, key)
+			}
+			vals, m, err := list(s, toks[j:])
+			if err != nil {
+				return nil, err
+			}
+			c.Str = vals
+			out = append(out, c)
+			i = j + m
+			continue
+		}
+		if j >= len(toks) {
+			return nil, filterErr("Invalid filter '%s': '%s %s' has no value", s, key, op)
+		}
+		v := toks[j]
+		if numeric {
+			if op == "LIKE" || op == "ILIKE" {
+				return nil, filterErr("Invalid comparator '%s' not one of '['=', '!=', '>', '>=', '<', '<=']'", op)
+			}
+			text := v.text
+			if v.kind == "str" || v.kind == "dquoted" {
+				text = strings.TrimSpace(text)
+			} else if v.kind != "num" {
+				return nil, filterErr("Expected numeric value type for attribute '%s', got '%s'", key, v.text)
+			}
+			f, perr := parseFloat(text)
+			if perr != nil {
+				return nil, perr
+			}
+			c.Num, c.Numeric = f, true
+		} else {
+			if v.kind != "str" && v.kind != "dquoted" {
+				return nil, filterErr("Value '%s' for %s '%s' must be a quoted string", v.text, kind, key)
+			}
+			switch op {
+			case "<", ">", "<=", ">=":
+				return nil, filterErr("Invalid comparator '%s' not one of '['=', '!=', 'LIKE', 'ILIKE', 'IN', 'NOT IN']'", op)
+			}
+			c.Str = []string{v.text}
+		}
+		out = append(out, c)
+		i = j + 1
+	}
+	return out, nil
+}
+
+// likeRegexp turns a LIKE pattern (% and _) into an anchored regexp.
+func likeRegexp(pattern string, fold bool) *regexp.Regexp {
+	var sb strings.Builder
+	if fold {
+		sb.WriteString("(?is)^")
+	} else {
+		sb.WriteString("(?s)^")
+	}
+	for _, r := range pattern {
+		switch r {
+		case '%':
+			sb.WriteString(".*")
+		case '_':
+			sb.WriteString(".")
+		default:
+			sb.WriteString(regexp.QuoteMeta(string(r)))
+		}
+	}
+	sb.WriteString("$")
+	return regexp.MustCompile(sb.String())
+}
+
+// matchString applies a string clause to have (present reports whether
+// the entity has the value at all: a missing tag matches only != and
+// NOT IN, as MLflow's client relies on when it adds
+// "tags.`mlflow.prompt.is_prompt` != 'true'" to every registry search).
+func matchString(c Clause, have string, present bool) bool {
+	if !present {
+		return c.Op == "!=" || c.Op == "NOT IN"
+	}
+	switch c.Op {
+	case "=":
+		return have == c.Str[0]
+	case "!=":
+		return have != c.Str[0]
+	case "LIKE":
+		return likeRegexp(c.Str[0], false).MatchString(have)
+	case "ILIKE":
+		return likeRegexp(c.Str[0], true).MatchString(have)
+	case "IN":
+		for _, v := range c.Str {
+			if have == v {
+				return true
+			}
+		}
+		return false
+	case "NOT IN":
+		for _, v := range c.Str {
+			if have == v {
+				return false
+			}
+		}
+		return true
+	}
+	return false
+}
+
+// matchNumber applies a numeric clause to have.
+func matchNumber(c Clause, have float64) bool {
+	switch c.Op {
+	case "=":
+		return have == c.Num
+	case "!=":
+		return have != c.Num
+	case "<":
+		return have < c.Num
+	case "<=":
+		return have <= c.Num
+	case ">":
+		return have > c.Num
+	case ">=":
+		return have >= c.Num
+	}
+	return false
+}
+
+// entityOrder is one order_by term of an entity search.
+type entityOrder struct {
+	Key  string
+	Desc bool
+}
+
+// parseEntityOrder parses order_by terms "key [ASC|DESC]" over attrs.
+func parseEntityOrder(terms []string, attrs map[string]bool) ([]entityOrder, error) {
+	if len(terms) > MaxOrderByTerms {
+		return nil, filterErr("Invalid order_by: %d terms, the limit is %d", len(terms), MaxOrderByTerms)
+	}
+	var out []entityOrder
+	for _, term := range terms {
+		fields := strings.Fields(term)
+		if len(fields) == 0 || len(fields) > 2 {
+			return nil, filterErr("Invalid order_by clause '%s'", term)
+		}
+		key := strings.TrimPrefix(fields[0], "attribute.")
+		if !attrs[key] {
+			return nil, filterErr("Invalid order by key '%s' specified. Valid keys are '%s'", key, entityAttrs(attrs).names())
+		}
+		o := entityOrder{Key: key}
+		if len(fields) == 2 {
+			switch strings.ToUpper(fields[1]) {
+			case "ASC":
+			case "DESC":
+				o.Desc = true
+			default:
+				return nil, filterErr("Invalid order_by clause '%s'", term)
+			}
+		}
+		out = append(out, o)
+	}
+	return out, nil
+}

@@ -61,7 +61,7 @@ func (db *DB) GetArtifact(ctx context.Context, company, path string) (*ArtifactF
 	err := db.Read().QueryRowContext(ctx, `SELECT path, size, modified FROM mlflow_artifacts WHERE company = ? AND path = ?`,
 		company, path).Scan(&f.Path, &f.Size, &f.Modified)
 	if err != nil {
-		return nil, errNoRow(err, "artifact")
+		return nil, NoRow(err, "artifact")
 	}
 	return f, nil
 }

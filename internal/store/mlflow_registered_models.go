@@ -60,7 +60,7 @@ func (db *DB) GetRegisteredModel(ctx context.Context, q Querier, company, name s
 	}
 	var doc string
 	if err := q.QueryRowContext(ctx, sql, company, name).Scan(&doc); err != nil {
-		return nil, errNoRow(err, "registered model")
+		return nil, NoRow(err, "registered model")
 	}
 	m := &RegisteredModel{}
 	return m, json.Unmarshal([]byte(doc), m)

@@ -528,14 +528,6 @@ func (s *Store) MaxIters(ctx context.Context, q store.Querier, tasks []string) (
 	return out, nil
 }
 
-// errNoRow turns sql.ErrNoRows into ErrNotFound.
-func errNoRow(err error, what string) error {
-	if errors.Is(err, sql.ErrNoRows) {
-		return fmt.Errorf("%s: %w", what, store.ErrNotFound)
-	}
-	return err
-}
-
 // CountPoints counts the points of series (every point, single values and
 // points without iteration included), up to limit: series by series, each
 // an index range that stops at the limit, plus the counts of its packed

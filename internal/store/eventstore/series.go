@@ -147,7 +147,7 @@ func (s *Store) CreateSeries(ctx context.Context, q store.Querier, sr *Series) e
 func (s *Store) LockSeries(ctx context.Context, q store.Querier, id int64) (*Series, error) {
 	sr, err := scanSeries(q.QueryRowContext(ctx, "SELECT "+seriesCols+" FROM event_series WHERE id = ?"+s.db.D.ForUpdate(), id))
 	if err != nil {
-		return nil, errNoRow(err, fmt.Sprintf("series %d", id))
+		return nil, store.NoRow(err, fmt.Sprintf("series %d", id))
 	}
 	return &sr, nil
 }

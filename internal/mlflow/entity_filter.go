@@ -24,30 +24,10 @@ func (a entityAttrs) names() string {
 
 // parseEntityFilter parses s over attrs and tags.
 func parseEntityFilter(s string, attrs entityAttrs) ([]Clause, error) {
-	if len(s) > MaxFilterLen {
-		return nil, filterErr("Invalid filter: %d characters, the limit is %d", len(s), MaxFilterLen)
-	}
-	if strings.TrimSpace(s) == "" {
-		return nil, nil
-	}
-	toks, err := lex(s)
-	if err != nil {
-		return nil, err
-	}
-	var out []Clause
-	for i := 0; i < len(toks); {
-		if len(out) > 0 {
-			if toks[i].kind != "ident" || !strings.EqualFold(toks[i].text, "and") {
-				return nil, filterErr("Invalid filter '%s': expected AND between clauses, got '%s'", s, toks[i].text)
-			}
-			i++
-		}
-		if len(out) == MaxFilterTerms {
-			return nil, filterErr("Invalid filter: more than %d clauses", MaxFilterTerms)
-		}
-		kind, key, n, err := identifier(s, toks[i:])
+	return clauses(s, func(toks []token) (Clause, int, error) {
+		kind, key, n, err := identifier(s, toks)
 		if err != nil {
-			return nil, err
+			return Clause{}, 0, err
 		}
 		c := Clause{Kind: kind, Key: key}
 		numeric, known := attrs[key]
@@ -56,63 +36,59 @@ func parseEntityFilter(s string, attrs entityAttrs) ([]Clause, error) {
 			numeric = false
 		case kind == KindAttribute && known:
 		default:
-			return nil, filterErr("Invalid attribute key '%s' specified. Valid keys are '%s'", key, attrs.names())
+			return Clause{}, 0, filterErr("Invalid attribute key '%s' specified. Valid keys are '%s'", key, attrs.names())
 		}
-		if i+n >= len(toks) {
-			return nil, filterErr("Invalid filter '%s': '%s' has no comparison", s, key)
+		if n >= len(toks) {
+			return Clause{}, 0, filterErr("Invalid filter '%s': '%s' has no comparison", s, key)
 		}
-		op, m, err := operator(s, toks[i+n:])
+		op, m, err := operator(s, toks[n:])
 		if err != nil {
-			return nil, err
+			return Clause{}, 0, err
 		}
 		c.Op = op
-		j := i + n + m
+		j := n + m
 		if op == "IN" || op == "NOT IN" {
 			if numeric {
-				return nil, filterErr("Invalid comparator '%s' for attribute '%s'", op, key)
+				return Clause{}, 0, filterErr("Invalid comparator '%s' for attribute '%s'", op, key)
 			}
 			vals, m, err := list(s, toks[j:])
 			if err != nil {
-				return nil, err
+				return Clause{}, 0, err
 			}
 			c.Str = vals
-			out = append(out, c)
-			i = j + m
-			continue
+			return c, j + m, nil
 		}
 		if j >= len(toks) {
-			return nil, filterErr("Invalid filter '%s': '%s %s' has no value", s, key, op)
+			return Clause{}, 0, filterErr("Invalid filter '%s': '%s %s' has no value", s, key, op)
 		}
 		v := toks[j]
 		if numeric {
 			if op == "LIKE" || op == "ILIKE" {
-				return nil, filterErr("Invalid comparator '%s' not one of '['=', '!=', '>', '>=', '<', '<=']'", op)
+				return Clause{}, 0, filterErr("Invalid comparator '%s' not one of '['=', '!=', '>', '>=', '<', '<=']'", op)
 			}
 			text := v.text
 			if v.kind == "str" || v.kind == "dquoted" {
 				text = strings.TrimSpace(text)
 			} else if v.kind != "num" {
-				return nil, filterErr("Expected numeric value type for attribute '%s', got '%s'", key, v.text)
+				return Clause{}, 0, filterErr("Expected numeric value type for attribute '%s', got '%s'", key, v.text)
 			}
 			f, perr := parseFloat(text)
 			if perr != nil {
-				return nil, perr
+				return Clause{}, 0, perr
 			}
 			c.Num, c.Numeric = f, true
 		} else {
 			if v.kind != "str" && v.kind != "dquoted" {
-				return nil, filterErr("Value '%s' for %s '%s' must be a quoted string", v.text, kind, key)
+				return Clause{}, 0, filterErr("Value '%s' for %s '%s' must be a quoted string", v.text, kind, key)
 			}
 			switch op {
 			case "<", ">", "<=", ">=":
-				return nil, filterErr("Invalid comparator '%s' not one of '['=', '!=', 'LIKE', 'ILIKE', 'IN', 'NOT IN']'", op)
+				return Clause{}, 0, filterErr("Invalid comparator '%s' not one of '['=', '!=', 'LIKE', 'ILIKE', 'IN', 'NOT IN']'", op)
 			}
 			c.Str = []string{v.text}
 		}
-		out = append(out, c)
-		i = j + 1
-	}
-	return out, nil
+		return c, j + 1, nil
+	})
 }
 
 // likeRegexp turns a LIKE pattern (% and _) into an anchored regexp.

@@ -500,28 +500,10 @@ func SearchExperiments(ctx context.Context, env *domain.Env, s ExperimentSearch)
 // ParseExperimentFilter parses an experiment filter: name, creation_time,
 // last_update_time and tags.
 func ParseExperimentFilter(s string) ([]Clause, error) {
-	// The run grammar, with experiment attributes allowed.
-	if strings.TrimSpace(s) == "" {
-		return nil, nil
-	}
-	toks, err := lex(s)
-	if err != nil {
-		return nil, err
-	}
-	var out []Clause
-	for i := 0; i < len(toks); {
-		if len(out) > 0 {
-			if toks[i].kind != "ident" || !strings.EqualFold(toks[i].text, "and") {
-				return nil, filterErr("Invalid filter '%s': expected AND between clauses, got '%s'", s, toks[i].text)
-			}
-			i++
-		}
-		if len(out) == MaxFilterTerms {
-			return nil, filterErr("Invalid filter: more than %d clauses", MaxFilterTerms)
-		}
-		kind, key, n, err := identifier(s, toks[i:])
+	return clauses(s, func(toks []token) (Clause, int, error) {
+		kind, key, n, err := identifier(s, toks)
 		if err != nil {
-			return nil, err
+			return Clause{}, 0, err
 		}
 		c := Clause{Kind: kind, Key: key}
 		numeric := false
@@ -531,45 +513,43 @@ func ParseExperimentFilter(s string) ([]Clause, error) {
 		case kind == KindAttribute && (key == "creation_time" || key == "last_update_time"):
 			numeric = true
 		default:
-			return nil, filterErr("Invalid attribute key '%s' specified. Valid keys are '['name', 'creation_time', 'last_update_time']'", key)
+			return Clause{}, 0, filterErr("Invalid attribute key '%s' specified. Valid keys are '['name', 'creation_time', 'last_update_time']'", key)
 		}
-		if i+n >= len(toks) {
-			return nil, filterErr("Invalid filter '%s': '%s' has no comparison", s, key)
+		if n >= len(toks) {
+			return Clause{}, 0, filterErr("Invalid filter '%s': '%s' has no comparison", s, key)
 		}
-		op, m, err := operator(s, toks[i+n:])
+		op, m, err := operator(s, toks[n:])
 		if err != nil {
-			return nil, err
+			return Clause{}, 0, err
 		}
 		c.Op = op
-		j := i + n + m
+		j := n + m
 		if j >= len(toks) {
-			return nil, filterErr("Invalid filter '%s': '%s %s' has no value", s, key, op)
+			return Clause{}, 0, filterErr("Invalid filter '%s': '%s %s' has no value", s, key, op)
 		}
 		v := toks[j]
 		if numeric {
 			c.Numeric = true
 			if v.kind != "num" || op == "LIKE" || op == "ILIKE" || op == "IN" || op == "NOT IN" {
-				return nil, filterErr("Invalid filter '%s': '%s' compares with numbers", s, key)
+				return Clause{}, 0, filterErr("Invalid filter '%s': '%s' compares with numbers", s, key)
 			}
 			f, perr := parseFloat(v.text)
 			if perr != nil {
-				return nil, perr
+				return Clause{}, 0, perr
 			}
 			c.Num = f
 		} else {
 			if v.kind != "str" && v.kind != "dquoted" || op == "IN" || op == "NOT IN" {
-				return nil, filterErr("Invalid filter '%s': '%s' compares with a quoted string", s, key)
+				return Clause{}, 0, filterErr("Invalid filter '%s': '%s' compares with a quoted string", s, key)
 			}
 			switch op {
 			case "<", ">", "<=", ">=":
-				return nil, filterErr("Invalid comparator '%s' not one of '['=', '!=', 'LIKE', 'ILIKE']'", op)
+				return Clause{}, 0, filterErr("Invalid comparator '%s' not one of '['=', '!=', 'LIKE', 'ILIKE']'", op)
 			}
 			c.Str = []string{v.text}
 		}
-		out = append(out, c)
-		i = j + 1
-	}
-	return out, nil
+		return c, j + 1, nil
+	})
 }
 
 func experimentCond(c Clause) ([]query.Cond, error) {

@@ -144,6 +144,13 @@ func lex(s string) ([]token, error) {
 
 // ParseFilter parses a run search filter: clauses joined by AND.
 func ParseFilter(s string) ([]Clause, error) {
+	return clauses(s, func(toks []token) (Clause, int, error) { return parseClause(s, toks) })
+}
+
+// clauses reads a filter of clauses joined by AND, each read by one
+// (which returns the clause and the tokens it took): the one grammar of
+// run, experiment, registry and logged-model filters, with its bounds.
+func clauses(s string, one func(toks []token) (Clause, int, error)) ([]Clause, error) {
 	if len(s) > MaxFilterLen {
 		return nil, filterErr("Invalid filter: %d characters, the limit is %d", len(s), MaxFilterLen)
 	}
@@ -165,7 +172,7 @@ func ParseFilter(s string) ([]Clause, error) {
 		if len(out) == MaxFilterTerms {
 			return nil, filterErr("Invalid filter: more than %d clauses", MaxFilterTerms)
 		}
-		c, n, err := parseClause(s, toks[i:])
+		c, n, err := one(toks[i:])
 		if err != nil {
 			return nil, err
 		}

@@ -52,20 +52,20 @@ func MLflowCode(e *Error) string {
 	if c, ok := mlflowCodes[e.Subcode]; ok && e.Code != 0 {
 		return c
 	}
-	switch {
-	case e.Code == 401:
+	switch e.Code {
+	case 401:
 		return "UNAUTHENTICATED"
-	case e.Code == 403:
+	case 403:
 		return "PERMISSION_DENIED"
-	case e.Code == 404:
+	case 404:
 		return "RESOURCE_DOES_NOT_EXIST"
-	case e.Code == 409:
+	case 409:
 		return "RESOURCE_ALREADY_EXISTS"
-	case e.Code == 413 || e.Code == 400:
+	case 400, 413:
 		return "INVALID_PARAMETER_VALUE"
-	case e.Code == 429:
+	case 429:
 		return "REQUEST_LIMIT_EXCEEDED"
-	case e.Code == 503:
+	case 503:
 		return "TEMPORARILY_UNAVAILABLE"
 	}
 	return "INTERNAL_ERROR"

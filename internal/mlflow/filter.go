@@ -95,9 +95,10 @@ func lex(s string) ([]token, error) {
 				return nil, filterErr("Invalid filter '%s': unterminated quote at position %d", s, i)
 			}
 			k := "str"
-			if c == '`' {
+			switch c {
+			case '`':
 				k = "quoted"
-			} else if c == '"' {
+			case '"':
 				k = "dquoted"
 			}
 			out = append(out, token{k, sb.String()})

@@ -14,7 +14,10 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
-const out = path.join(here, '..', 'dist');
+// TROVE_UI_OUT builds elsewhere: scripts/ui-build --check builds into a
+// temporary folder and compares, so the committed dist/ is never half
+// written while go test compiles the package that embeds it.
+const out = process.env.TROVE_UI_OUT ? path.resolve(process.env.TROVE_UI_OUT) : path.join(here, '..', 'dist');
 const nm = path.join(here, 'node_modules');
 
 fs.rmSync(out, { recursive: true, force: true });

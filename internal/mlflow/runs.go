@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"math"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -101,6 +102,8 @@ type Metric struct {
 	Value     string
 	Timestamp int64
 	Step      int64
+	// the logged model and dataset the point names, if any
+	store.MetricLinks
 }
 
 // KV is a param or tag.
@@ -115,6 +118,8 @@ type Run struct {
 	Params                                                              []KV
 	Tags                                                                []KV
 	Inputs                                                              []*store.MLflowDatasetInput
+	ModelInputs                                                         []string
+	ModelOutputs                                                        []*store.MLflowModelOutput
 }
 
 // FormatValue is the stored text of a metric value.
@@ -186,7 +191,7 @@ func RunOf(t *store.Task, expID string) *Run {
 		for k, lm := range m.Metrics {
 			r.Metrics = append(r.Metrics, Metric{Key: k, Value: lm.Value, Timestamp: lm.Timestamp, Step: lm.Step})
 		}
-		r.Inputs = m.Inputs
+		r.Inputs, r.ModelInputs, r.ModelOutputs = m.Inputs, m.ModelInputs, m.ModelOutputs
 	} else {
 		// A ClearML task: its last scalar values.
 		for _, variants := range t.LastMetrics {
@@ -463,6 +468,9 @@ func CheckBatch(b *Batch) error {
 		if err := checkKey("metric", m.Key, MaxMetricKeyLen); err != nil {
 			return err
 		}
+		if err := checkLinks(m.MetricLinks); err != nil {
+			return err
+		}
 		if _, ok := ParseValue(m.Value); !ok {
 			return apierr.MLflowInvalidParameter("Got invalid value %s for metric '%s' (timestamp=%d). Please specify value as a valid double (64-bit floating point)", m.Value, m.Key, m.Timestamp)
 		}
@@ -549,7 +557,7 @@ func LogBatch(ctx context.Context, env *domain.Env, b Batch) ([]Metric, error) {
 		for i, m := range b.Metrics {
 			v, _ := ParseValue(m.Value)
 			m.Value = FormatValue(v)
-			pts[i] = store.MetricPoint{Key: m.Key, Step: m.Step, Timestamp: m.Timestamp, Value: m.Value}
+			pts[i] = store.MetricPoint{Key: m.Key, Step: m.Step, Timestamp: m.Timestamp, Value: m.Value, MetricLinks: m.MetricLinks}
 			if cur := t.MLflow.Metrics[m.Key]; cur == nil || newer(m, cur) {
 				lm := &store.LatestMetric{Value: m.Value, Step: m.Step, Timestamp: m.Timestamp}
 				if !math.IsNaN(v) && !math.IsInf(v, 0) {
@@ -578,15 +586,19 @@ func DeleteTag(ctx context.Context, env *domain.Env, company, user, id, key stri
 	return err
 }
 
-// LogInputs adds dataset inputs to a run (a dataset already logged with
-// the same name, digest and context is kept once).
-func LogInputs(ctx context.Context, env *domain.Env, company, user, id string, inputs []*store.MLflowDatasetInput) error {
+// LogInputs adds dataset inputs and logged model inputs to a run (a
+// dataset already logged with the same name, digest and context is kept
+// once, a model once); the models must be logged models of the company.
+func LogInputs(ctx context.Context, env *domain.Env, company, user, id string, inputs []*store.MLflowDatasetInput, models []string) error {
 	for _, in := range inputs {
 		if in.Name == "" || in.Digest == "" || in.SourceType == "" || in.Source == "" {
 			return apierr.MLflowInvalidParameter("A dataset needs a name, digest, source_type and source")
 		}
 	}
-	_, err := editRun(ctx, env, company, user, id, false, func(_ store.Querier, t *store.Task) error {
+	_, err := editRun(ctx, env, company, user, id, false, func(q store.Querier, t *store.Task) error {
+		if err := checkModels(ctx, env, q, company, models); err != nil {
+			return err
+		}
 	next:
 		for _, in := range inputs {
 			for _, have := range t.MLflow.Inputs {
@@ -595,6 +607,11 @@ func LogInputs(ctx context.Context, env *domain.Env, company, user, id string, i
 				}
 			}
 			t.MLflow.Inputs = append(t.MLflow.Inputs, in)
+		}
+		for _, m := range models {
+			if !slices.Contains(t.MLflow.ModelInputs, m) {
+				t.MLflow.ModelInputs = append(t.MLflow.ModelInputs, m)
+			}
 		}
 		return nil
 	})
@@ -614,7 +631,7 @@ func MetricHistory(ctx context.Context, env *domain.Env, company, id, key string
 	}
 	out := make([]Metric, len(pts))
 	for i, p := range pts {
-		out[i] = Metric{Key: key, Value: p.Value, Timestamp: p.Timestamp, Step: p.Step}
+		out[i] = Metric{Key: key, Value: p.Value, Timestamp: p.Timestamp, Step: p.Step, MetricLinks: p.MetricLinks}
 	}
 	return out, nil
 }

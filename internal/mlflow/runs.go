@@ -602,7 +602,7 @@ func LogInputs(ctx context.Context, env *domain.Env, company, user, id string, i
 	next:
 		for _, in := range inputs {
 			for _, have := range t.MLflow.Inputs {
-				if have.Name == in.Name && have.Digest == in.Digest && have.Tags["mlflow.data.context"] == in.Tags["mlflow.data.context"] {
+				if have.Name == in.Name && have.Digest == in.Digest && have.Tags[DatasetContextTag] == in.Tags[DatasetContextTag] {
 					continue next
 				}
 			}
@@ -659,6 +659,13 @@ func strCond(column []string, path []string, c Clause) query.Cond {
 	return qc
 }
 
+// datasetElem is where a dataset filter key is in a stored input.
+var datasetElem = map[string][]string{"name": {"name"}, "digest": {"digest"}, "context": {"tags", DatasetContextTag}}
+
+// DatasetContextTag is the input tag naming a dataset's use (training,
+// evaluation, ...).
+const DatasetContextTag = "mlflow.data.context"
+
 // runConds are the query conditions of one filter clause.
 func runConds(c Clause) (query.Cond, error) {
 	switch c.Kind {
@@ -669,7 +676,10 @@ func runConds(c Clause) (query.Cond, error) {
 	case KindTag:
 		return strCond(nil, []string{"mlflow", "tags", c.Key}, c), nil
 	case KindDataset:
-		return query.Cond{}, filterErr("Filtering runs by dataset is not supported yet: '%s'", "datasets."+c.Key)
+		// some dataset input of the run compares
+		qc := strCond(nil, []string{"mlflow", "inputs"}, c)
+		qc.Elem = datasetElem[c.Key]
+		return qc, nil
 	}
 	switch c.Key {
 	case "run_id":

@@ -619,11 +619,16 @@ func LogInputs(ctx context.Context, env *domain.Env, company, user, id string, i
 }
 
 // MetricHistory reads one metric's points of a run, from offset, at
-// most limit of them. A ClearML task without MLflow history answers
-// nothing here.
+// most limit of them. A key the run logged through MLflow is read from
+// its MLflow history; any other (a task reported with the ClearML SDK)
+// from the task's scalar series (see scalarHistory).
 func MetricHistory(ctx context.Context, env *domain.Env, company, id, key string, offset, limit int) ([]Metric, error) {
-	if _, err := loadTask(ctx, env, env.DB.Read(), company, id, false); err != nil {
+	t, err := loadTask(ctx, env, env.DB.Read(), company, id, false)
+	if err != nil {
 		return nil, err
+	}
+	if t.MLflow == nil || t.MLflow.Metrics[key] == nil {
+		return scalarHistory(ctx, env, t.ID, key, offset, limit)
 	}
 	pts, err := env.DB.MetricHistory(ctx, id, key, offset, limit)
 	if err != nil {

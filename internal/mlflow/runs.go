@@ -192,8 +192,10 @@ func RunOf(t *store.Task, expID string) *Run {
 			r.Metrics = append(r.Metrics, Metric{Key: k, Value: lm.Value, Timestamp: lm.Timestamp, Step: lm.Step})
 		}
 		r.Inputs, r.ModelInputs, r.ModelOutputs = m.Inputs, m.ModelInputs, m.ModelOutputs
-	} else {
-		// A ClearML task: its last scalar values.
+	}
+	if m == nil || len(m.Metrics) == 0 {
+		// A ClearML task (perhaps tagged or given files through the
+		// MLflow API since): its last scalar values.
 		for _, variants := range t.LastMetrics {
 			for _, s := range variants {
 				if s == nil {

@@ -46,6 +46,8 @@ type Server struct {
 	byPath  map[string]*endpoint
 	// files stores artifacts (artifacts.go); nil: no artifact proxy.
 	files *files.Service
+	// filesURL is the file server's public URL (task artifacts name it)
+	filesURL string
 }
 
 // endpoint is one row of the table.

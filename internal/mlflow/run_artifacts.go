@@ -82,7 +82,7 @@ func NoteRunArtifact(ctx context.Context, env *domain.Env, company, user, p, fil
 			ct = "application/octet-stream"
 		}
 		art := &store.Artifact{Key: name, Type: ArtifactType, Mode: "output", URI: &fileURL, ContentSize: &size,
-			Timestamp: &ts, TypeData: map[string]any{"content_type": ct, "preview": name}}
+			Timestamp: &ts, TypeData: map[string]any{"content_type": ct}}
 		for i, a := range t.Execution.Artifacts {
 			if a.Key == name && (a.Mode == "" || a.Mode == "output") {
 				t.Execution.Artifacts[i] = art

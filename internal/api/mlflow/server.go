@@ -28,8 +28,12 @@ import (
 	"github.com/trove-ml/trove/internal/store"
 )
 
-// Prefixes are the path prefixes the MLflow API answers under.
+// Prefixes are the path prefixes the MLflow API answers under; rows of
+// the 3.0 ones start with "3.0/" (router.go).
 var Prefixes = []string{"/api/2.0/mlflow/", "/ajax-api/2.0/mlflow/"}
+
+// prefixes3 are MLflow 3's prefixes.
+var prefixes3 = []string{"/api/3.0/mlflow/", "/ajax-api/3.0/mlflow/"}
 
 // DefaultTimeout bounds a call when the server is given none.
 const DefaultTimeout = 60 * time.Second
@@ -43,7 +47,7 @@ type Server struct {
 	maxBody int64
 	timeout time.Duration
 	ing     *events.Ingester
-	byPath  map[string]*endpoint
+	routes  router
 	// files stores artifacts (artifacts.go); nil: no artifact proxy.
 	files *files.Service
 }
@@ -71,13 +75,13 @@ func New(env *domain.Env, authn rpc.Authenticator, origins *httpx.Origins, log *
 		timeout = DefaultTimeout
 	}
 	s := &Server{env: env, auth: authn, origins: origins, log: log, maxBody: maxBody, timeout: timeout,
-		ing: &events.Ingester{DB: env.DB, Now: env.Now}, byPath: map[string]*endpoint{}}
+		ing: &events.Ingester{DB: env.DB, Now: env.Now}}
 	for _, e := range slices.Concat(s.table(), s.artifactTable(), s.registryTable(), s.loggedModelTable()) {
 		if len(e.Access.Roles) == 0 {
 			panic("mlflow endpoint without access: " + e.Path)
 		}
 		ep := e
-		s.byPath[e.Path] = &ep
+		s.routes.add(&ep)
 	}
 	return s
 }
@@ -91,14 +95,21 @@ func (s *Server) Mount(next http.Handler) http.Handler {
 				return
 			}
 		}
+		for _, p := range prefixes3 {
+			if strings.HasPrefix(r.URL.Path, p) {
+				s.serve(w, r, v3+strings.TrimPrefix(r.URL.Path, p))
+				return
+			}
+		}
 		next.ServeHTTP(w, r)
 	})
 }
 
-// Paths lists the table's paths (tests check each has a test).
+// Paths names the table's rows (router.rowNames; tests check each has
+// a test).
 func (s *Server) Paths() []string {
 	var out []string
-	for p := range s.byPath {
+	for p := range s.routes.rowNames() {
 		out = append(out, p)
 	}
 	slices.Sort(out)
@@ -122,22 +133,22 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request, path string) {
 		}
 		s.log.Debug("call", "mlflow", path, "status", status, "duration_ms", float64(time.Since(start).Microseconds())/1000)
 	}()
-	ep := s.byPath[strings.TrimSuffix(path, "/")]
-	if ep == nil {
+	ep, vars, known := s.routes.match(path, r.Method)
+	if !known {
 		status = 404
 		writeError(w, apierr.MLflowEndpointNotFound(r.Method, r.URL.Path))
 		return
 	}
-	if !slices.Contains(ep.Methods, r.Method) {
+	if ep == nil {
 		status = 405
-		e := apierr.MLflowBadRequest("Method %s is not allowed for %s (allowed: %s)", r.Method, r.URL.Path, strings.Join(ep.Methods, ", "))
+		e := apierr.MLflowBadRequest("Method %s is not allowed for %s", r.Method, r.URL.Path)
 		e.Code = 405
 		writeError(w, e)
 		return
 	}
 	ctx, cancel := context.WithTimeout(r.Context(), s.timeout)
 	defer cancel()
-	out, err := s.run(ctx, ep, w, r)
+	out, err := s.run(ctx, ep, vars, w, r)
 	if err != nil {
 		ae := apierr.As(err)
 		if ae == nil {
@@ -168,7 +179,7 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request, path string) {
 
 // run authenticates, checks the endpoint's access, reads the parameters
 // and calls the handler.
-func (s *Server) run(ctx context.Context, ep *endpoint, w http.ResponseWriter, r *http.Request) (any, error) {
+func (s *Server) run(ctx context.Context, ep *endpoint, vars map[string]string, w http.ResponseWriter, r *http.Request) (any, error) {
 	id, err := s.auth.Authenticate(ctx, r)
 	if err != nil {
 		return nil, err
@@ -206,6 +217,10 @@ func (s *Server) run(ctx context.Context, ep *endpoint, w http.ResponseWriter, r
 				return nil, apierr.MLflowBadRequest("The request body is not a JSON object: %s", shortErr(err))
 			}
 		}
+	}
+	// the path's own values win over members of the same name
+	for k, v := range vars {
+		c.params[k], _ = json.Marshal(v)
 	}
 	return ep.Handle(ctx, c)
 }

@@ -10,8 +10,10 @@ import (
 	"runtime/debug"
 	"slices"
 	"strings"
+	"time"
 
 	graphql "github.com/graph-gophers/graphql-go"
+	gqlerrors "github.com/graph-gophers/graphql-go/errors"
 	"github.com/vektah/gqlparser/v2/ast"
 
 	"github.com/trove-ml/trove/internal/apierr"
@@ -53,13 +55,20 @@ func (s *Server) newGraphQLSchema() *graphql.Schema {
 		graphql.MaxQueryLength(GraphQLMaxQueryBytes),
 		graphql.OverlapValidationLimit(GraphQLMaxSelections*10),
 		graphql.MaxParallelism(4),
-		graphql.Logger(panicLogger{s}))
+		graphql.Logger(panicLogger{s}),
+		graphql.PanicHandler(panicLogger{s}))
 }
 
+// panicLogger logs a resolver's panic and answers it as "Internal
+// error" (the library's default answer would show the panic's value).
 type panicLogger struct{ s *Server }
 
 func (l panicLogger) LogPanic(_ context.Context, v any) {
 	l.s.log.Error("panic", "mlflow", "graphql", "panic", fmt.Sprint(v), "stack", string(debug.Stack()))
+}
+
+func (panicLogger) MakePanicError(context.Context, any) *gqlerrors.QueryError {
+	return &gqlerrors.QueryError{Message: "Internal error"}
 }
 
 // gqlParams is a GraphQL request.
@@ -98,9 +107,15 @@ func (s *Server) serveGraphQL(w http.ResponseWriter, r *http.Request) {
 	}
 	ctx, cancel := context.WithTimeout(r.Context(), s.timeout)
 	defer cancel()
+	start, status := time.Now(), 200
+	defer func() {
+		s.log.Debug("call", "mlflow", "graphql", "status", status, "duration_ms", float64(time.Since(start).Microseconds())/1000)
+	}()
 	ans, err := s.graphQL(ctx, w, r)
 	if err != nil {
-		writeError(w, s.apiError(ctx, "graphql", err))
+		ae := s.apiError(ctx, "graphql", err)
+		status = ae.Code
+		writeError(w, ae)
 		return
 	}
 	if len(ans.Data) == 0 {
@@ -129,8 +144,8 @@ func (s *Server) graphQL(ctx context.Context, w http.ResponseWriter, r *http.Req
 		return nil, err
 	}
 	res := s.gql.Exec(context.WithValue(ctx, gqlKey{}, &gqlRequest{s: s, id: id}), p.Query, p.OperationName, p.Variables)
-	if ctx.Err() != nil {
-		return nil, ctx.Err()
+	if errors.Is(ctx.Err(), context.DeadlineExceeded) {
+		return nil, ctx.Err() // 503, as a REST call past its deadline
 	}
 	ans := &gqlAnswer{Data: res.Data}
 	for _, e := range res.Errors {

@@ -130,3 +130,4 @@ func TestGraphQLAccess(t *testing.T) {
 		(&client{e: c.e, prefix: "/"}).post(t, "version", map[string]any{}).fails(t, 405, "BAD_REQUEST", "not allowed")
 	})
 }
+

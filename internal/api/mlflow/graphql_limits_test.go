@@ -130,4 +130,3 @@ func TestGraphQLAccess(t *testing.T) {
 		(&client{e: c.e, prefix: "/"}).post(t, "version", map[string]any{}).fails(t, 405, "BAD_REQUEST", "not allowed")
 	})
 }
-

@@ -3,7 +3,6 @@ package mlflow
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"strings"
 	"sync"
 
@@ -54,14 +53,19 @@ func (g *gqlRequest) rest(ctx context.Context, handle func(context.Context, *cal
 	return json.Unmarshal(b, out)
 }
 
+// fieldError is the message of a field's error, as MLflow words it.
+type fieldError string
+
+func (e fieldError) Error() string { return string(e) }
+
 // fail is err as a field error: its API message (never an internal
 // error's text).
 func (g *gqlRequest) fail(ctx context.Context, err error) error {
 	ae := g.s.apiError(ctx, "graphql", err)
 	if ae.Code >= 500 && ae.Code != 503 {
-		return errors.New("Internal error")
+		return fieldError("Internal error")
 	}
-	return errors.New(ae.Message())
+	return fieldError(ae.Message())
 }
 
 // gqlRoot answers the fields of Query and Mutation.

@@ -18,6 +18,8 @@ import (
 	"strings"
 	"time"
 
+	graphql "github.com/graph-gophers/graphql-go"
+
 	"github.com/trove-ml/trove/internal/apierr"
 	"github.com/trove-ml/trove/internal/auth"
 	"github.com/trove-ml/trove/internal/domain"
@@ -50,6 +52,8 @@ type Server struct {
 	routes  router
 	// files stores artifacts (artifacts.go); nil: no artifact proxy.
 	files *files.Service
+	// gql runs GraphQL queries (graphql.go).
+	gql *graphql.Schema
 }
 
 // endpoint is one row of the table.
@@ -83,6 +87,7 @@ func New(env *domain.Env, authn rpc.Authenticator, origins *httpx.Origins, log *
 		ep := e
 		s.routes.add(&ep)
 	}
+	s.gql = s.newGraphQLSchema()
 	return s
 }
 
@@ -100,6 +105,14 @@ func (s *Server) Mount(next http.Handler) http.Handler {
 				s.serve(w, r, v3+strings.TrimPrefix(r.URL.Path, p))
 				return
 			}
+		}
+		if slices.Contains(GraphQLPaths, r.URL.Path) {
+			s.serveGraphQL(w, r)
+			return
+		}
+		if r.URL.Path == "/version" {
+			s.serveVersion(w, r)
+			return
 		}
 		next.ServeHTTP(w, r)
 	})
@@ -150,18 +163,7 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request, path string) {
 	defer cancel()
 	out, err := s.run(ctx, ep, vars, w, r)
 	if err != nil {
-		ae := apierr.As(err)
-		if ae == nil {
-			if f := store.FaultOf(err); f != "" {
-				ae = apierr.StoreUnavailable(string(f), err)
-			} else if errors.Is(ctx.Err(), context.DeadlineExceeded) {
-				ae = apierr.MLflowBadRequest("The call took longer than %s and was stopped", s.timeout)
-				ae.Code = 503
-			} else {
-				s.log.Error("mlflow call failed", "path", path, "error", err.Error())
-				ae = apierr.Internal(err)
-			}
-		}
+		ae := s.apiError(ctx, path, err)
 		status = ae.Code
 		writeError(w, ae)
 		return
@@ -175,6 +177,24 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request, path string) {
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(200)
 	_, _ = w.Write(body)
+}
+
+// apiError is err as an API error: a store fault is 503, a call past
+// its deadline 503, anything not already an API error 500 (logged).
+func (s *Server) apiError(ctx context.Context, path string, err error) *apierr.Error {
+	if ae := apierr.As(err); ae != nil {
+		return ae
+	}
+	if f := store.FaultOf(err); f != "" {
+		return apierr.StoreUnavailable(string(f), err)
+	}
+	if errors.Is(ctx.Err(), context.DeadlineExceeded) {
+		ae := apierr.MLflowBadRequest("The call took longer than %s and was stopped", s.timeout)
+		ae.Code = 503
+		return ae
+	}
+	s.log.Error("mlflow call failed", "path", path, "error", err.Error())
+	return apierr.Internal(err)
 }
 
 // run authenticates, checks the endpoint's access, reads the parameters

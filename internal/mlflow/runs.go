@@ -669,10 +669,6 @@ func strCond(column []string, path []string, c Clause) query.Cond {
 // datasetElem is where a dataset filter key is in a stored input.
 var datasetElem = map[string][]string{"name": {"name"}, "digest": {"digest"}, "context": {"tags", DatasetContextTag}}
 
-// DatasetContextTag is the input tag naming a dataset's use (training,
-// evaluation, ...).
-const DatasetContextTag = "mlflow.data.context"
-
 // runConds are the query conditions of one filter clause.
 func runConds(c Clause) (query.Cond, error) {
 	switch c.Kind {

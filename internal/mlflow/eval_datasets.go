@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
+	"encoding/json"
 	"errors"
 	"sort"
 	"strconv"
@@ -43,6 +44,26 @@ func evalDatasetNotFound(id string) error {
 func datasetDigest(name string, ms int64) string {
 	sum := sha256.Sum256([]byte(name + "\x00" + strconv.FormatInt(ms, 10)))
 	return hex.EncodeToString(sum[:4])
+}
+
+// ParseJSONTags reads tags sent as one JSON object in a string (MLflow's
+// shape for a dataset's tags); a value that is not a string keeps its
+// JSON text.
+func ParseJSONTags(text string) (map[string]string, error) {
+	var raw map[string]json.RawMessage
+	if err := json.Unmarshal([]byte(text), &raw); err != nil || raw == nil {
+		return nil, errors.New("expected a JSON object of tags")
+	}
+	tags := make(map[string]string, len(raw))
+	for k, v := range raw {
+		var s string
+		if json.Unmarshal(v, &s) == nil {
+			tags[k] = s
+		} else {
+			tags[k] = strings.TrimSpace(string(v))
+		}
+	}
+	return tags, nil
 }
 
 func checkEvalTags(tags map[string]string) error {

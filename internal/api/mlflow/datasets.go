@@ -3,7 +3,6 @@ package mlflow
 import (
 	"context"
 	"encoding/json"
-	"strings"
 
 	"github.com/trove-ml/trove/internal/apierr"
 	"github.com/trove-ml/trove/internal/mlflow"
@@ -104,18 +103,9 @@ func jsonTags(c *call, name string, required bool) (map[string]string, error) {
 		}
 		return nil, nil
 	}
-	var raw map[string]json.RawMessage
-	if err := json.Unmarshal([]byte(text), &raw); err != nil {
-		return nil, apierr.MLflowInvalidParameter("Invalid value for parameter '%s': expected a JSON object of tags", name)
-	}
-	tags := make(map[string]string, len(raw))
-	for k, v := range raw {
-		var str string
-		if json.Unmarshal(v, &str) == nil {
-			tags[k] = str
-		} else {
-			tags[k] = strings.TrimSpace(string(v))
-		}
+	tags, err := mlflow.ParseJSONTags(text)
+	if err != nil {
+		return nil, apierr.MLflowInvalidParameter("Invalid value for parameter '%s': %v", name, err)
 	}
 	return tags, nil
 }

@@ -7,7 +7,6 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"errors"
-	"sort"
 	"strconv"
 
 	"github.com/trove-ml/trove/internal/apierr"
@@ -150,6 +149,7 @@ func UpsertEvalRecords(ctx context.Context, env *domain.Env, company, user, id s
 					Tags: in.Tags, Source: in.Source, SourceID: in.SourceID, SourceType: in.SourceType,
 					Created: now, LastUpdate: now, CreatedBy: by, LastUpdatedBy: by}
 				res.Inserted++
+				err = env.DB.InsertEvalRecord(ctx, q, company, id, hash, r)
 			case err != nil:
 				return err
 			default:
@@ -167,8 +167,9 @@ func UpsertEvalRecords(ctx context.Context, env *domain.Env, company, user, id s
 					r.LastUpdatedBy = by
 				}
 				res.Updated++
+				err = env.DB.UpdateEvalRecord(ctx, q, company, id, r)
 			}
-			if err := env.DB.PutEvalRecord(ctx, q, company, id, hash, r); err != nil {
+			if err != nil {
 				return err
 			}
 			if by != "" {
@@ -256,6 +257,5 @@ func EvalRecords(ctx context.Context, env *domain.Env, company, id string, maxRe
 	if len(list) > maxResults {
 		list, next = list[:maxResults], PageToken(offset+maxResults)
 	}
-	sort.SliceStable(list, func(i, j int) bool { return list[i].Created < list[j].Created })
 	return list, next, nil
 }

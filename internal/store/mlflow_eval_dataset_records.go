@@ -39,22 +39,35 @@ func (db *DB) EvalRecordByInputs(ctx context.Context, q Querier, company, datase
 	return r, json.Unmarshal([]byte(doc), r)
 }
 
-// PutEvalRecord inserts or rewrites record r of dataset.
-func (db *DB) PutEvalRecord(ctx context.Context, q Querier, company, dataset, hash string, r *EvalRecord) error {
+// InsertEvalRecord adds record r to dataset, numbered after the last
+// one (the caller holds the dataset's row lock: numbers do not collide).
+func (db *DB) InsertEvalRecord(ctx context.Context, q Querier, company, dataset, hash string, r *EvalRecord) error {
 	doc, err := json.Marshal(r)
 	if err != nil {
 		return err
 	}
-	_, err = q.ExecContext(ctx, `INSERT INTO mlflow_eval_dataset_records (company, dataset, id, input_hash, created, doc) VALUES (?, ?, ?, ?, ?, ?)
-		ON CONFLICT (company, dataset, id) DO UPDATE SET doc = excluded.doc`, company, dataset, r.ID, hash, r.Created, string(doc))
+	_, err = q.ExecContext(ctx, `INSERT INTO mlflow_eval_dataset_records (company, dataset, id, input_hash, seq, doc)
+		SELECT ?, ?, ?, ?, COALESCE(MAX(seq), 0) + 1, ? FROM mlflow_eval_dataset_records WHERE company = ? AND dataset = ?`,
+		company, dataset, r.ID, hash, string(doc), company, dataset)
 	return err
 }
 
-// EvalRecords reads the records of dataset in creation order, from
+// UpdateEvalRecord rewrites record r of dataset.
+func (db *DB) UpdateEvalRecord(ctx context.Context, q Querier, company, dataset string, r *EvalRecord) error {
+	doc, err := json.Marshal(r)
+	if err != nil {
+		return err
+	}
+	_, err = q.ExecContext(ctx, `UPDATE mlflow_eval_dataset_records SET doc = ? WHERE company = ? AND dataset = ? AND id = ?`,
+		string(doc), company, dataset, r.ID)
+	return err
+}
+
+// EvalRecords reads the records of dataset in the order added, from
 // offset, at most limit.
 func (db *DB) EvalRecords(ctx context.Context, company, dataset string, offset, limit int) ([]*EvalRecord, error) {
 	rows, err := db.Read().QueryContext(ctx, `SELECT doc FROM mlflow_eval_dataset_records WHERE company = ? AND dataset = ?
-		ORDER BY created, id LIMIT ? OFFSET ?`, company, dataset, limit, offset)
+		ORDER BY seq LIMIT ? OFFSET ?`, company, dataset, limit, offset)
 	if err != nil {
 		return nil, err
 	}

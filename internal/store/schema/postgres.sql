@@ -179,7 +179,7 @@ CREATE TABLE mlflow_eval_dataset_records (
   dataset text NOT NULL,
   id text NOT NULL,
   input_hash text NOT NULL,
-  created bigint NOT NULL,
+  seq bigint NOT NULL,
   doc text NOT NULL,
   CONSTRAINT mlflow_eval_dataset_records_pkey PRIMARY KEY (company, dataset, id)
 );
@@ -612,6 +612,9 @@ CREATE UNIQUE INDEX mlflow_eval_dataset_records_inputs ON public.mlflow_eval_dat
 
 -- index mlflow_eval_dataset_records_pkey on mlflow_eval_dataset_records
 CREATE UNIQUE INDEX mlflow_eval_dataset_records_pkey ON public.mlflow_eval_dataset_records USING btree (company, dataset, id);
+
+-- index mlflow_eval_dataset_records_seq on mlflow_eval_dataset_records
+CREATE UNIQUE INDEX mlflow_eval_dataset_records_seq ON public.mlflow_eval_dataset_records USING btree (company, dataset, seq);
 
 -- index mlflow_eval_datasets_pkey on mlflow_eval_datasets
 CREATE UNIQUE INDEX mlflow_eval_datasets_pkey ON public.mlflow_eval_datasets USING btree (company, id);

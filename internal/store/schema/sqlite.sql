@@ -146,7 +146,7 @@ CREATE TABLE mlflow_eval_dataset_records (
     dataset    TEXT NOT NULL,
     id         TEXT NOT NULL,
     input_hash TEXT NOT NULL,
-    created    BIGINT NOT NULL,
+    seq        BIGINT NOT NULL,
     doc        TEXT NOT NULL,
     PRIMARY KEY (company, dataset, id)
 );
@@ -481,6 +481,9 @@ CREATE INDEX mlflow_eval_dataset_experiments_exp ON mlflow_eval_dataset_experime
 
 -- index mlflow_eval_dataset_records_inputs on mlflow_eval_dataset_records
 CREATE UNIQUE INDEX mlflow_eval_dataset_records_inputs ON mlflow_eval_dataset_records (company, dataset, input_hash);
+
+-- index mlflow_eval_dataset_records_seq on mlflow_eval_dataset_records
+CREATE UNIQUE INDEX mlflow_eval_dataset_records_seq ON mlflow_eval_dataset_records (company, dataset, seq);
 
 -- index mlflow_metrics_key on mlflow_metrics
 CREATE INDEX mlflow_metrics_key ON mlflow_metrics (task, metric_key, step, ts);

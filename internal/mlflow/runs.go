@@ -604,7 +604,7 @@ func LogInputs(ctx context.Context, env *domain.Env, company, user, id string, i
 	next:
 		for _, in := range inputs {
 			for _, have := range t.MLflow.Inputs {
-				if have.Name == in.Name && have.Digest == in.Digest && have.Tags[DatasetContextTag] == in.Tags[DatasetContextTag] {
+				if have.Name == in.Name && have.Digest == in.Digest && have.Tags[TagDatasetContext] == in.Tags[TagDatasetContext] {
 					continue next
 				}
 			}
@@ -667,7 +667,7 @@ func strCond(column []string, path []string, c Clause) query.Cond {
 }
 
 // datasetElem is where a dataset filter key is in a stored input.
-var datasetElem = map[string][]string{"name": {"name"}, "digest": {"digest"}, "context": {"tags", DatasetContextTag}}
+var datasetElem = map[string][]string{"name": {"name"}, "digest": {"digest"}, "context": {"tags", TagDatasetContext}}
 
 // runConds are the query conditions of one filter clause.
 func runConds(c Clause) (query.Cond, error) {

@@ -173,7 +173,7 @@ type searchDatasetsArgs struct {
 func (gqlRoot) MlflowSearchDatasets(ctx context.Context, a searchDatasetsArgs) (*gqlDatasets, error) {
 	g := gqlOf(ctx)
 	out := &gqlDatasets{}
-	return out, g.rest(ctx, g.s.searchDatasets, a.Input, out)
+	return out, g.rest(ctx, g.s.searchDatasetSummaries, a.Input, out)
 }
 
 // gqlRun is a run, with its experiment and the registry's versions made

@@ -132,6 +132,35 @@ CREATE TABLE mlflow_artifacts (
     PRIMARY KEY (company, path)
 );
 
+-- table mlflow_eval_dataset_experiments
+CREATE TABLE mlflow_eval_dataset_experiments (
+    company    TEXT NOT NULL,
+    dataset    TEXT NOT NULL,
+    experiment TEXT NOT NULL,
+    PRIMARY KEY (company, dataset, experiment)
+);
+
+-- table mlflow_eval_dataset_records
+CREATE TABLE mlflow_eval_dataset_records (
+    company    TEXT NOT NULL,
+    dataset    TEXT NOT NULL,
+    id         TEXT NOT NULL,
+    input_hash TEXT NOT NULL,
+    seq        BIGINT NOT NULL,
+    doc        TEXT NOT NULL,
+    PRIMARY KEY (company, dataset, id)
+);
+
+-- table mlflow_eval_datasets
+CREATE TABLE mlflow_eval_datasets (
+    company TEXT NOT NULL,
+    id      TEXT NOT NULL,
+    name    TEXT NOT NULL,
+    created BIGINT NOT NULL,
+    doc     TEXT NOT NULL,
+    PRIMARY KEY (company, id)
+);
+
 -- table mlflow_metrics
 CREATE TABLE mlflow_metrics (
     id         INTEGER PRIMARY KEY,
@@ -157,6 +186,17 @@ CREATE TABLE mlflow_registered_models (
     name    TEXT NOT NULL,
     doc     TEXT NOT NULL,
     PRIMARY KEY (company, name)
+);
+
+-- table mlflow_scorers
+CREATE TABLE mlflow_scorers (
+    company    TEXT NOT NULL,
+    experiment TEXT NOT NULL,
+    name       TEXT NOT NULL,
+    version    BIGINT NOT NULL,
+    created    BIGINT NOT NULL,
+    serialized TEXT NOT NULL,
+    PRIMARY KEY (company, experiment, name, version)
 );
 
 -- table models
@@ -435,6 +475,15 @@ CREATE INDEX event_scrolls_expires ON event_scrolls (expires);
 
 -- index event_series_key on event_series
 CREATE UNIQUE INDEX event_series_key ON event_series (task, metric, variant);
+
+-- index mlflow_eval_dataset_experiments_exp on mlflow_eval_dataset_experiments
+CREATE INDEX mlflow_eval_dataset_experiments_exp ON mlflow_eval_dataset_experiments (company, experiment);
+
+-- index mlflow_eval_dataset_records_inputs on mlflow_eval_dataset_records
+CREATE UNIQUE INDEX mlflow_eval_dataset_records_inputs ON mlflow_eval_dataset_records (company, dataset, input_hash);
+
+-- index mlflow_eval_dataset_records_seq on mlflow_eval_dataset_records
+CREATE UNIQUE INDEX mlflow_eval_dataset_records_seq ON mlflow_eval_dataset_records (company, dataset, seq);
 
 -- index mlflow_metrics_key on mlflow_metrics
 CREATE INDEX mlflow_metrics_key ON mlflow_metrics (task, metric_key, step, ts);

@@ -73,6 +73,9 @@ func (s *Server) MountArtifacts(next http.Handler) http.Handler {
 			case "upload-artifact":
 				s.serveRaw(w, r, rpc.Write, s.uploadRunArtifact)
 				return
+			case "get-trace-artifact":
+				s.serveRaw(w, r, rpc.Read, s.getTraceArtifact)
+				return
 			}
 			if sub, ok := strings.CutPrefix(rest, "logged-models/"); ok && s.routeLoggedModelFile(w, r, sub) {
 				return

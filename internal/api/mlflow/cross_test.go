@@ -110,7 +110,14 @@ func TestEveryPathHasATest(t *testing.T) {
 		"model-versions/set-tag", "model-versions/delete-tag", "model-versions/get-download-uri", "logged-models",
 		"logged-models/search", "logged-models/{model_id}#GET", "logged-models/{model_id}#PATCH",
 		"logged-models/{model_id}#DELETE", "logged-models/{model_id}/tags", "logged-models/{model_id}/tags/{tag_key...}",
-		"logged-models/{model_id}/params", "logged-models/{model_id}/artifacts/directories", "runs/outputs"}
+		"logged-models/{model_id}/params", "logged-models/{model_id}/artifacts/directories", "runs/outputs",
+		// traces_test.go
+		"traces#POST", "traces#GET", "traces/{request_id}", "traces/{request_id}/info", "traces/{request_id}/tags#PATCH",
+		"traces/{request_id}/tags#DELETE", "traces/delete-traces", "traces/link-to-run", "3.0/traces",
+		"3.0/traces/search", "3.0/traces/{trace_id}", "3.0/traces/{trace_id}/tags#PATCH", "3.0/traces/{trace_id}/tags#DELETE",
+		"3.0/traces/delete-traces", "3.0/traces/calculate-filter-correlation", "3.0/traces/{trace_id}/assessments",
+		"3.0/traces/{trace_id}/assessments/{assessment_id}#GET", "3.0/traces/{trace_id}/assessments/{assessment_id}#PATCH",
+		"3.0/traces/{trace_id}/assessments/{assessment_id}#DELETE"}
 	got := mlflowapi.TablePaths()
 	if strings.Join(got, ",") != strings.Join(mlflowapi.Sorted(paths), ",") {
 		t.Fatalf("the table's paths changed: %v; add tests for new ones and list them here", got)

@@ -58,6 +58,10 @@ func (s *Server) MountArtifacts(next http.Handler) http.Handler {
 			s.serveRaw(w, r, rpc.Read, s.getVersionArtifact)
 			return
 		}
+		if r.URL.Path == OTLPPath {
+			s.serveRaw(w, r, rpc.Write, s.exportOTLP)
+			return
+		}
 		for _, p := range Prefixes {
 			rest, ok := strings.CutPrefix(r.URL.Path, p)
 			if !ok {

@@ -35,3 +35,12 @@ func FuzzPBTimes(f *testing.F) {
 		_, _ = parsePBTime("t", json.RawMessage(s))
 	})
 }
+
+// FuzzDecodeOTLP: any export body decodes or fails with an error.
+func FuzzDecodeOTLP(f *testing.F) {
+	f.Add("application/json", []byte(`{"resourceSpans":[{"scopeSpans":[{"spans":[{"traceId":"q6urq6urq6urq6urq6urqw==","spanId":"AgICAgICAgI="}]}]}]}`))
+	f.Add("application/x-protobuf", []byte{0x0a, 0x02, 0x12, 0x00})
+	f.Fuzz(func(t *testing.T, ct string, body []byte) {
+		_, _ = decodeOTLP(ct, body)
+	})
+}

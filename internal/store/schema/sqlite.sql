@@ -132,6 +132,15 @@ CREATE TABLE mlflow_artifacts (
     PRIMARY KEY (company, path)
 );
 
+-- table mlflow_assessments
+CREATE TABLE mlflow_assessments (
+    company       TEXT NOT NULL,
+    trace_id      TEXT NOT NULL,
+    assessment_id TEXT NOT NULL,
+    doc           TEXT NOT NULL,
+    PRIMARY KEY (company, assessment_id)
+);
+
 -- table mlflow_metrics
 CREATE TABLE mlflow_metrics (
     id         INTEGER PRIMARY KEY,
@@ -157,6 +166,27 @@ CREATE TABLE mlflow_registered_models (
     name    TEXT NOT NULL,
     doc     TEXT NOT NULL,
     PRIMARY KEY (company, name)
+);
+
+-- table mlflow_trace_spans
+CREATE TABLE mlflow_trace_spans (
+    company  TEXT NOT NULL,
+    trace_id TEXT NOT NULL,
+    span_id  TEXT NOT NULL,
+    doc      TEXT NOT NULL,
+    PRIMARY KEY (company, trace_id, span_id)
+);
+
+-- table mlflow_traces
+CREATE TABLE mlflow_traces (
+    company       TEXT NOT NULL,
+    trace_id      TEXT NOT NULL,
+    experiment_id TEXT NOT NULL,
+    request_time  BIGINT NOT NULL,
+    duration      BIGINT NOT NULL,
+    state         TEXT NOT NULL,
+    doc           TEXT NOT NULL,
+    PRIMARY KEY (company, trace_id)
 );
 
 -- table models
@@ -436,8 +466,14 @@ CREATE INDEX event_scrolls_expires ON event_scrolls (expires);
 -- index event_series_key on event_series
 CREATE UNIQUE INDEX event_series_key ON event_series (task, metric, variant);
 
+-- index mlflow_assessments_trace on mlflow_assessments
+CREATE INDEX mlflow_assessments_trace ON mlflow_assessments (company, trace_id);
+
 -- index mlflow_metrics_key on mlflow_metrics
 CREATE INDEX mlflow_metrics_key ON mlflow_metrics (task, metric_key, step, ts);
+
+-- index mlflow_traces_experiment on mlflow_traces
+CREATE INDEX mlflow_traces_experiment ON mlflow_traces (company, experiment_id, request_time);
 
 -- index models_company_project on models
 CREATE INDEX models_company_project ON models (company, project, last_update);

@@ -2,6 +2,7 @@ package mlflow
 
 import (
 	"context"
+	"errors"
 	"math"
 	"slices"
 	"strconv"
@@ -9,6 +10,7 @@ import (
 
 	"github.com/trove-ml/trove/internal/apierr"
 	"github.com/trove-ml/trove/internal/domain"
+	"github.com/trove-ml/trove/internal/store"
 )
 
 // Trace searches: MLflow's trace filter language (the run grammar of
@@ -410,4 +412,24 @@ func npmi(joint, n1, n2, total float64) float64 {
 		return 1
 	}
 	return math.Log(p12/(p1*p2)) / -math.Log(p12)
+}
+
+// ProjectTraces lists a page of the traces of project id (the
+// experiment it is), newest first, for Trove's own UI.
+func ProjectTraces(ctx context.Context, env *domain.Env, company, id string, offset, limit int) ([]*Trace, error) {
+	p, err := env.DB.Projects().Get(ctx, env.DB.Read(), id, company)
+	if errors.Is(err, store.ErrNotFound) {
+		return nil, apierr.InvalidProjectID(id)
+	}
+	if err != nil {
+		return nil, err
+	}
+	if offset < 0 || limit < 1 || limit > MaxTraceResults || offset > MaxTraceScan {
+		return nil, apierr.MLflowInvalidParameter("Invalid page: page_size 1 to %d, at most %d traces in all", MaxTraceResults, MaxTraceScan)
+	}
+	list, err := env.DB.ExperimentTraces(ctx, company, []string{ExperimentID(p)}, offset+limit)
+	if err != nil || offset >= len(list) {
+		return nil, err
+	}
+	return list[offset:], nil
 }

@@ -1,12 +1,16 @@
 package mlflow
 
 import (
+	"context"
 	"encoding/json"
+	"errors"
 	"net/http"
 
 	"github.com/trove-ml/trove/internal/apierr"
 	"github.com/trove-ml/trove/internal/auth"
+	"github.com/trove-ml/trove/internal/files"
 	"github.com/trove-ml/trove/internal/mlflow"
+	"github.com/trove-ml/trove/internal/store"
 )
 
 // traceDataFile is the name of a trace's spans among its artifacts.
@@ -72,4 +76,45 @@ func (s *Server) getTraceArtifact(w http.ResponseWriter, r *http.Request, who *a
 		return apierr.MLflowInvalidParameter("The spans of trace '%s' are not stored by this server", t.ID)
 	}
 	return s.downloadArtifact(dispositionWriter{w}, r, who, dir+"/"+traceDataFile)
+}
+
+// MaxTraceDataBytes bounds the traces.json read for a trace's spans.
+const MaxTraceDataBytes = 32 << 20
+
+// TraceSpans reads a trace's spans (MLflow's span dictionaries, as
+// stored): those logged by OTLP, else the traces.json the client
+// uploaded. No spans at all is an empty list, not an error.
+func TraceSpans(ctx context.Context, db *store.DB, fs *files.Service, company string, t *mlflow.Trace) ([]json.RawMessage, error) {
+	stored, err := db.TraceSpans(ctx, company, t.ID, MaxTraceSpansRead)
+	if err != nil {
+		return nil, err
+	}
+	out := []json.RawMessage{}
+	for _, sp := range stored {
+		out = append(out, json.RawMessage(sp.Doc))
+	}
+	dir := artifactDir(t.Doc.Tags[mlflow.TraceTagArtifactLocation])
+	if len(out) > 0 || dir == "" || fs == nil {
+		return out, nil
+	}
+	raw, err := fs.ReadStored(ctx, artifactKey(company, dir+"/"+traceDataFile), MaxTraceDataBytes)
+	if errors.Is(err, files.ErrNotFound) {
+		return out, nil
+	}
+	if errors.Is(err, files.ErrTooBig) {
+		return nil, apierr.MLflowInvalidParameter("The spans of trace '%s' are larger than %d bytes", t.ID, MaxTraceDataBytes)
+	}
+	if err != nil {
+		return nil, err
+	}
+	var data struct {
+		Spans []json.RawMessage `json:"spans"`
+	}
+	if json.Unmarshal(raw, &data) != nil {
+		return nil, apierr.MLflowInvalidParameter("The spans of trace '%s' are not MLflow's traces.json", t.ID)
+	}
+	if data.Spans == nil {
+		data.Spans = out
+	}
+	return data.Spans, nil
 }

@@ -166,3 +166,39 @@ def test_clearml_task_history_read_with_mlflow(client, make_name, api):
     assert [m.step for m in acc] == [i * 2 for i in range(30)]
     assert acc[-1].value == pytest.approx(29 / 30.0)
     assert client.get_run(task_id).data.metrics["acc/val"] == pytest.approx(acc[-1].value)
+
+
+def test_traces(client, make_name):
+    """A function traced with @mlflow.trace is stored as a trace of the experiment (its spans uploaded
+    as traces.json through the artifact proxy), found by mlflow.search_traces with its spans, tagged,
+    filtered and deleted."""
+    exp_id = mlflow.set_experiment(make_name("traces")).experiment_id
+
+    @mlflow.trace(span_type="TOOL")
+    def add(a, b):
+        return inner(a) + b
+
+    @mlflow.trace
+    def inner(x):
+        return x * 10
+
+    assert add(2, 3) == 23
+    assert add(1, 1) == 11
+    found = mlflow.search_traces(experiment_ids=[exp_id], return_type="list", order_by=["timestamp ASC"])
+    assert len(found) == 2
+    first = found[0]
+    assert first.info.state == "OK" and first.info.experiment_id == exp_id
+    spans = {s.name: s for s in first.data.spans}
+    assert set(spans) == {"add", "inner"}
+    assert spans["add"].inputs == {"a": 2, "b": 3} and spans["add"].outputs == 23
+    assert spans["inner"].parent_id == spans["add"].span_id and spans["inner"].outputs == 20
+
+    client.set_trace_tag(first.info.trace_id, "checked", "yes")
+    tagged = client.search_traces(experiment_ids=[exp_id], filter_string="tags.checked = 'yes'")
+    assert [t.info.trace_id for t in tagged] == [first.info.trace_id]
+    ok = mlflow.search_traces(experiment_ids=[exp_id], filter_string="status = 'OK'")
+    assert len(ok) == 2 and "trace_id" in ok.columns
+
+    assert client.delete_traces(exp_id, trace_ids=[first.info.trace_id]) == 1
+    left = client.search_traces(experiment_ids=[exp_id])
+    assert [t.info.trace_id for t in left] == [found[1].info.trace_id]

@@ -4,7 +4,7 @@
 // live updates, abort, queue reordering and unknown ids.
 
 import {addEvents, apiClient, sessionToken} from './server.mjs';
-import {PAGED_METRIC, queueOrder, taskStatus} from './seed.mjs';
+import {PAGED_METRIC, TRACE_INPUT, queueOrder, taskStatus} from './seed.mjs';
 import {attribute, containsText, eventually, sameList, visible, waitPath} from './expect.mjs';
 import {chartData, dragZoom, fracOf, spikeDrawn} from './zoom.mjs';
 
@@ -321,6 +321,26 @@ function badStateCases(seeded) {
       run: async t => {
         await t.page.goto(`${t.server.web}/projects/${seeded.project}/experiments/${missing}/output/log`);
         await visible(t.page.locator('[data-testid=not-found]'), 'the not-found page');
+      },
+    },
+    {
+      name: 'traces tab: the project traces, a trace span tree, inputs shown as text',
+      run: async t => {
+        const {project, id} = seeded.traces;
+        await t.page.goto(`${t.server.web}/projects/${project}/experiments`);
+        await t.page.locator('[data-testid=tab-traces]').click();
+        await waitPath(t.page, u => u.pathname === `/projects/${project}/traces`, 'the traces tab');
+        const row = t.page.locator(`[data-testid=traces-table] tr[data-trace-id="${id}"]`);
+        await visible(row, 'the seeded trace in the table');
+        await containsText(row, ['answer', 'team=nlp', '300 ms', 'OK'], 'the trace name, tag, duration and state');
+        await row.locator('a').click();
+        await waitPath(t.page, u => u.pathname === `/projects/${project}/traces/${id}`, 'the trace view');
+        await visible(t.page.locator('[data-testid=span-tree] li[data-span-name=answer]'), 'the root span');
+        await t.page.locator('[data-testid=span-tree] li[data-span-name=retrieve]').click();
+        await containsText(t.page.locator('[data-testid=span-inputs]'), [TRACE_INPUT.split('"')[0]], 'the span input, as text');
+        await containsText(t.page.locator('[data-testid=span-outputs]'), ['doc-1'], 'the span output');
+        const ran = await t.page.evaluate(() => window.__traceXSS === 1 || !!document.querySelector('[data-testid=span-detail] img'));
+        if (ran) throw new Error('the span input was rendered as markup');
       },
     },
     {

@@ -79,8 +79,9 @@ export async function seed(server) {
   // One series of 1,000,000 points with a one-point spike at ZOOM.spikeAt.
   const zoomTask = (await call('tasks.create', {name: 'a million points with a spike', project, type: 'training'})).id;
   await seedBig(server, zoomTask, {points: ZOOM.points, series: 1, spikeAt: ZOOM.spikeAt});
+  const traces = await seedTraces(server);
   return {
-    project, root, running, queue, queued, paging,
+    project, root, running, queue, queued, paging, traces,
     zoom: {task: zoomTask, ...ZOOM},
     tasks: {resnet, vgg},
     expect: sdk.expect,
@@ -131,4 +132,36 @@ async function seedImages(server, call, project, name, iters, plots) {
   }
   await addEvents(server, events);
   return {task, iters, plots};
+}
+
+// seedTraces logs one MLflow 3 trace through MLflow's API, as the mlflow
+// client does: the trace's info, then its spans as traces.json through
+// the artifact proxy. The child span's input is markup, which the trace
+// view must show as text.
+export const TRACE_INPUT = '<img src=x onerror="window.__traceXSS=1">';
+async function seedTraces({api, key, secret}) {
+  const auth = 'Basic ' + Buffer.from(`${key}:${secret}`).toString('base64');
+  const mlflow = async (method, path, body) => {
+    const r = await fetch(`${api}${path}`, {method, body: typeof body === 'string' ? body : JSON.stringify(body),
+      headers: {Authorization: auth, 'Content-Type': 'application/json'}, signal: AbortSignal.timeout(60000)});
+    const text = await r.text();
+    if (r.status !== 200) throw new Error(`seed traces: ${method} ${path}: HTTP ${r.status} ${text.slice(0, 200)}`);
+    return text ? JSON.parse(text) : {};
+  };
+  const project = (await mlflow('POST', '/api/2.0/mlflow/experiments/create', {name: 'UI E2E traced'})).experiment_id;
+  const id = 'tr-0123456789abcdef0123456789abcdef';
+  const info = {trace_id: id, trace_location: {type: 'MLFLOW_EXPERIMENT', mlflow_experiment: {experiment_id: project}},
+    request_time: new Date().toISOString(), execution_duration: '0.300s', state: 'OK',
+    request_preview: '{"question": "why?"}', tags: {'mlflow.traceName': 'answer', team: 'nlp'}};
+  const got = await mlflow('POST', '/api/3.0/mlflow/traces', {trace: {trace_info: info}});
+  const loc = got.trace.trace_info.tags['mlflow.artifactLocation'].replace(/^mlflow-artifacts:\//, '');
+  const t0 = Date.now() * 1e6;
+  const span = (sid, parent, name, start, end, inputs, outputs) => ({trace_id: 'ASNFZ4mrze8BI0VniavN7w==', span_id: sid,
+    parent_span_id: parent, name, start_time_unix_nano: t0 + start * 1e6, end_time_unix_nano: t0 + end * 1e6,
+    attributes: {'mlflow.traceRequestId': JSON.stringify(id), 'mlflow.spanInputs': JSON.stringify(inputs),
+      'mlflow.spanOutputs': JSON.stringify(outputs)}, status: {code: 'STATUS_CODE_OK'}, events: []});
+  const data = {spans: [span('AAAAAAAAAAE=', '', 'answer', 0, 300, {question: 'why?'}, 'because'),
+    span('AAAAAAAAAAI=', 'AAAAAAAAAAE=', 'retrieve', 50, 200, {query: TRACE_INPUT}, ['doc-1'])]};
+  await mlflow('PUT', `/api/2.0/mlflow-artifacts/artifacts/${loc}/traces.json`, JSON.stringify(data));
+  return {project, id};
 }

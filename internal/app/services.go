@@ -14,6 +14,7 @@ import (
 	"github.com/trove-ml/trove/internal/api/storage"
 	"github.com/trove-ml/trove/internal/api/system"
 	"github.com/trove-ml/trove/internal/api/tasks"
+	"github.com/trove-ml/trove/internal/api/traces"
 	"github.com/trove-ml/trove/internal/api/users"
 	"github.com/trove-ml/trove/internal/api/workers"
 	"github.com/trove-ml/trove/internal/rpc"
@@ -36,6 +37,7 @@ var registrars = []func(*rpc.Registry, *api.Deps){
 	serving.Register,
 	server.Register,
 	storage.Register,
+	traces.Register,
 }
 
 // NewRegistry builds the registry of all operations.

@@ -2,6 +2,7 @@ package files
 
 import (
 	"context"
+	"errors"
 	"io"
 	"net/http"
 )
@@ -51,3 +52,24 @@ func (s *Service) Remove(ctx context.Context, key Key) error {
 // StatusOf is the HTTP status of a storage error (500 for an unexpected
 // one).
 func StatusOf(err error) int { return statusOf(err) }
+
+// ErrTooBig is the error of ReadStored on a file over its limit.
+var ErrTooBig = errors.New("stored file larger than the read limit")
+
+// ReadStored reads the whole file under key, at most limit bytes
+// (ErrTooBig when it is larger).
+func (s *Service) ReadStored(ctx context.Context, key Key, limit int64) ([]byte, error) {
+	obj, err := s.store.Open(ctx, key)
+	if err != nil {
+		return nil, err
+	}
+	defer obj.Close()
+	if obj.Size > limit {
+		return nil, ErrTooBig
+	}
+	b, err := io.ReadAll(io.LimitReader(obj, limit+1))
+	if err == nil && int64(len(b)) > limit {
+		return nil, ErrTooBig
+	}
+	return b, err
+}

@@ -65,6 +65,10 @@ func (s *Server) MountArtifacts(next http.Handler) http.Handler {
 			s.serveRaw(w, r, rpc.Read, s.getVersionArtifact)
 			return
 		}
+		if r.URL.Path == OTLPPath {
+			s.serveRaw(w, r, rpc.Write, s.exportOTLP)
+			return
+		}
 		for _, p := range Prefixes {
 			rest, ok := strings.CutPrefix(r.URL.Path, p)
 			if !ok {
@@ -79,6 +83,9 @@ func (s *Server) MountArtifacts(next http.Handler) http.Handler {
 				return
 			case "upload-artifact":
 				s.serveRaw(w, r, rpc.Write, s.uploadRunArtifact)
+				return
+			case "get-trace-artifact":
+				s.serveRaw(w, r, rpc.Read, s.getTraceArtifact)
 				return
 			}
 			if sub, ok := strings.CutPrefix(rest, "logged-models/"); ok && s.routeLoggedModelFile(w, r, sub) {

@@ -116,7 +116,14 @@ func TestEveryPathHasATest(t *testing.T) {
 		"3.0/datasets/{dataset_id}#DELETE", "3.0/datasets/{dataset_id}/tags", "3.0/datasets/{dataset_id}/tags/{key...}",
 		"3.0/datasets/{dataset_id}/records#POST", "3.0/datasets/{dataset_id}/records#GET", "3.0/datasets/{dataset_id}/experiment-ids",
 		"3.0/scorers/register", "3.0/scorers/list", "3.0/scorers/versions", "3.0/scorers/get", "3.0/scorers/delete",
-		"runs/create-promptlab-run"}
+		"runs/create-promptlab-run",
+		// traces_test.go
+		"traces#POST", "traces#GET", "traces/{request_id}", "traces/{request_id}/info", "traces/{request_id}/tags#PATCH",
+		"traces/{request_id}/tags#DELETE", "traces/delete-traces", "traces/link-to-run", "3.0/traces",
+		"3.0/traces/search", "3.0/traces/{trace_id}", "3.0/traces/{trace_id}/tags#PATCH", "3.0/traces/{trace_id}/tags#DELETE",
+		"3.0/traces/delete-traces", "3.0/traces/calculate-filter-correlation", "3.0/traces/{trace_id}/assessments",
+		"3.0/traces/{trace_id}/assessments/{assessment_id}#GET", "3.0/traces/{trace_id}/assessments/{assessment_id}#PATCH",
+		"3.0/traces/{trace_id}/assessments/{assessment_id}#DELETE"}
 	got := mlflowapi.TablePaths()
 	if strings.Join(got, ",") != strings.Join(mlflowapi.Sorted(paths), ",") {
 		t.Fatalf("the table's paths changed: %v; add tests for new ones and list them here", got)

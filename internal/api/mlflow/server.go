@@ -83,7 +83,7 @@ func New(env *domain.Env, authn rpc.Authenticator, origins *httpx.Origins, log *
 	s := &Server{env: env, auth: authn, origins: origins, log: log, maxBody: maxBody, timeout: timeout,
 		ing: &events.Ingester{DB: env.DB, Now: env.Now}}
 	for _, e := range slices.Concat(s.table(), s.artifactTable(), s.registryTable(), s.loggedModelTable(),
-		s.datasetTable(), s.scorerTable(), s.promptlabTable()) {
+		s.datasetTable(), s.scorerTable(), s.promptlabTable(), s.traceTable()) {
 		if len(e.Access.Roles) == 0 {
 			panic("mlflow endpoint without access: " + e.Path)
 		}

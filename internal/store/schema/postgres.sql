@@ -165,6 +165,15 @@ CREATE TABLE mlflow_artifacts (
   CONSTRAINT mlflow_artifacts_pkey PRIMARY KEY (company, path)
 );
 
+-- table mlflow_assessments
+CREATE TABLE mlflow_assessments (
+  company text NOT NULL,
+  trace_id text NOT NULL,
+  assessment_id text NOT NULL,
+  doc text NOT NULL,
+  CONSTRAINT mlflow_assessments_pkey PRIMARY KEY (company, assessment_id)
+);
+
 -- table mlflow_eval_dataset_experiments
 CREATE TABLE mlflow_eval_dataset_experiments (
   company text NOT NULL,
@@ -234,6 +243,27 @@ CREATE TABLE mlflow_scorers (
   created bigint NOT NULL,
   serialized text NOT NULL,
   CONSTRAINT mlflow_scorers_pkey PRIMARY KEY (company, experiment, name, version)
+);
+
+-- table mlflow_trace_spans
+CREATE TABLE mlflow_trace_spans (
+  company text NOT NULL,
+  trace_id text NOT NULL,
+  span_id text NOT NULL,
+  doc text NOT NULL,
+  CONSTRAINT mlflow_trace_spans_pkey PRIMARY KEY (company, trace_id, span_id)
+);
+
+-- table mlflow_traces
+CREATE TABLE mlflow_traces (
+  company text NOT NULL,
+  trace_id text NOT NULL,
+  experiment_id text NOT NULL,
+  request_time bigint NOT NULL,
+  duration bigint NOT NULL,
+  state text NOT NULL,
+  doc text NOT NULL,
+  CONSTRAINT mlflow_traces_pkey PRIMARY KEY (company, trace_id)
 );
 
 -- table models
@@ -604,6 +634,12 @@ CREATE UNIQUE INDEX list_scrolls_pkey ON public.list_scrolls USING btree (id);
 -- index mlflow_artifacts_pkey on mlflow_artifacts
 CREATE UNIQUE INDEX mlflow_artifacts_pkey ON public.mlflow_artifacts USING btree (company, path);
 
+-- index mlflow_assessments_pkey on mlflow_assessments
+CREATE UNIQUE INDEX mlflow_assessments_pkey ON public.mlflow_assessments USING btree (company, assessment_id);
+
+-- index mlflow_assessments_trace on mlflow_assessments
+CREATE INDEX mlflow_assessments_trace ON public.mlflow_assessments USING btree (company, trace_id);
+
 -- index mlflow_eval_dataset_experiments_exp on mlflow_eval_dataset_experiments
 CREATE INDEX mlflow_eval_dataset_experiments_exp ON public.mlflow_eval_dataset_experiments USING btree (company, experiment);
 
@@ -639,6 +675,15 @@ CREATE UNIQUE INDEX mlflow_registered_models_pkey ON public.mlflow_registered_mo
 
 -- index mlflow_scorers_pkey on mlflow_scorers
 CREATE UNIQUE INDEX mlflow_scorers_pkey ON public.mlflow_scorers USING btree (company, experiment, name, version);
+
+-- index mlflow_trace_spans_pkey on mlflow_trace_spans
+CREATE UNIQUE INDEX mlflow_trace_spans_pkey ON public.mlflow_trace_spans USING btree (company, trace_id, span_id);
+
+-- index mlflow_traces_experiment on mlflow_traces
+CREATE INDEX mlflow_traces_experiment ON public.mlflow_traces USING btree (company, experiment_id, request_time);
+
+-- index mlflow_traces_pkey on mlflow_traces
+CREATE UNIQUE INDEX mlflow_traces_pkey ON public.mlflow_traces USING btree (company, trace_id);
 
 -- index models_company_project on models
 CREATE INDEX models_company_project ON public.models USING btree (company, project, last_update);

@@ -132,6 +132,15 @@ CREATE TABLE mlflow_artifacts (
     PRIMARY KEY (company, path)
 );
 
+-- table mlflow_assessments
+CREATE TABLE mlflow_assessments (
+    company       TEXT NOT NULL,
+    trace_id      TEXT NOT NULL,
+    assessment_id TEXT NOT NULL,
+    doc           TEXT NOT NULL,
+    PRIMARY KEY (company, assessment_id)
+);
+
 -- table mlflow_eval_dataset_experiments
 CREATE TABLE mlflow_eval_dataset_experiments (
     company    TEXT NOT NULL,
@@ -197,6 +206,27 @@ CREATE TABLE mlflow_scorers (
     created    BIGINT NOT NULL,
     serialized TEXT NOT NULL,
     PRIMARY KEY (company, experiment, name, version)
+);
+
+-- table mlflow_trace_spans
+CREATE TABLE mlflow_trace_spans (
+    company  TEXT NOT NULL,
+    trace_id TEXT NOT NULL,
+    span_id  TEXT NOT NULL,
+    doc      TEXT NOT NULL,
+    PRIMARY KEY (company, trace_id, span_id)
+);
+
+-- table mlflow_traces
+CREATE TABLE mlflow_traces (
+    company       TEXT NOT NULL,
+    trace_id      TEXT NOT NULL,
+    experiment_id TEXT NOT NULL,
+    request_time  BIGINT NOT NULL,
+    duration      BIGINT NOT NULL,
+    state         TEXT NOT NULL,
+    doc           TEXT NOT NULL,
+    PRIMARY KEY (company, trace_id)
 );
 
 -- table models
@@ -476,6 +506,9 @@ CREATE INDEX event_scrolls_expires ON event_scrolls (expires);
 -- index event_series_key on event_series
 CREATE UNIQUE INDEX event_series_key ON event_series (task, metric, variant);
 
+-- index mlflow_assessments_trace on mlflow_assessments
+CREATE INDEX mlflow_assessments_trace ON mlflow_assessments (company, trace_id);
+
 -- index mlflow_eval_dataset_experiments_exp on mlflow_eval_dataset_experiments
 CREATE INDEX mlflow_eval_dataset_experiments_exp ON mlflow_eval_dataset_experiments (company, experiment);
 
@@ -490,6 +523,9 @@ CREATE INDEX mlflow_metrics_key ON mlflow_metrics (task, metric_key, step, ts);
 
 -- index mlflow_metrics_model on mlflow_metrics
 CREATE INDEX mlflow_metrics_model ON mlflow_metrics (model_id) WHERE model_id <> '';
+
+-- index mlflow_traces_experiment on mlflow_traces
+CREATE INDEX mlflow_traces_experiment ON mlflow_traces (company, experiment_id, request_time);
 
 -- index models_company_project on models
 CREATE INDEX models_company_project ON models (company, project, last_update);

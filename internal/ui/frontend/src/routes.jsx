@@ -10,6 +10,7 @@ import { ModelPage } from './pages/model.jsx';
 import { QueuesPage } from './pages/queues.jsx';
 import { WorkersPage } from './pages/workers.jsx';
 import { SettingsPage } from './pages/settings.jsx';
+import { TracesPage, TracePage } from './pages/traces.jsx';
 
 export const routes = [
   { path: '/projects', page: ProjectsPage, nav: 'projects' },
@@ -20,6 +21,8 @@ export const routes = [
   { path: '/projects/:project/experiments/:task/*', page: ExperimentPage, nav: 'projects' },
   { path: '/projects/:project/tasks/:task', page: ExperimentPage, nav: 'projects' },
   { path: '/projects/:project/tasks/:task/*', page: ExperimentPage, nav: 'projects' },
+  { path: '/projects/:project/traces', page: TracesPage, nav: 'projects' },
+  { path: '/projects/:project/traces/:trace', page: TracePage, nav: 'projects' },
   { path: '/experiments', page: ExperimentsPage, nav: 'experiments' },
   { path: '/compare', page: ComparePage, nav: 'experiments' },
   { path: '/models', page: ModelsPage, nav: 'models' },

@@ -33,7 +33,7 @@ export function useProjectHead(project) {
   return useApi(() => (all ? Promise.resolve(null) : loadProject(project)), [project]);
 }
 
-export function ExperimentsHead({ head }) {
+export function ExperimentsHead({ head, tab = 'experiments' }) {
   if (!head) {
     return (
       <div class="xt-head">
@@ -50,6 +50,10 @@ export function ExperimentsHead({ head }) {
         {ancestors.map(a => <span key={a.name}> / {a.id ? <Link href={href(a.id)}>{a.name.split('/').pop()}</Link> : a.name.split('/').pop()}</span>)}
       </div>
       <h1 data-testid="project-name">{project.basename || project.name.split('/').pop()}</h1>
+      <nav class="xt-tabs">
+        <Link href={href(project.id)} class={tab === 'experiments' ? 'on' : ''} data-testid="tab-experiments">Experiments</Link>
+        <Link href={`/projects/${encodeURIComponent(project.id)}/traces`} class={tab === 'traces' ? 'on' : ''} data-testid="tab-traces">Traces</Link>
+      </nav>
       {children.length > 0 && (
         <div class="xt-children">
           <span class="muted small">Sub-projects:</span>

@@ -72,7 +72,7 @@ func New(env *domain.Env, authn rpc.Authenticator, origins *httpx.Origins, log *
 	}
 	s := &Server{env: env, auth: authn, origins: origins, log: log, maxBody: maxBody, timeout: timeout,
 		ing: &events.Ingester{DB: env.DB, Now: env.Now}, byPath: map[string]*endpoint{}}
-	for _, e := range slices.Concat(s.table(), s.artifactTable(), s.registryTable(), s.loggedModelTable()) {
+	for _, e := range slices.Concat(s.table(), s.artifactTable(), s.registryTable(), s.loggedModelTable(), s.v3Table()) {
 		if len(e.Access.Roles) == 0 {
 			panic("mlflow endpoint without access: " + e.Path)
 		}
@@ -86,8 +86,17 @@ func New(env *domain.Env, authn rpc.Authenticator, origins *httpx.Origins, log *
 func (s *Server) Mount(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		for _, p := range Prefixes {
+			if rest, ok := strings.CutPrefix(r.URL.Path, p); ok {
+				if strings.HasPrefix(rest, v3Key) {
+					rest = "" // a 3.0 row is not a 2.0 path
+				}
+				s.serve(w, r, rest)
+				return
+			}
+		}
+		for _, p := range Prefixes3 {
 			if strings.HasPrefix(r.URL.Path, p) {
-				s.serve(w, r, strings.TrimPrefix(r.URL.Path, p))
+				s.serve(w, r, v3Key+strings.TrimPrefix(r.URL.Path, p))
 				return
 			}
 		}

@@ -40,8 +40,8 @@ func (s *Server) WithFiles(fs *files.Service) *Server {
 	return s
 }
 
-// MountArtifacts answers the artifact proxy and the logged models' paths
-// (which carry ids in the path) and hands every other request to next.
+// MountArtifacts answers the artifact proxy and the downloads streamed
+// outside the JSON tables, and hands every other request to next.
 func (s *Server) MountArtifacts(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		for _, p := range ArtifactPrefixes {
@@ -74,12 +74,7 @@ func (s *Server) MountArtifacts(next http.Handler) http.Handler {
 				s.serveRaw(w, r, rpc.Write, s.uploadRunArtifact)
 				return
 			}
-			if sub, ok := strings.CutPrefix(rest, "logged-models/"); ok {
-				s.routeLoggedModel(w, r, sub)
-				return
-			}
-			if methodRouted[strings.TrimSuffix(rest, "/")] {
-				s.serve(w, r, strings.TrimSuffix(rest, "/")+byMethod+r.Method)
+			if sub, ok := strings.CutPrefix(rest, "logged-models/"); ok && s.routeLoggedModelFile(w, r, sub) {
 				return
 			}
 		}

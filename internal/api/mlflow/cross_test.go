@@ -101,6 +101,8 @@ func TestEveryPathHasATest(t *testing.T) {
 		"experiments/delete-experiment-tag", "runs/create", "runs/get", "runs/update", "runs/delete", "runs/restore",
 		"runs/search", "runs/log-metric", "runs/log-parameter", "runs/set-tag", "runs/delete-tag", "runs/log-batch",
 		"runs/log-inputs", "metrics/get-history", "metrics/get-history-bulk", "metrics/get-history-bulk-interval",
+		// graphql_test.go
+		"experiments/search-datasets",
 		// artifacts_test.go, registry_test.go, logged_models_test.go
 		"artifacts/list", "registered-models/create", "registered-models/get", "registered-models/rename",
 		"registered-models/update", "registered-models/delete", "registered-models/search", "registered-models/set-tag",
@@ -108,9 +110,9 @@ func TestEveryPathHasATest(t *testing.T) {
 		"registered-models/alias#DELETE", "registered-models/alias#GET", "model-versions/create", "model-versions/get",
 		"model-versions/update", "model-versions/delete", "model-versions/search", "model-versions/transition-stage",
 		"model-versions/set-tag", "model-versions/delete-tag", "model-versions/get-download-uri", "logged-models",
-		"logged-models/search", "logged-models/:id#GET", "logged-models/:id#PATCH", "logged-models/:id#DELETE",
-		"logged-models/:id/tags#PATCH", "logged-models/:id/tags/:key#DELETE", "logged-models/:id/params#POST",
-		"logged-models/:id/artifacts/directories#GET", "runs/outputs",
+		"logged-models/search", "logged-models/{model_id}#GET", "logged-models/{model_id}#PATCH",
+		"logged-models/{model_id}#DELETE", "logged-models/{model_id}/tags", "logged-models/{model_id}/tags/{tag_key...}",
+		"logged-models/{model_id}/params", "logged-models/{model_id}/artifacts/directories", "runs/outputs",
 		// v3_test.go
 		"3.0/server-info"}
 	got := mlflowapi.TablePaths()

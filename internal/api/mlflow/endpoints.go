@@ -31,6 +31,7 @@ func (s *Server) table() []endpoint {
 		{"experiments/restore", post, rpc.Write, s.restoreExperiment},
 		{"experiments/set-experiment-tag", post, rpc.Write, s.setExperimentTag},
 		{"experiments/delete-experiment-tag", post, rpc.Write, s.deleteExperimentTag},
+		{"experiments/search-datasets", post, rpc.Read, s.searchDatasets},
 		{"runs/create", post, rpc.Write, s.createRun},
 		{"runs/get", get, rpc.Read, s.getRun},
 		{"runs/update", post, rpc.Write, s.updateRun},

@@ -17,9 +17,9 @@ func TablePaths() []string {
 // Sorted is slices.Sorted of a list, for tests.
 func Sorted(l []string) []string { return slices.Sorted(slices.Values(l)) }
 
-// Row is one endpoint of the tables as a test sees it: the path (with
-// ":id"/":key" placeholders and "#METHOD" for rows chosen by method),
-// the methods and the roles that may call it.
+// Row is one endpoint of the tables as a test sees it: its name (the
+// path with "{name}" segments, and "#METHOD" for rows that share a
+// path), the methods and the roles that may call it.
 type Row struct {
 	Path    string
 	Methods []string
@@ -30,9 +30,10 @@ type Row struct {
 func TableRows() []Row {
 	s := New(&domain.Env{}, nil, nil, slog.New(slog.NewTextHandler(io.Discard, nil)), 0, 0)
 	var out []Row
+	rows := s.routes.rowNames()
 	for _, p := range s.Paths() {
-		e := s.byPath[p]
-		out = append(out, Row{Path: e.Path, Methods: e.Methods, Roles: e.Access.Roles})
+		e := rows[p]
+		out = append(out, Row{Path: p, Methods: e.Methods, Roles: e.Access.Roles})
 	}
 	return out
 }

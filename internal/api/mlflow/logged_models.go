@@ -11,61 +11,35 @@ import (
 	"github.com/trove-ml/trove/internal/rpc"
 )
 
-// MLflow 3's logged models (issue 38): /logged-models/<id>[/...] paths,
-// routed by MountArtifacts to the rows below with the ids in the call's
-// context.
+// MLflow 3's logged models (issue 38): /logged-models/{model_id}[/...]
+// paths, the id (and a tag's key) read as parameters (router.go).
 
 func (s *Server) loggedModelTable() []endpoint {
 	return []endpoint{
 		{"logged-models", post, rpc.Write, s.createLoggedModel},
 		{"logged-models/search", post, rpc.Read, s.searchLoggedModels},
-		{"logged-models/:id" + byMethod + "GET", get, rpc.Read, s.getLoggedModel},
-		{"logged-models/:id" + byMethod + "PATCH", patch, rpc.Write, s.finalizeLoggedModel},
-		{"logged-models/:id" + byMethod + "DELETE", del, rpc.Write, s.deleteLoggedModel},
-		{"logged-models/:id/tags" + byMethod + "PATCH", patch, rpc.Write, s.setLoggedModelTags},
-		{"logged-models/:id/tags/:key" + byMethod + "DELETE", del, rpc.Write, s.deleteLoggedModelTag},
-		{"logged-models/:id/params" + byMethod + "POST", post, rpc.Write, s.logLoggedModelParams},
-		{"logged-models/:id/artifacts/directories" + byMethod + "GET", get, rpc.Read, s.listLoggedModelArtifacts},
+		{"logged-models/{model_id}", get, rpc.Read, s.getLoggedModel},
+		{"logged-models/{model_id}", patch, rpc.Write, s.finalizeLoggedModel},
+		{"logged-models/{model_id}", del, rpc.Write, s.deleteLoggedModel},
+		{"logged-models/{model_id}/tags", patch, rpc.Write, s.setLoggedModelTags},
+		{"logged-models/{model_id}/tags/{tag_key...}", del, rpc.Write, s.deleteLoggedModelTag},
+		{"logged-models/{model_id}/params", post, rpc.Write, s.logLoggedModelParams},
+		{"logged-models/{model_id}/artifacts/directories", get, rpc.Read, s.listLoggedModelArtifacts},
 		{"runs/outputs", post, rpc.Write, s.logOutputs},
 	}
 }
 
-// pathIDs are the ids a logged model's path carries.
-type pathIDs struct{ model, key string }
-
-type pathIDsKey struct{}
-
-func idsOf(ctx context.Context) pathIDs {
-	v, _ := ctx.Value(pathIDsKey{}).(pathIDs)
-	return v
-}
-
-// routeLoggedModel answers /logged-models/<rest>.
-func (s *Server) routeLoggedModel(w http.ResponseWriter, r *http.Request, rest string) {
-	if rest == "search" || rest == "search/" {
-		s.serve(w, r, "logged-models/search")
-		return
-	}
+// loggedModelFile answers /logged-models/{model_id}/artifacts/files,
+// a download streamed outside the JSON table.
+func (s *Server) routeLoggedModelFile(w http.ResponseWriter, r *http.Request, rest string) bool {
 	id, sub, _ := strings.Cut(rest, "/")
-	if sub == "artifacts/files" {
-		s.serveRaw(w, r, rpc.Read, func(w http.ResponseWriter, r *http.Request, who *auth.Identity) error {
-			return s.loggedModelFile(w, r, who, id)
-		})
-		return
+	if sub != "artifacts/files" {
+		return false
 	}
-	ids := pathIDs{model: id}
-	row := "logged-models/:id"
-	switch {
-	case sub == "" || sub == "/":
-	case sub == "tags" || sub == "params" || sub == "artifacts/directories":
-		row += "/" + sub
-	case strings.HasPrefix(sub, "tags/"):
-		ids.key = strings.TrimPrefix(sub, "tags/")
-		row += "/tags/:key"
-	default:
-		row += "/" + sub
-	}
-	s.serve(w, r.WithContext(context.WithValue(r.Context(), pathIDsKey{}, ids)), row+byMethod+r.Method)
+	s.serveRaw(w, r, rpc.Read, func(w http.ResponseWriter, r *http.Request, who *auth.Identity) error {
+		return s.loggedModelFile(w, r, who, id)
+	})
+	return true
 }
 
 type loggedModelJSON struct {
@@ -132,7 +106,7 @@ func (s *Server) createLoggedModel(ctx context.Context, c *call) (any, error) {
 }
 
 func (s *Server) getLoggedModel(ctx context.Context, c *call) (any, error) {
-	return loggedModelAnswer(mlflow.GetLoggedModel(ctx, s.env, c.id.CompanyID, idsOf(ctx).model))
+	return loggedModelAnswer(mlflow.GetLoggedModel(ctx, s.env, c.id.CompanyID, c.path("model_id")))
 }
 
 func (s *Server) finalizeLoggedModel(ctx context.Context, c *call) (any, error) {
@@ -140,11 +114,11 @@ func (s *Server) finalizeLoggedModel(ctx context.Context, c *call) (any, error) 
 	if err != nil {
 		return nil, err
 	}
-	return loggedModelAnswer(mlflow.FinalizeLoggedModel(ctx, s.env, c.id.CompanyID, c.id.UserID, idsOf(ctx).model, status))
+	return loggedModelAnswer(mlflow.FinalizeLoggedModel(ctx, s.env, c.id.CompanyID, c.id.UserID, c.path("model_id"), status))
 }
 
 func (s *Server) deleteLoggedModel(ctx context.Context, c *call) (any, error) {
-	return empty{}, mlflow.DeleteLoggedModel(ctx, s.env, c.id.CompanyID, idsOf(ctx).model)
+	return empty{}, mlflow.DeleteLoggedModel(ctx, s.env, c.id.CompanyID, c.path("model_id"))
 }
 
 func (s *Server) setLoggedModelTags(ctx context.Context, c *call) (any, error) {
@@ -152,15 +126,11 @@ func (s *Server) setLoggedModelTags(ctx context.Context, c *call) (any, error) {
 	if err := c.list("tags", &tags); err != nil {
 		return nil, err
 	}
-	return loggedModelAnswer(mlflow.SetLoggedModelTags(ctx, s.env, c.id.CompanyID, c.id.UserID, idsOf(ctx).model, tagMap(tags)))
+	return loggedModelAnswer(mlflow.SetLoggedModelTags(ctx, s.env, c.id.CompanyID, c.id.UserID, c.path("model_id"), tagMap(tags)))
 }
 
 func (s *Server) deleteLoggedModelTag(ctx context.Context, c *call) (any, error) {
-	ids := idsOf(ctx)
-	if ids.key == "" {
-		return nil, missing("tag_key")
-	}
-	return empty{}, mlflow.DeleteLoggedModelTag(ctx, s.env, c.id.CompanyID, c.id.UserID, ids.model, ids.key)
+	return empty{}, mlflow.DeleteLoggedModelTag(ctx, s.env, c.id.CompanyID, c.id.UserID, c.path("model_id"), c.path("tag_key"))
 }
 
 func (s *Server) logLoggedModelParams(ctx context.Context, c *call) (any, error) {
@@ -168,7 +138,7 @@ func (s *Server) logLoggedModelParams(ctx context.Context, c *call) (any, error)
 	if err := c.list("params", &params); err != nil {
 		return nil, err
 	}
-	return empty{}, mlflow.LogLoggedModelParams(ctx, s.env, c.id.CompanyID, c.id.UserID, idsOf(ctx).model, tagMap(params))
+	return empty{}, mlflow.LogLoggedModelParams(ctx, s.env, c.id.CompanyID, c.id.UserID, c.path("model_id"), tagMap(params))
 }
 
 // orderIn is an order term of a logged models search.
@@ -223,7 +193,7 @@ func (s *Server) searchLoggedModels(ctx context.Context, c *call) (any, error) {
 // listLoggedModelArtifacts lists a folder of a logged model's artifacts
 // (artifact_directory_path, "" for its root).
 func (s *Server) listLoggedModelArtifacts(ctx context.Context, c *call) (any, error) {
-	m, err := mlflow.GetLoggedModel(ctx, s.env, c.id.CompanyID, idsOf(ctx).model)
+	m, err := mlflow.GetLoggedModel(ctx, s.env, c.id.CompanyID, c.path("model_id"))
 	if err != nil {
 		return nil, err
 	}

@@ -23,6 +23,14 @@ func missing(name string) error {
 	return apierr.MLflowInvalidParameter("Missing value for required parameter '%s'. See the API docs for more information about request parameters.", name)
 }
 
+// path is a value the row's path carries ("{name}", router.go): always
+// there once the row matched.
+func (c *call) path(name string) string {
+	var v string
+	_ = json.Unmarshal(c.params[name], &v)
+	return v
+}
+
 func (c *call) has(name string) bool {
 	v, ok := c.params[name]
 	return ok && len(v) > 0 && string(v) != "null"

@@ -19,13 +19,6 @@ var (
 	del   = []string{"DELETE"}
 )
 
-// byMethod joins a path and a method in the table's rows of paths that
-// answer several calls by method (the method decides the access).
-const byMethod = "#"
-
-// methodRouted are those paths.
-var methodRouted = map[string]bool{"registered-models/alias": true}
-
 func (s *Server) registryTable() []endpoint {
 	return []endpoint{
 		{"registered-models/create", post, rpc.Write, s.createRegisteredModel},
@@ -38,9 +31,9 @@ func (s *Server) registryTable() []endpoint {
 		{"registered-models/delete-tag", del, rpc.Write, s.deleteRegisteredModelTag},
 		{"registered-models/get-latest-versions", both, rpc.Read, s.latestVersions},
 		// one path, three calls: MountArtifacts routes them by method
-		{"registered-models/alias" + byMethod + "POST", post, rpc.Write, s.aliasCall("POST")},
-		{"registered-models/alias" + byMethod + "DELETE", del, rpc.Write, s.aliasCall("DELETE")},
-		{"registered-models/alias" + byMethod + "GET", get, rpc.Read, s.aliasCall("GET")},
+		{"registered-models/alias", post, rpc.Write, s.aliasCall("POST")},
+		{"registered-models/alias", del, rpc.Write, s.aliasCall("DELETE")},
+		{"registered-models/alias", get, rpc.Read, s.aliasCall("GET")},
 		{"model-versions/create", post, rpc.Write, s.createModelVersion},
 		{"model-versions/get", get, rpc.Read, s.getModelVersion},
 		{"model-versions/update", patch, rpc.Write, s.updateModelVersion},

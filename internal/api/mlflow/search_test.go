@@ -116,6 +116,11 @@ func TestEnvelopeAndAccess(t *testing.T) {
 			t.Fatalf("ajax prefix: %q", n)
 		}
 		c.get(t, "experiments/nope", nil).fails(t, 404, "ENDPOINT_NOT_FOUND", "experiments/nope")
+		// MLflow 3's prefix: its own rows only, never the ClearML API's answer
+		for _, p := range []string{"/api/3.0/mlflow/", "/ajax-api/3.0/mlflow/"} {
+			v3 := &client{e: c.e, auth: c.auth, prefix: p}
+			v3.get(t, "experiments/get", url.Values{"experiment_id": {exp}}).fails(t, 404, "ENDPOINT_NOT_FOUND", p+"experiments/get")
+		}
 		c.do(t, "GET", "experiments/create", nil, url.Values{"name": {"x"}}).fails(t, 405, "BAD_REQUEST", "GET")
 		c.post(t, "experiments/create", "{not json").fails(t, 400, "BAD_REQUEST", "JSON")
 		c.post(t, "experiments/create", `["a list"]`).fails(t, 400, "BAD_REQUEST", "JSON")

@@ -18,6 +18,8 @@ import (
 	"strings"
 	"time"
 
+	graphql "github.com/graph-gophers/graphql-go"
+
 	"github.com/trove-ml/trove/internal/apierr"
 	"github.com/trove-ml/trove/internal/auth"
 	"github.com/trove-ml/trove/internal/domain"
@@ -28,8 +30,12 @@ import (
 	"github.com/trove-ml/trove/internal/store"
 )
 
-// Prefixes are the path prefixes the MLflow API answers under.
+// Prefixes are the path prefixes the MLflow API answers under; rows of
+// the 3.0 ones start with "3.0/" (router.go).
 var Prefixes = []string{"/api/2.0/mlflow/", "/ajax-api/2.0/mlflow/"}
+
+// prefixes3 are MLflow 3's prefixes.
+var prefixes3 = []string{"/api/3.0/mlflow/", "/ajax-api/3.0/mlflow/"}
 
 // DefaultTimeout bounds a call when the server is given none.
 const DefaultTimeout = 60 * time.Second
@@ -43,9 +49,11 @@ type Server struct {
 	maxBody int64
 	timeout time.Duration
 	ing     *events.Ingester
-	byPath  map[string]*endpoint
+	routes  router
 	// files stores artifacts (artifacts.go); nil: no artifact proxy.
 	files *files.Service
+	// gql runs GraphQL queries (graphql.go).
+	gql *graphql.Schema
 }
 
 // endpoint is one row of the table.
@@ -71,14 +79,15 @@ func New(env *domain.Env, authn rpc.Authenticator, origins *httpx.Origins, log *
 		timeout = DefaultTimeout
 	}
 	s := &Server{env: env, auth: authn, origins: origins, log: log, maxBody: maxBody, timeout: timeout,
-		ing: &events.Ingester{DB: env.DB, Now: env.Now}, byPath: map[string]*endpoint{}}
+		ing: &events.Ingester{DB: env.DB, Now: env.Now}}
 	for _, e := range slices.Concat(s.table(), s.artifactTable(), s.registryTable(), s.loggedModelTable(), s.v3Table()) {
 		if len(e.Access.Roles) == 0 {
 			panic("mlflow endpoint without access: " + e.Path)
 		}
 		ep := e
-		s.byPath[e.Path] = &ep
+		s.routes.add(&ep)
 	}
+	s.gql = s.newGraphQLSchema()
 	return s
 }
 
@@ -87,27 +96,36 @@ func (s *Server) Mount(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		for _, p := range Prefixes {
 			if rest, ok := strings.CutPrefix(r.URL.Path, p); ok {
-				if strings.HasPrefix(rest, v3Key) {
-					rest = "" // a 3.0 row is not a 2.0 path
+				if strings.HasPrefix(rest, v3) {
+					rest = "" // a 3.0 row is not reachable under 2.0
 				}
 				s.serve(w, r, rest)
 				return
 			}
 		}
-		for _, p := range Prefixes3 {
+		for _, p := range prefixes3 {
 			if strings.HasPrefix(r.URL.Path, p) {
-				s.serve(w, r, v3Key+strings.TrimPrefix(r.URL.Path, p))
+				s.serve(w, r, v3+strings.TrimPrefix(r.URL.Path, p))
 				return
 			}
+		}
+		if slices.Contains(GraphQLPaths, r.URL.Path) {
+			s.serveGraphQL(w, r)
+			return
+		}
+		if r.URL.Path == "/version" {
+			s.serveVersion(w, r)
+			return
 		}
 		next.ServeHTTP(w, r)
 	})
 }
 
-// Paths lists the table's paths (tests check each has a test).
+// Paths names the table's rows (router.rowNames; tests check each has
+// a test).
 func (s *Server) Paths() []string {
 	var out []string
-	for p := range s.byPath {
+	for p := range s.routes.rowNames() {
 		out = append(out, p)
 	}
 	slices.Sort(out)
@@ -131,35 +149,24 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request, path string) {
 		}
 		s.log.Debug("call", "mlflow", path, "status", status, "duration_ms", float64(time.Since(start).Microseconds())/1000)
 	}()
-	ep := s.byPath[strings.TrimSuffix(path, "/")]
-	if ep == nil {
+	ep, vars, known := s.routes.match(path, r.Method)
+	if !known {
 		status = 404
 		writeError(w, apierr.MLflowEndpointNotFound(r.Method, r.URL.Path))
 		return
 	}
-	if !slices.Contains(ep.Methods, r.Method) {
+	if ep == nil {
 		status = 405
-		e := apierr.MLflowBadRequest("Method %s is not allowed for %s (allowed: %s)", r.Method, r.URL.Path, strings.Join(ep.Methods, ", "))
+		e := apierr.MLflowBadRequest("Method %s is not allowed for %s", r.Method, r.URL.Path)
 		e.Code = 405
 		writeError(w, e)
 		return
 	}
 	ctx, cancel := context.WithTimeout(r.Context(), s.timeout)
 	defer cancel()
-	out, err := s.run(ctx, ep, w, r)
+	out, err := s.run(ctx, ep, vars, w, r)
 	if err != nil {
-		ae := apierr.As(err)
-		if ae == nil {
-			if f := store.FaultOf(err); f != "" {
-				ae = apierr.StoreUnavailable(string(f), err)
-			} else if errors.Is(ctx.Err(), context.DeadlineExceeded) {
-				ae = apierr.MLflowBadRequest("The call took longer than %s and was stopped", s.timeout)
-				ae.Code = 503
-			} else {
-				s.log.Error("mlflow call failed", "path", path, "error", err.Error())
-				ae = apierr.Internal(err)
-			}
-		}
+		ae := s.apiError(ctx, path, err)
 		status = ae.Code
 		writeError(w, ae)
 		return
@@ -175,9 +182,27 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request, path string) {
 	_, _ = w.Write(body)
 }
 
+// apiError is err as an API error: a store fault is 503, a call past
+// its deadline 503, anything not already an API error 500 (logged).
+func (s *Server) apiError(ctx context.Context, path string, err error) *apierr.Error {
+	if ae := apierr.As(err); ae != nil {
+		return ae
+	}
+	if f := store.FaultOf(err); f != "" {
+		return apierr.StoreUnavailable(string(f), err)
+	}
+	if errors.Is(ctx.Err(), context.DeadlineExceeded) {
+		ae := apierr.MLflowBadRequest("The call took longer than %s and was stopped", s.timeout)
+		ae.Code = 503
+		return ae
+	}
+	s.log.Error("mlflow call failed", "path", path, "error", err.Error())
+	return apierr.Internal(err)
+}
+
 // run authenticates, checks the endpoint's access, reads the parameters
 // and calls the handler.
-func (s *Server) run(ctx context.Context, ep *endpoint, w http.ResponseWriter, r *http.Request) (any, error) {
+func (s *Server) run(ctx context.Context, ep *endpoint, vars map[string]string, w http.ResponseWriter, r *http.Request) (any, error) {
 	id, err := s.auth.Authenticate(ctx, r)
 	if err != nil {
 		return nil, err
@@ -215,6 +240,10 @@ func (s *Server) run(ctx context.Context, ep *endpoint, w http.ResponseWriter, r
 				return nil, apierr.MLflowBadRequest("The request body is not a JSON object: %s", shortErr(err))
 			}
 		}
+	}
+	// the path's own values win over members of the same name
+	for k, v := range vars {
+		c.params[k], _ = json.Marshal(v)
 	}
 	return ep.Handle(ctx, c)
 }

@@ -6,18 +6,11 @@ import (
 	"github.com/trove-ml/trove/internal/rpc"
 )
 
-// Prefixes3 are the paths of MLflow's 3.0 API. Their rows sit in the one
-// table under "3.0/<path>"; any other path under them is MLflow's
-// ENDPOINT_NOT_FOUND (not the ClearML API's answer), so MLflow's client
-// and UI read a missing 3.0 feature as missing.
-var Prefixes3 = []string{"/api/3.0/mlflow/", "/ajax-api/3.0/mlflow/"}
-
-// v3Key is the table key of 3.0 path p.
-const v3Key = "3.0/"
-
+// v3Table holds MLflow's 3.0 rows of this package (router.go: their
+// paths start with "3.0/").
 func (s *Server) v3Table() []endpoint {
 	return []endpoint{
-		{v3Key + "server-info", get, rpc.Read, s.serverInfo},
+		{v3 + "server-info", get, rpc.Read, s.serverInfo},
 	}
 }
 

@@ -28,7 +28,7 @@ func TestServerInfoAndOther3Paths(t *testing.T) {
 			}
 			in.get(t, "assistant/config", nil).fails(t, 404, "ENDPOINT_NOT_FOUND", "assistant/config")
 			in.post(t, "traces/search", map[string]any{}).fails(t, 404, "ENDPOINT_NOT_FOUND", "traces")
-			in.post(t, "server-info", map[string]any{}).fails(t, 405, "BAD_REQUEST", "GET")
+			in.post(t, "server-info", map[string]any{}).fails(t, 405, "BAD_REQUEST", "POST is not allowed")
 			(&client{e: c.e, prefix: prefix}).get(t, "server-info", nil).fails(t, 401, "UNAUTHENTICATED", "")
 			in.as(guestUser).get(t, "server-info", nil).ok(t)
 		}

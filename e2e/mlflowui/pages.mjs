@@ -71,7 +71,10 @@ export function pages(web, seeded, {key, secret}) {
     {
       name: 'run metric history page',
       run: async page => {
-        await page.goto(`${ui}#/metric/loss?runs=${encodeURIComponent(JSON.stringify([run]))}&experiments=${encodeURIComponent(JSON.stringify([exp]))}`);
+        const q = new URLSearchParams({runs: JSON.stringify([run]), metric: JSON.stringify('loss'), experiments: JSON.stringify([exp]),
+          plot_metric_keys: JSON.stringify(['loss']), plot_layout: '{}', x_axis: 'step', y_axis_scale: 'linear', line_smoothness: '1',
+          show_point: 'false', deselected_curves: '[]', last_linear_y_axis_range: '[]'});
+        await page.goto(`${ui}#/metric?${q}`);
         await page.locator('canvas, svg.main-svg').first().waitFor({timeout: 20000});
       },
     },
@@ -140,7 +143,8 @@ export function pages(web, seeded, {key, secret}) {
       run: async page => {
         await page.goto(`${ui}#/models/${encodeURIComponent(seeded.model)}/versions/1`);
         await shows(page, 'validated', 'the version\'s tag');
-        await shows(page, 'MLmodel', 'the version\'s files');
+        // the schema is read from the version's MLmodel file (model-versions/get-artifact)
+        await shows(page, 'Inputs (1)', 'the version\'s schema');
       },
     },
   ];

@@ -21,11 +21,13 @@ import (
 const MLflowUIPrefix = "/mlflow/"
 
 // MLflowUICSP is the policy of the MLflow UI's page and files. Its scripts
-// are the build's own files (no inline script); styles are set inline by
-// its component library; images include the data: and blob: URLs it makes
-// for artifacts it previews; its telemetry worker is a file of the build.
-// Fetches stay on this origin.
-const MLflowUICSP = "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; " +
+// are the build's own files (no inline script), but its plotly.js compiles
+// the WebGL charts' draw calls with Function() (regl), hence 'unsafe-eval':
+// without it the compare page's parallel coordinates are refused. Styles
+// are set inline by its component library; images include the data: and
+// blob: URLs it makes for artifacts it previews; its telemetry worker is a
+// file of the build. Fetches stay on this origin.
+const MLflowUICSP = "default-src 'self'; script-src 'self' 'unsafe-eval'; style-src 'self' 'unsafe-inline'; " +
 	"img-src 'self' data: blob:; font-src 'self' data:; connect-src 'self'; media-src 'self' blob:; " +
 	"worker-src 'self' blob:; frame-src 'self' blob:; object-src 'none'; base-uri 'self'; form-action 'self'; " +
 	"frame-ancestors 'self'"

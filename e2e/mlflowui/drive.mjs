@@ -98,9 +98,14 @@ function record(page, steps) {
     const req = resp.request();
     const call = {method: req.method(), path: u.pathname, query: u.search, status: resp.status()};
     if (req.postData()) call.body = req.postData().slice(0, 2000);
-    if (resp.status() >= 400) {
+    if (resp.status() >= 400 || u.pathname.endsWith('/graphql')) {
       try {
-        call.answer = (await resp.text()).slice(0, 2000);
+        const text = await resp.text();
+        // GraphQL answers 200 with an "errors" member for a field it lacks
+        if (resp.status() >= 400 || /"errors"\s*:\s*\[\s*["{]/.test(text)) {
+          call.answer = text.slice(0, 2000);
+          if (resp.status() < 400) call.graphqlErrors = true;
+        }
       } catch { /* the page moved on */ }
     }
     cur().calls.push(call);
@@ -119,7 +124,7 @@ function record(page, steps) {
 // own server answers so too unless started with those apps: the current
 // user (its basic-auth app) and the assistant (a local coding agent).
 const offeredNot = /^\/mlflow\/ajax-api\/(2\.0\/mlflow\/users\/current|3\.0\/mlflow\/assistant\/)/;
-const failedCall = c => (c.status >= 400 && !(c.status === 404 && offeredNot.test(c.path))) ||
+const failedCall = c => c.graphqlErrors || (c.status >= 400 && !(c.status === 404 && offeredNot.test(c.path))) ||
   (c.status === 0 && c.answer !== 'net::ERR_ABORTED');
 const counts = c => failedCall(c) && !(ignore && ignore.test(c.path));
 

@@ -72,6 +72,11 @@ func New(ctx context.Context, cfg config.Config, log *slog.Logger, opts ...Optio
 			return nil, err
 		}
 	}
+	if cfg.MLflowUIDir != "" {
+		if err := webapp.CheckMLflowUIDir(cfg.MLflowUIDir); err != nil {
+			return nil, err
+		}
+	}
 	origins, err := AllowedOrigins(cfg)
 	if err != nil {
 		return nil, err

@@ -18,6 +18,9 @@ type Ops struct {
 	// WebappDir is a build of the ClearML web app served on WebAddr
 	// (internal/webapp); empty keeps the plain page.
 	WebappDir string `yaml:"webapp_dir"`
+	// MLflowUIDir is the MLflow UI's build (mlflow/server/js/build of the
+	// mlflow wheel), served under /mlflow/ of WebAddr; empty: not served.
+	MLflowUIDir string `yaml:"mlflow_ui_dir"`
 	// Metrics serves /metrics on the API address (default true).
 	Metrics bool `yaml:"metrics"`
 	// StatsRetention is how long queue-metric samples and worker
@@ -76,6 +79,7 @@ func (d *Duration) Set(s string) error {
 type opsFlags struct {
 	webAddr   *string
 	webappDir *string
+	mlflowUI  *string
 	metrics   *bool
 	retention Duration
 }
@@ -84,6 +88,7 @@ func addOpsFlags(fs *flag.FlagSet) *opsFlags {
 	f := &opsFlags{
 		webAddr:   fs.String("web-addr", "", "web app listen address (default 0.0.0.0:8080)"),
 		webappDir: fs.String("webapp-dir", "", "serve this build of the ClearML web app (the folder holding its index.html) on --web-addr"),
+		mlflowUI:  fs.String("mlflow-ui-dir", "", "serve this build of the MLflow UI (mlflow/server/js/build in the mlflow wheel) under /mlflow/ of --web-addr"),
 		metrics:   fs.Bool("metrics", true, "serve Prometheus metrics on /metrics of the API address"),
 	}
 	fs.Var(&f.retention, "stats-retention", "how long queue metrics and worker statistics are kept, e.g. 30d or 720h; 0 keeps them forever (default 30d)")
@@ -98,6 +103,8 @@ func (f *opsFlags) apply(fs *flag.FlagSet, c *Ops) {
 			c.WebAddr = *f.webAddr
 		case "webapp-dir":
 			c.WebappDir = *f.webappDir
+		case "mlflow-ui-dir":
+			c.MLflowUIDir = *f.mlflowUI
 		case "metrics":
 			c.Metrics = *f.metrics
 		case "stats-retention":
@@ -106,14 +113,17 @@ func (f *opsFlags) apply(fs *flag.FlagSet, c *Ops) {
 	})
 }
 
-// applyOpsEnv reads TROVE_WEB_ADDR, TROVE_WEBAPP_DIR, TROVE_METRICS and
-// TROVE_STATS_RETENTION.
+// applyOpsEnv reads TROVE_WEB_ADDR, TROVE_WEBAPP_DIR, TROVE_MLFLOW_UI_DIR,
+// TROVE_METRICS and TROVE_STATS_RETENTION.
 func applyOpsEnv(c *Ops, getenv func(string) string) error {
 	if v := getenv("TROVE_WEB_ADDR"); v != "" {
 		c.WebAddr = v
 	}
 	if v := getenv("TROVE_WEBAPP_DIR"); v != "" {
 		c.WebappDir = v
+	}
+	if v := getenv("TROVE_MLFLOW_UI_DIR"); v != "" {
+		c.MLflowUIDir = v
 	}
 	if v := getenv("TROVE_METRICS"); v != "" {
 		b, err := strconv.ParseBool(v)

@@ -56,6 +56,12 @@ func parseEntityFilter(s string, attrs entityAttrs) ([]Clause, error) {
 		}
 		c.Op = op
 		j := n + m
+		if nullOp(op) {
+			if kind != KindTag {
+				return Clause{}, 0, filterErr("Invalid filter '%s': '%s' applies to tags only", s, op)
+			}
+			return c, j, nil
+		}
 		if op == "IN" || op == "NOT IN" {
 			if numeric {
 				return Clause{}, 0, filterErr("Invalid comparator '%s' for attribute '%s'", op, key)
@@ -123,10 +129,16 @@ func likeRegexp(pattern string, fold bool) *regexp.Regexp {
 }
 
 // matchString applies a string clause to have (present reports whether
-// the entity has the value at all: a missing tag matches only != and
-// NOT IN, as MLflow's client relies on when it adds
+// the entity has the value at all: a missing tag matches only IS NULL, !=
+// and NOT IN, as MLflow's client relies on when it adds
 // "tags.`mlflow.prompt.is_prompt` != 'true'" to every registry search).
 func matchString(c Clause, have string, present bool) bool {
+	switch c.Op {
+	case OpIsNull:
+		return !present
+	case OpIsNotNull:
+		return present
+	}
 	if !present {
 		return c.Op == "!=" || c.Op == "NOT IN"
 	}

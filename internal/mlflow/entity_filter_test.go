@@ -20,6 +20,10 @@ func TestEntityFilter(t *testing.T) {
 		{"name LIKE 'a%' AND tags.`x y` = 'b'", modelAttrs, 2, ""},
 		{"run_id IN ('a', 'b') AND version_number >= 2", versionAttrs, 2, ""},
 		{"version_number = '3'", versionAttrs, 1, ""},
+		{"tags.`x y` IS NULL", modelAttrs, 1, ""},
+		{"tags.x is not null AND name = 'a'", modelAttrs, 2, ""},
+		{"name IS NULL", modelAttrs, 0, "tags only"},
+		{"tags.x IS", modelAttrs, 0, "not a comparison operator"},
 		{"bogus = 'a'", modelAttrs, 0, "'bogus'"},
 		{"name > 'a'", modelAttrs, 0, "Invalid comparator"},
 		{"version_number LIKE '1'", versionAttrs, 0, "Invalid comparator"},
@@ -66,6 +70,10 @@ func TestMatchString(t *testing.T) {
 		{"LIKE", []string{"%"}, "", false, false},
 		{"!=", []string{"true"}, "", false, true},
 		{"NOT IN", []string{"true"}, "", false, true},
+		{OpIsNull, nil, "", false, true},
+		{OpIsNull, nil, "", true, false},
+		{OpIsNotNull, nil, "x", true, true},
+		{OpIsNotNull, nil, "", false, false},
 	}
 	for _, tc := range cases {
 		if got := matchString(Clause{Op: tc.op, Str: tc.vals}, tc.have, tc.present); got != tc.want {

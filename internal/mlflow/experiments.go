@@ -524,6 +524,12 @@ func ParseExperimentFilter(s string) ([]Clause, error) {
 		}
 		c.Op = op
 		j := n + m
+		if nullOp(op) {
+			if kind != KindTag {
+				return Clause{}, 0, filterErr("Invalid filter '%s': '%s' applies to tags only", s, op)
+			}
+			return c, j, nil
+		}
 		if j >= len(toks) {
 			return Clause{}, 0, filterErr("Invalid filter '%s': '%s %s' has no value", s, key, op)
 		}
@@ -554,6 +560,10 @@ func ParseExperimentFilter(s string) ([]Clause, error) {
 
 func experimentCond(c Clause) ([]query.Cond, error) {
 	switch {
+	case c.Kind == KindTag && c.Op == OpIsNull:
+		return []query.Cond{{Path: []string{"mlflow", "tags", c.Key}, Op: query.OpMissing}}, nil
+	case c.Kind == KindTag && c.Op == OpIsNotNull:
+		return []query.Cond{{Path: []string{"mlflow", "tags", c.Key}, Op: query.OpExists}}, nil
 	case c.Kind == KindTag:
 		return []query.Cond{strCond(nil, []string{"mlflow", "tags", c.Key}, c)}, nil
 	case c.Key == "name":

@@ -247,6 +247,9 @@ func parseClause(s string, toks []token) (Clause, int, error) {
 	}
 	n += m
 	c.Op = op
+	if nullOp(op) {
+		return Clause{}, 0, filterErr("Invalid filter '%s': '%s' is supported on experiment, registry and logged model tags only, not on runs", s, op)
+	}
 	numericKind := c.Kind == KindMetric || (c.Kind == KindAttribute && attrNumeric[c.Key])
 	if op == "IN" || op == "NOT IN" {
 		if numericKind {
@@ -288,6 +291,16 @@ func parseClause(s string, toks []token) (Clause, int, error) {
 	return c, n + 1, nil
 }
 
+// The operators that take no value: a tag is absent, or present.
+const (
+	OpIsNull    = "IS NULL"
+	OpIsNotNull = "IS NOT NULL"
+)
+
+// nullOp tells whether op is IS NULL or IS NOT NULL.
+func nullOp(op string) bool { return op == OpIsNull || op == OpIsNotNull }
+
+// operator reads a clause's comparison.
 func operator(s string, toks []token) (string, int, error) {
 	t := toks[0]
 	if t.kind == "op" {
@@ -300,6 +313,15 @@ func operator(s string, toks []token) (string, int, error) {
 		case "NOT":
 			if len(toks) > 1 && toks[1].kind == "ident" && strings.EqualFold(toks[1].text, "in") {
 				return "NOT IN", 2, nil
+			}
+		case "IS":
+			// "IS NULL" and "IS NOT NULL" (MLflow 3's UI filters experiments by a tag's absence)
+			if len(toks) > 1 && toks[1].kind == "ident" && strings.EqualFold(toks[1].text, "null") {
+				return OpIsNull, 2, nil
+			}
+			if len(toks) > 2 && toks[1].kind == "ident" && strings.EqualFold(toks[1].text, "not") &&
+				toks[2].kind == "ident" && strings.EqualFold(toks[2].text, "null") {
+				return OpIsNotNull, 3, nil
 			}
 		}
 	}

@@ -33,6 +33,7 @@ func TestParseFilter(t *testing.T) {
 		{in: "params.`a b` = 'it\\'s'", want: []Clause{{Kind: KindParam, Key: "a b", Op: "=", Str: []string{"it's"}}}},
 		{in: "metrics.a == 1", want: []Clause{{Kind: KindMetric, Key: "a", Op: "=", Num: 1, Numeric: true}}},
 
+		{in: "tags.t IS NULL", err: "not on runs"},
 		{in: "metrics.loss < 'a'", err: "numeric"},
 		{in: "metrics.loss LIKE '1'", err: "comparator"},
 		{in: "params.lr > '1'", err: "comparator"},
@@ -166,6 +167,78 @@ func FuzzParseOrderBy(f *testing.F) {
 		if _, err := ParseOrderBy([]string{s}); err != nil {
 			if ae := apierr.As(err); ae == nil || ae.Code != 400 {
 				t.Fatalf("%q: refused with %v", s, err)
+			}
+		}
+	})
+}
+
+// TestParseExperimentFilter: name, times and tags, and a tag's absence
+// or presence (IS NULL, IS NOT NULL: MLflow 3's UI hides gateway
+// experiments with one).
+func TestParseExperimentFilter(t *testing.T) {
+	cases := []struct {
+		in   string
+		want []Clause
+		err  string
+	}{
+		{in: "tags.`mlflow.experiment.isGateway` IS NULL", want: []Clause{{Kind: KindTag, Key: "mlflow.experiment.isGateway", Op: OpIsNull}}},
+		{in: "tags.team is not null and name LIKE 'a%'", want: []Clause{{Kind: KindTag, Key: "team", Op: OpIsNotNull},
+			{Kind: KindAttribute, Key: "name", Op: "LIKE", Str: []string{"a%"}}}},
+		{in: "creation_time > 5", want: []Clause{{Kind: KindAttribute, Key: "creation_time", Op: ">", Num: 5, Numeric: true}}},
+		{in: "name IS NULL", err: "tags only"},
+		{in: "tags.t IS NOT", err: "not a comparison operator"},
+		{in: "tags.t IS NULL 'x'", err: "expected AND"},
+	}
+	for _, tc := range cases {
+		got, err := ParseExperimentFilter(tc.in)
+		if tc.err != "" {
+			if err == nil || !strings.Contains(err.Error(), tc.err) {
+				t.Fatalf("%q: error %v, want %q", tc.in, err, tc.err)
+			}
+			continue
+		}
+		if err != nil || !reflect.DeepEqual(got, tc.want) {
+			t.Fatalf("%q: got %+v %v, want %+v", tc.in, got, err, tc.want)
+		}
+	}
+}
+
+// FuzzParseExperimentFilter: any filter parses or is refused with a 400;
+// a parsed clause is a tag's (absence, presence or string comparison),
+// a name's string comparison or a time's numeric one.
+func FuzzParseExperimentFilter(f *testing.F) {
+	for _, s := range []string{"tags.`mlflow.experiment.isGateway` IS NULL", "tags.a IS NOT NULL AND name = 'x'",
+		"creation_time >= 1 and last_update_time < 2", "name ILIKE '%a%'", "tags.t IS", "IS NULL", "`"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		if !utf8.ValidString(s) {
+			return
+		}
+		got, err := ParseExperimentFilter(s)
+		if err != nil {
+			if ae := apierr.As(err); ae == nil || ae.Code != 400 {
+				t.Fatalf("%q: refused with %v", s, err)
+			}
+			return
+		}
+		for _, c := range got {
+			switch {
+			case nullOp(c.Op):
+				if c.Kind != KindTag || len(c.Str) != 0 {
+					t.Fatalf("%q: clause %+v", s, c)
+				}
+			case c.Numeric:
+				if c.Key != "creation_time" && c.Key != "last_update_time" {
+					t.Fatalf("%q: clause %+v", s, c)
+				}
+			default:
+				if len(c.Str) != 1 || (c.Kind != KindTag && c.Key != "name") {
+					t.Fatalf("%q: clause %+v", s, c)
+				}
+			}
+			if _, err := experimentCond(c); err != nil {
+				t.Fatalf("%q: no condition for %+v: %v", s, c, err)
 			}
 		}
 	})

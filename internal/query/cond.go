@@ -27,8 +27,10 @@ const (
 	OpILike = "ILIKE"
 	OpIn    = "IN"
 	OpNotIn = "NOT IN"
-	// OpExists: the path holds a value (Values unused).
-	OpExists = "EXISTS"
+	// OpExists: the path holds a value (Values unused); OpMissing: it
+	// holds none.
+	OpExists  = "EXISTS"
+	OpMissing = "MISSING"
 	// OpHas and OpHasNot: a JSON array column holds (lacks) the value.
 	OpHas    = "HAS"
 	OpHasNot = "HAS NOT"
@@ -120,6 +122,8 @@ func (p *Plan) compare(left frag, c Cond) (frag, error) {
 		return f, nil
 	case OpExists:
 		return frag{left.sql + " IS NOT NULL", args()}, nil
+	case OpMissing:
+		return frag{left.sql + " IS NULL", args()}, nil
 	case OpEq, OpNe, OpLt, OpGt, OpLe, OpGe:
 		if len(c.Values) != 1 {
 			return frag{}, fmt.Errorf("query: %s takes one value", c.Op)

@@ -14,6 +14,9 @@ import (
 // extension is a client-side route and gets index.html.
 type staticFiles struct {
 	root fs.FS
+	// hashed, when set, also names files kept for a year (another
+	// build's fingerprint style).
+	hashed *regexp.Regexp
 }
 
 // contentTypes are set explicitly so the answer does not depend on the
@@ -103,7 +106,7 @@ func (s *staticFiles) serveFile(w http.ResponseWriter, r *http.Request, name str
 	}
 	h := w.Header()
 	h.Set("Content-Type", contentType(name))
-	if hashedName.MatchString(name) || versionedName.MatchString(name) {
+	if hashedName.MatchString(name) || versionedName.MatchString(name) || (s.hashed != nil && s.hashed.MatchString(name)) {
 		h.Set("Cache-Control", cacheForever)
 	} else {
 		h.Set("Cache-Control", cacheRevalidate)

@@ -33,6 +33,12 @@ type Options struct {
 	Files http.Handler
 	// Servers gives the public URLs written into configuration.json.
 	Servers Servers
+	// MLflowUIDir, when set, is the MLflow UI's build, served under
+	// MLflowUIPrefix with its API calls handed to API (mlflowui.go).
+	MLflowUIDir string
+	// SignedIn tells whether a request carries a valid session (the
+	// MLflow UI's page sends others to the login page); nil: not checked.
+	SignedIn func(*http.Request) bool
 }
 
 // CheckDir tells whether dir holds a web app build, with an error saying
@@ -69,6 +75,13 @@ func New(o Options) (http.Handler, error) {
 		// this origin's /files it would meet the mux's redirect to /files/
 		// and resend a body it has already streamed.
 		mux.Handle("/files", atRoot(o.Files))
+	}
+	if o.MLflowUIDir != "" {
+		ui, err := mlflowUI(o.MLflowUIDir, o.API, o.SignedIn)
+		if err != nil {
+			return nil, err
+		}
+		mux.Handle(MLflowUIPrefix, ui)
 	}
 	root := o.Assets
 	local := map[string]any{}

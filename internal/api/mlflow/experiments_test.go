@@ -109,6 +109,9 @@ func TestExperimentSearch(t *testing.T) {
 			{"LIKE keeps case", map[string]any{"filter": "name LIKE 'SEARCH-A'"}, nil},
 			{"tag", map[string]any{"filter": "tags.k = 'v'"}, []string{"search-b"}},
 			{"name !=", map[string]any{"filter": "attribute.name != 'search-a' AND name LIKE 'search%'", "order_by": []string{"name"}}, []string{"search-b"}},
+			// MLflow 3's UI lists experiments with "tags.`mlflow.experiment.isGateway` IS NULL"
+			{"tag IS NULL", map[string]any{"filter": "tags.`k` IS NULL AND name LIKE 'search-%'", "order_by": []string{"name"}}, []string{"search-a"}},
+			{"tag IS NOT NULL", map[string]any{"filter": "tags.k is not null"}, []string{"search-b"}},
 		}
 		for _, tc := range cases {
 			got := names(c.post(t, "experiments/search", tc.body).ok(t))
@@ -141,6 +144,7 @@ func TestExperimentSearch(t *testing.T) {
 		}
 		c.post(t, "experiments/search", map[string]any{"filter": "name >> 'a'"}).fails(t, 400, "INVALID_PARAMETER_VALUE", "name")
 		c.post(t, "experiments/search", map[string]any{"filter": "params.x = 'a'"}).fails(t, 400, "INVALID_PARAMETER_VALUE", "x")
+		c.post(t, "experiments/search", map[string]any{"filter": "name IS NULL"}).fails(t, 400, "INVALID_PARAMETER_VALUE", "tags only")
 		c.post(t, "experiments/search", map[string]any{"max_results": 0}).fails(t, 400, "INVALID_PARAMETER_VALUE", "max_results")
 		c.post(t, "experiments/search", map[string]any{"page_token": "???"}).fails(t, 400, "INVALID_PARAMETER_VALUE", "page token")
 		c.post(t, "experiments/search", map[string]any{"view_type": "SOME"}).fails(t, 400, "INVALID_PARAMETER_VALUE", "view_type")

@@ -7,6 +7,7 @@ import (
 	"io"
 	"net/http"
 	"net/url"
+	"strings"
 	"testing"
 
 	"github.com/trove-ml/trove/internal/auth"
@@ -48,6 +49,10 @@ func (c *client) do(t testing.TB, method, path string, body any, query url.Value
 	prefix := c.prefix
 	if prefix == "" {
 		prefix = "/api/2.0/mlflow/"
+		// the 3.0 rows of the table (v3.go)
+		if rest, ok := strings.CutPrefix(path, "3.0/"); ok {
+			prefix, path = "/api/3.0/mlflow/", rest
+		}
 	}
 	u := c.e.URL + prefix + path
 	if query != nil {

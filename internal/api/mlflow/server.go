@@ -83,7 +83,7 @@ func New(env *domain.Env, authn rpc.Authenticator, origins *httpx.Origins, log *
 	s := &Server{env: env, auth: authn, origins: origins, log: log, maxBody: maxBody, timeout: timeout,
 		ing: &events.Ingester{DB: env.DB, Now: env.Now}}
 	for _, e := range slices.Concat(s.table(), s.artifactTable(), s.registryTable(), s.loggedModelTable(),
-		s.datasetTable(), s.scorerTable(), s.promptlabTable(), s.traceTable()) {
+		s.datasetTable(), s.scorerTable(), s.promptlabTable(), s.traceTable(), s.v3Table()) {
 		if len(e.Access.Roles) == 0 {
 			panic("mlflow endpoint without access: " + e.Path)
 		}
@@ -98,8 +98,11 @@ func New(env *domain.Env, authn rpc.Authenticator, origins *httpx.Origins, log *
 func (s *Server) Mount(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		for _, p := range Prefixes {
-			if strings.HasPrefix(r.URL.Path, p) {
-				s.serve(w, r, strings.TrimPrefix(r.URL.Path, p))
+			if rest, ok := strings.CutPrefix(r.URL.Path, p); ok {
+				if strings.HasPrefix(rest, v3) {
+					rest = "" // a 3.0 row is not reachable under 2.0
+				}
+				s.serve(w, r, rest)
 				return
 			}
 		}

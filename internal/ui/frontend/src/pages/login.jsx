@@ -28,7 +28,10 @@ export function LoginPage({ onLogin }) {
       await login(user.trim(), secret);
       await onLogin();
       const next = queryParams().next;
-      navigate(next && next.startsWith('/') && !next.startsWith('//') ? next : '/projects', { replace: true });
+      const ok = next && next.startsWith('/') && !next.startsWith('//');
+      // /mlflow/ is the MLflow UI (--mlflow-ui-dir): another app, loaded whole.
+      if (ok && next.startsWith('/mlflow/')) location.replace(next);
+      else navigate(ok ? next : '/projects', { replace: true });
     } catch (err) {
       setError(err.status === 401 ? (mode === 'key' ? 'Wrong access key or secret key.' : 'Wrong username or password.') : err.message);
     } finally {

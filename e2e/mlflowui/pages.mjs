@@ -1,0 +1,153 @@
+// The pages the drive opens, in order, and what each must show. The UI
+// routes with the URL's hash (#/experiments/...), under /mlflow/ of the
+// web address. Checks are on visible text, which the UI's markup changes
+// least from release to release.
+
+async function shows(page, text, what) {
+  try {
+    await page.getByText(text, {exact: false}).first().waitFor({state: 'visible', timeout: 20000});
+  } catch {
+    throw new Error(`${what}: "${text}" not shown`);
+  }
+}
+
+export function pages(web, seeded, {key, secret}) {
+  const ui = `${web}/mlflow/`;
+  const exp = seeded.experiment_id;
+  const run = seeded.runs.baseline;
+  return [
+    {
+      name: 'login through Trove (no session: the login page, then back to the MLflow UI)',
+      run: async page => {
+        await page.goto(ui);
+        await page.waitForURL(u => u.pathname === '/login' && u.searchParams.get('next') === '/mlflow/', {timeout: 15000});
+        await page.locator('input[name=user]').fill(key);
+        await page.locator('input[name=secret]').fill(secret);
+        await page.locator('button[type=submit]').click();
+        await page.waitForURL(u => u.pathname === '/mlflow/', {timeout: 15000});
+      },
+    },
+    {
+      name: 'experiments list',
+      run: async page => {
+        await page.goto(`${ui}#/experiments`);
+        await shows(page, 'ui-e2e-vision', 'the experiments list');
+      },
+    },
+    {
+      name: 'experiment runs',
+      run: async page => {
+        await page.goto(`${ui}#/experiments/${exp}`);
+        await shows(page, 'baseline', 'the runs table');
+        await shows(page, 'tuned', 'the runs table');
+      },
+    },
+    {
+      name: 'experiment chart view',
+      run: async page => {
+        await page.goto(`${ui}#/experiments/${exp}?compareRunsMode=CHART`);
+        await shows(page, 'loss', 'the runs charts');
+        await page.locator('canvas, svg.main-svg').first().waitFor({timeout: 20000});
+      },
+    },
+    {
+      name: 'run overview (params, metrics, tags)',
+      run: async page => {
+        await page.goto(`${ui}#/experiments/${exp}/runs/${run}`);
+        await shows(page, 'baseline', 'the run page');
+        await shows(page, 'optimizer', 'the run\'s params');
+        await shows(page, 'adam', 'the run\'s params');
+        await shows(page, 'accuracy', 'the run\'s metrics');
+      },
+    },
+    {
+      name: 'run metric charts',
+      run: async page => {
+        await page.goto(`${ui}#/experiments/${exp}/runs/${run}/model-metrics`);
+        await shows(page, 'loss', 'the run\'s charts');
+        await page.locator('canvas, svg.main-svg').first().waitFor({timeout: 20000});
+      },
+    },
+    {
+      name: 'run metric history page',
+      run: async page => {
+        const q = new URLSearchParams({runs: JSON.stringify([run]), metric: JSON.stringify('loss'), experiments: JSON.stringify([exp]),
+          plot_metric_keys: JSON.stringify(['loss']), plot_layout: '{}', x_axis: 'step', y_axis_scale: 'linear', line_smoothness: '1',
+          show_point: 'false', deselected_curves: '[]', last_linear_y_axis_range: '[]'});
+        await page.goto(`${ui}#/metric?${q}`);
+        await page.locator('canvas, svg.main-svg').first().waitFor({timeout: 20000});
+      },
+    },
+    {
+      name: 'run artifacts: a text file',
+      run: async page => {
+        await page.goto(`${ui}#/experiments/${exp}/runs/${run}/artifacts/notes.txt`);
+        await shows(page, 'notes of the baseline run', 'the text artifact');
+      },
+    },
+    {
+      name: 'run artifacts: an image',
+      run: async page => {
+        // opened from the tree: the page keeps the file it shows when only the hash changes
+        await page.getByText('plots', {exact: true}).first().click();
+        await page.getByText('gradient.png', {exact: true}).first().click();
+        await page.locator('img[src^="blob:"], img[src*="get-artifact"]').first().waitFor({timeout: 20000});
+      },
+    },
+    {
+      name: 'run artifacts: the logged model',
+      run: async page => {
+        await page.goto(`${ui}#/experiments/${exp}/runs/${run}/artifacts`);
+        await shows(page, 'config.json', 'the artifact tree');
+        await shows(page, 'plots', 'the artifact tree');
+      },
+    },
+    {
+      name: 'compare runs',
+      run: async page => {
+        const ids = encodeURIComponent(JSON.stringify([seeded.runs.baseline, seeded.runs.tuned]));
+        await page.goto(`${ui}#/compare-runs?runs=${ids}&experiments=${encodeURIComponent(JSON.stringify([exp]))}`);
+        await shows(page, 'tuned', 'the comparison');
+        await shows(page, 'optimizer', 'the compared params');
+      },
+    },
+    {
+      name: 'logged models of the experiment',
+      run: async page => {
+        await page.goto(`${ui}#/experiments/${exp}/models`);
+        await shows(page, 'model', 'the logged models');
+      },
+    },
+    {
+      name: 'logged model page',
+      run: async page => {
+        await page.goto(`${ui}#/experiments/${exp}/models/${seeded.runs.model_id}`);
+        await shows(page, 'baseline', 'the logged model\'s source run');
+      },
+    },
+    {
+      name: 'model registry',
+      run: async page => {
+        await page.goto(`${ui}#/models`);
+        await shows(page, seeded.model, 'the registered models');
+      },
+    },
+    {
+      name: 'registered model',
+      run: async page => {
+        await page.goto(`${ui}#/models/${encodeURIComponent(seeded.model)}`);
+        await shows(page, 'a classifier for the UI drive', 'the model\'s description');
+        await shows(page, 'champion', 'the model\'s alias');
+      },
+    },
+    {
+      name: 'model version',
+      run: async page => {
+        await page.goto(`${ui}#/models/${encodeURIComponent(seeded.model)}/versions/1`);
+        await shows(page, 'validated', 'the version\'s tag');
+        // the schema is read from the version's MLmodel file (model-versions/get-artifact)
+        await shows(page, 'Inputs (1)', 'the version\'s schema');
+      },
+    },
+  ];
+}

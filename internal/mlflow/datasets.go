@@ -7,10 +7,7 @@ import (
 	"github.com/trove-ml/trove/internal/domain"
 )
 
-// Bounds of a dataset search (MLflow's).
 const (
-	MaxDatasetExperiments = 20
-	MaxDatasetSummaries   = 1000
 	// datasetRunPage is how many runs one read of a dataset search takes.
 	datasetRunPage = 1000
 )

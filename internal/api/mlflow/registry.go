@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"strconv"
 
-	"github.com/trove-ml/trove/internal/apierr"
 	"github.com/trove-ml/trove/internal/mlflow"
 	"github.com/trove-ml/trove/internal/rpc"
 	"github.com/trove-ml/trove/internal/store"
@@ -118,18 +117,13 @@ func sortedAliases(m map[string]int64) []string {
 	return sortedKeys(s)
 }
 
-func modelAnswer(m *mlflow.RegisteredModel, err error) (any, error) {
-	if err != nil {
-		return nil, err
-	}
-	return map[string]any{"registered_model": registeredModelWire(m)}, nil
-}
+var (
+	modelAnswer   = answerUnder("registered_model", registeredModelWire)
+	versionAnswer = answerUnder("model_version", versionOf)
+)
 
-func versionAnswer(v *mlflow.ModelVersion, err error) (any, error) {
-	if err != nil {
-		return nil, err
-	}
-	return map[string]any{"model_version": versionWire(v.ModelVersion, v.Aliases)}, nil
+func versionOf(v *mlflow.ModelVersion) *modelVersionJSON {
+	return versionWire(v.ModelVersion, v.Aliases)
 }
 
 // optStr reads an optional string parameter (nil when absent).
@@ -212,15 +206,9 @@ func (s *Server) deleteRegisteredModel(ctx context.Context, c *call) (any, error
 
 func registrySearch(c *call) (mlflow.RegistrySearch, error) {
 	out := mlflow.RegistrySearch{Company: c.id.CompanyID}
-	n, err := c.int64p("max_results")
-	if err != nil {
+	var err error
+	if out.MaxResults, err = c.maxResults(); err != nil {
 		return out, err
-	}
-	if n != nil {
-		if *n < 1 {
-			return out, apierr.MLflowInvalidParameter("Invalid value for request parameter max_results. It must be a positive integer, but got value %d", *n)
-		}
-		out.MaxResults = int(min(*n, int64(1)<<31))
 	}
 	if out.PageToken, err = c.str("page_token"); err != nil {
 		return out, err
@@ -256,11 +244,7 @@ func (s *Server) modelTag(ctx context.Context, c *call, del bool) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	key, err := c.required("key")
-	if err != nil {
-		return nil, err
-	}
-	value, err := c.str("value")
+	key, value, err := c.tag()
 	if err != nil {
 		return nil, err
 	}
@@ -431,11 +415,7 @@ func (s *Server) versionTag(ctx context.Context, c *call, del bool) (any, error)
 	if err != nil {
 		return nil, err
 	}
-	key, err := c.required("key")
-	if err != nil {
-		return nil, err
-	}
-	value, err := c.str("value")
+	key, value, err := c.tag()
 	if err != nil {
 		return nil, err
 	}

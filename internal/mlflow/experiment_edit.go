@@ -166,17 +166,10 @@ func SetExperimentTag(ctx context.Context, env *domain.Env, company, user, id, k
 		if p.MLflow == nil {
 			p.MLflow = &store.MLflowExperiment{}
 		}
-		if del {
-			if _, ok := p.MLflow.Tags[key]; !ok {
-				return apierr.MLflowNotFound("No tag with name: %s in experiment with id %s", key, id)
-			}
-			delete(p.MLflow.Tags, key)
-			return nil
+		if _, ok := p.MLflow.Tags[key]; del && !ok {
+			return apierr.MLflowNotFound("No tag with name: %s in experiment with id %s", key, id)
 		}
-		if p.MLflow.Tags == nil {
-			p.MLflow.Tags = map[string]string{}
-		}
-		p.MLflow.Tags[key] = value
+		p.MLflow.Tags = putTag(p.MLflow.Tags, key, value, del)
 		return nil
 	})
 }

@@ -45,3 +45,17 @@ func copyTags(m map[string]string) map[string]string {
 	}
 	return out
 }
+
+// putTag sets key of tags (made when nil) to value, or with del removes
+// it; it returns the map to keep.
+func putTag(tags map[string]string, key, value string, del bool) map[string]string {
+	if del {
+		delete(tags, key)
+		return tags
+	}
+	if tags == nil {
+		tags = map[string]string{}
+	}
+	tags[key] = value
+	return tags
+}

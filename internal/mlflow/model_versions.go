@@ -195,14 +195,7 @@ func SetVersionTag(ctx context.Context, env *domain.Env, company, name string, v
 		return err
 	}
 	_, err := editVersion(ctx, env, company, name, version, func(_ store.Querier, _ *store.RegisteredModel, v *store.ModelVersion) error {
-		if del {
-			delete(v.Tags, key)
-			return nil
-		}
-		if v.Tags == nil {
-			v.Tags = map[string]string{}
-		}
-		v.Tags[key] = value
+		v.Tags = putTag(v.Tags, key, value, del)
 		return nil
 	})
 	return err

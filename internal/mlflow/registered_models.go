@@ -194,14 +194,7 @@ func SetRegisteredModelTag(ctx context.Context, env *domain.Env, company, name, 
 		return err
 	}
 	_, err := withModel(ctx, env, company, name, func(_ store.Querier, m *store.RegisteredModel) error {
-		if del {
-			delete(m.Tags, key)
-			return nil
-		}
-		if m.Tags == nil {
-			m.Tags = map[string]string{}
-		}
-		m.Tags[key] = value
+		m.Tags = putTag(m.Tags, key, value, del)
 		return nil
 	})
 	return err

@@ -23,6 +23,19 @@ func answerUnder[T, W any](key string, wire func(T) W) func(T, error) (any, erro
 	}
 }
 
+// wireAll is list in MLflow's JSON, nil when empty (so that omitempty
+// leaves the member out, as MLflow does).
+func wireAll[T, W any](list []T, wire func(T) W) []W {
+	if len(list) == 0 {
+		return nil
+	}
+	out := make([]W, len(list))
+	for i, v := range list {
+		out[i] = wire(v)
+	}
+	return out
+}
+
 // maxResults reads a search's max_results: 0 when absent (the search's
 // default), else a positive count (capped so it fits an int anywhere).
 func (c *call) maxResults() (int, error) {

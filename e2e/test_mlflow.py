@@ -120,3 +120,49 @@ def test_clearml_task_read_with_mlflow(client, make_name, api):
     assert client.get_experiment(project).name.startswith("e2e-")
     found = client.search_runs([project], filter_string="params.batch = '32'")
     assert [r.info.run_id for r in found] == [task_id]
+
+
+def test_mlflow_artifacts_read_with_clearml(client, make_name, tmp_path):
+    """Files logged with mlflow are the task's artifacts: the clearml SDK lists and downloads them."""
+    from clearml import Task
+
+    src = tmp_path / "src"
+    (src / "plots").mkdir(parents=True)
+    files = {"weights.bin": bytes(range(256)) * 40, "plots/curve.csv": b"step,loss\n0,1.0\n1,0.5\n"}
+    for name, data in files.items():
+        (src / name).write_bytes(data)
+    mlflow.set_experiment(make_name("artifacts-cross"))
+    with mlflow.start_run() as run:
+        mlflow.log_artifacts(str(src))
+    task = Task.get_task(task_id=run.info.run_id)
+    assert sorted(task.artifacts) == sorted(files)
+    for name, data in files.items():
+        local = task.artifacts[name].get_local_copy()
+        with open(local, "rb") as f:
+            assert f.read() == data, name
+
+
+def test_clearml_task_history_read_with_mlflow(client, make_name, api):
+    """A task's scalars reported through the ClearML API read as MLflow metric history, the same values."""
+    import json
+
+    project = api.projects.create(name=make_name("history-side"), description="reported by clearml").id
+    task_id = api.tasks.create(name="history-by-mlflow", type="training", project=project).id
+    api.tasks.started(task=task_id)
+    lines = []
+    for i in range(30):
+        lines.append({"type": "training_stats_scalar", "task": task_id, "metric": "loss", "variant": "loss",
+                      "iter": i, "value": 1.0 / (i + 1), "timestamp": 1700000000000 + i})
+        lines.append({"type": "training_stats_scalar", "task": task_id, "metric": "acc", "variant": "val",
+                      "iter": i * 2, "value": i / 30.0, "timestamp": 1700000001000 + i})
+    res = api.session.send_request(service="events", action="add_batch", data="\n".join(json.dumps(x) for x in lines),
+                                   headers={"Content-Type": "application/json-lines"})
+    assert res.status_code == 200, res.text
+    loss = client.get_metric_history(task_id, "loss")
+    assert [m.step for m in loss] == list(range(30))
+    assert [m.value for m in loss] == pytest.approx([1.0 / (i + 1) for i in range(30)])
+    assert [m.timestamp for m in loss] == [1700000000000 + i for i in range(30)]
+    acc = client.get_metric_history(task_id, "acc/val")
+    assert [m.step for m in acc] == [i * 2 for i in range(30)]
+    assert acc[-1].value == pytest.approx(29 / 30.0)
+    assert client.get_run(task_id).data.metrics["acc/val"] == pytest.approx(acc[-1].value)

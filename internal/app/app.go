@@ -137,7 +137,7 @@ func New(ctx context.Context, cfg config.Config, log *slog.Logger, opts ...Optio
 		return nil, err
 	}
 	// MLflow's tracking API beside the ClearML RPC (issue 38)
-	mlf := mlflowapi.New(&deps.Env, authn, origins, log, int64(cfg.MaxBodyMB)<<20, cfg.RequestTimeout).WithFiles(fsvc)
+	mlf := mlflowapi.New(&deps.Env, authn, origins, log, int64(cfg.MaxBodyMB)<<20, cfg.RequestTimeout).WithFiles(fsvc).WithFilesURL(deps.FilesURL)
 	a.Handler = a.withOpsRoutes(gzhttp.GzipHandler(mlf.MountArtifacts(mlf.Mount(srv))))
 	// logouts made by other processes on the database reach this one
 	watchCtx, stopWatch := context.WithCancel(context.Background())

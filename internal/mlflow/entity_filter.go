@@ -13,9 +13,16 @@ import (
 // entityAttrs names an entity's filterable attributes: true for numeric.
 type entityAttrs map[string]bool
 
+// withMetrics, as a key of entityAttrs, lets the entity filter on
+// metrics. (numbers).
+const withMetrics = "metrics.*"
+
 func (a entityAttrs) names() string {
 	var out []string
 	for k := range a {
+		if k == withMetrics {
+			continue
+		}
 		out = append(out, "'"+k+"'")
 	}
 	sort.Strings(out)
@@ -34,7 +41,9 @@ func parseEntityFilter(s string, attrs entityAttrs) ([]Clause, error) {
 		switch {
 		case kind == KindTag:
 			numeric = false
-		case kind == KindAttribute && known:
+		case kind == KindMetric && attrs[withMetrics]:
+			numeric = true
+		case kind == KindAttribute && known && key != withMetrics:
 		default:
 			return Clause{}, 0, filterErr("Invalid attribute key '%s' specified. Valid keys are '%s'", key, attrs.names())
 		}

@@ -31,6 +31,8 @@ type LoggedModel struct {
 	ID, Name, ExperimentID, ArtifactURI, Status, StatusMessage, User, ModelType, SourceRunID string
 	Created, LastUpdate                                                                      int64
 	Tags, Params                                                                             map[string]string
+	// Metrics are the points logged with the model's id.
+	Metrics []ModelMetric
 }
 
 // LoggedModelOf converts a model.
@@ -159,7 +161,8 @@ func GetLoggedModel(ctx context.Context, env *domain.Env, company, id string) (*
 	if err != nil {
 		return nil, err
 	}
-	return LoggedModelOf(m), nil
+	out := LoggedModelOf(m)
+	return out, fillMetrics(ctx, env, company, []*LoggedModel{out})
 }
 
 // editLoggedModel changes a logged model in a transaction.
@@ -271,15 +274,20 @@ type LoggedModelSearch struct {
 	OrderBy       []LoggedModelOrder
 	MaxResults    int
 	PageToken     string
+	// Datasets keeps the models with metrics on one of them; metric
+	// filters then look at those points only.
+	Datasets []DatasetRef
 }
 
-// LoggedModelOrder is one order term (field_name, ascending).
+// LoggedModelOrder is one order term (field_name, ascending); a
+// metrics.<key> term may name the dataset its values come from.
 type LoggedModelOrder struct {
 	Field     string
 	Ascending bool
+	Dataset   *DatasetRef
 }
 
-var loggedModelAttrs = entityAttrs{"name": false, "model_id": false, "model_type": false, "status": false,
+var loggedModelAttrs = entityAttrs{withMetrics: true, "name": false, "model_id": false, "model_type": false, "status": false,
 	"source_run_id": false, "creation_timestamp": true, "creation_time": true, "last_updated_timestamp": true}
 
 // SearchLoggedModels lists the logged models of experiments.
@@ -311,13 +319,38 @@ func SearchLoggedModels(ctx context.Context, env *domain.Env, s LoggedModelSearc
 	if err != nil {
 		return nil, "", err
 	}
-	var hits []*LoggedModel
-	for _, m := range models {
-		if m.MLflow == nil {
-			continue
+	for _, o := range s.OrderBy {
+		switch o.Field {
+		case "name", "model_id", "creation_timestamp", "creation_time", "last_updated_timestamp":
+		default:
+			if len(o.Field) <= len("metrics.") || !strings.HasPrefix(o.Field, "metrics.") {
+				return nil, "", apierr.MLflowInvalidParameter("Invalid order by field name: %s", o.Field)
+			}
 		}
-		lm := LoggedModelOf(m)
-		ok := true
+	}
+	var all []*LoggedModel
+	for _, m := range models {
+		if m.MLflow != nil {
+			all = append(all, LoggedModelOf(m))
+		}
+	}
+	// the metrics of every model are read only when the search looks at
+	// them; otherwise those of the page's models
+	needMetrics := len(s.Datasets) > 0
+	for _, c := range clauses {
+		needMetrics = needMetrics || c.Kind == KindMetric
+	}
+	for _, o := range s.OrderBy {
+		needMetrics = needMetrics || strings.HasPrefix(o.Field, "metrics.")
+	}
+	if needMetrics {
+		if err := fillMetrics(ctx, env, s.Company, all); err != nil {
+			return nil, "", err
+		}
+	}
+	var hits []*LoggedModel
+	for _, lm := range all {
+		ok := len(s.Datasets) == 0 || hasDatasetMetric(lm.Metrics, s.Datasets)
 		for _, c := range clauses {
 			switch c.Key {
 			case "name":
@@ -335,20 +368,17 @@ func SearchLoggedModels(ctx context.Context, env *domain.Env, s LoggedModelSearc
 			case "last_updated_timestamp":
 				ok = ok && matchNumber(c, float64(lm.LastUpdate))
 			}
-			if c.Kind == KindTag {
+			switch c.Kind {
+			case KindTag:
 				v, present := lm.Tags[c.Key]
 				ok = matchString(c, v, present) && ok
+			case KindMetric:
+				v, present := latestModelMetric(lm.Metrics, c.Key, s.Datasets)
+				ok = present && matchNumber(c, v) && ok
 			}
 		}
 		if ok {
 			hits = append(hits, lm)
-		}
-	}
-	for _, o := range s.OrderBy {
-		switch o.Field {
-		case "name", "model_id", "creation_timestamp", "creation_time", "last_updated_timestamp":
-		default:
-			return nil, "", apierr.MLflowInvalidParameter("Invalid order by field name: %s", o.Field)
 		}
 	}
 	sort.SliceStable(hits, func(i, j int) bool {
@@ -362,8 +392,16 @@ func SearchLoggedModels(ctx context.Context, env *domain.Env, s LoggedModelSearc
 				less, greater = a.ID < b.ID, a.ID > b.ID
 			case "last_updated_timestamp":
 				less, greater = a.LastUpdate < b.LastUpdate, a.LastUpdate > b.LastUpdate
-			default:
+			case "creation_timestamp", "creation_time":
 				less, greater = a.Created < b.Created, a.Created > b.Created
+			default:
+				// metrics.<key>: models without the value last, either way
+				av, aok := orderMetric(a, o)
+				bv, bok := orderMetric(b, o)
+				if aok != bok {
+					return aok
+				}
+				less, greater = av < bv, av > bv
 			}
 			if less || greater {
 				return less == o.Ascending
@@ -374,7 +412,20 @@ func SearchLoggedModels(ctx context.Context, env *domain.Env, s LoggedModelSearc
 		}
 		return a.ID < b.ID
 	})
-	return page(hits, s.PageToken, s.MaxResults)
+	list, next, err := page(hits, s.PageToken, s.MaxResults)
+	if err == nil && !needMetrics {
+		err = fillMetrics(ctx, env, s.Company, list)
+	}
+	return list, next, err
+}
+
+// orderMetric is the value a metrics.<key> order term sorts m by.
+func orderMetric(m *LoggedModel, o LoggedModelOrder) (float64, bool) {
+	var ds []DatasetRef
+	if o.Dataset != nil {
+		ds = []DatasetRef{*o.Dataset}
+	}
+	return latestModelMetric(m.Metrics, strings.TrimPrefix(o.Field, "metrics."), ds)
 }
 
 // TagModelVersions is the logged model tag listing the registry versions

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"math"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -101,6 +102,8 @@ type Metric struct {
 	Value     string
 	Timestamp int64
 	Step      int64
+	// the logged model and dataset the point names, if any
+	store.MetricLinks
 }
 
 // KV is a param or tag.
@@ -115,6 +118,8 @@ type Run struct {
 	Params                                                              []KV
 	Tags                                                                []KV
 	Inputs                                                              []*store.MLflowDatasetInput
+	ModelInputs                                                         []string
+	ModelOutputs                                                        []*store.MLflowModelOutput
 }
 
 // FormatValue is the stored text of a metric value.
@@ -186,9 +191,11 @@ func RunOf(t *store.Task, expID string) *Run {
 		for k, lm := range m.Metrics {
 			r.Metrics = append(r.Metrics, Metric{Key: k, Value: lm.Value, Timestamp: lm.Timestamp, Step: lm.Step})
 		}
-		r.Inputs = m.Inputs
-	} else {
-		// A ClearML task: its last scalar values.
+		r.Inputs, r.ModelInputs, r.ModelOutputs = m.Inputs, m.ModelInputs, m.ModelOutputs
+	}
+	if m == nil || len(m.Metrics) == 0 {
+		// A ClearML task (perhaps tagged or given files through the
+		// MLflow API since): its last scalar values.
 		for _, variants := range t.LastMetrics {
 			for _, s := range variants {
 				if s == nil {
@@ -463,6 +470,9 @@ func CheckBatch(b *Batch) error {
 		if err := checkKey("metric", m.Key, MaxMetricKeyLen); err != nil {
 			return err
 		}
+		if err := checkLinks(m.MetricLinks); err != nil {
+			return err
+		}
 		if _, ok := ParseValue(m.Value); !ok {
 			return apierr.MLflowInvalidParameter("Got invalid value %s for metric '%s' (timestamp=%d). Please specify value as a valid double (64-bit floating point)", m.Value, m.Key, m.Timestamp)
 		}
@@ -549,7 +559,7 @@ func LogBatch(ctx context.Context, env *domain.Env, b Batch) ([]Metric, error) {
 		for i, m := range b.Metrics {
 			v, _ := ParseValue(m.Value)
 			m.Value = FormatValue(v)
-			pts[i] = store.MetricPoint{Key: m.Key, Step: m.Step, Timestamp: m.Timestamp, Value: m.Value}
+			pts[i] = store.MetricPoint{Key: m.Key, Step: m.Step, Timestamp: m.Timestamp, Value: m.Value, MetricLinks: m.MetricLinks}
 			if cur := t.MLflow.Metrics[m.Key]; cur == nil || newer(m, cur) {
 				lm := &store.LatestMetric{Value: m.Value, Step: m.Step, Timestamp: m.Timestamp}
 				if !math.IsNaN(v) && !math.IsInf(v, 0) {
@@ -578,23 +588,32 @@ func DeleteTag(ctx context.Context, env *domain.Env, company, user, id, key stri
 	return err
 }
 
-// LogInputs adds dataset inputs to a run (a dataset already logged with
-// the same name, digest and context is kept once).
-func LogInputs(ctx context.Context, env *domain.Env, company, user, id string, inputs []*store.MLflowDatasetInput) error {
+// LogInputs adds dataset inputs and logged model inputs to a run (a
+// dataset already logged with the same name, digest and context is kept
+// once, a model once); the models must be logged models of the company.
+func LogInputs(ctx context.Context, env *domain.Env, company, user, id string, inputs []*store.MLflowDatasetInput, models []string) error {
 	for _, in := range inputs {
 		if in.Name == "" || in.Digest == "" || in.SourceType == "" || in.Source == "" {
 			return apierr.MLflowInvalidParameter("A dataset needs a name, digest, source_type and source")
 		}
 	}
-	_, err := editRun(ctx, env, company, user, id, false, func(_ store.Querier, t *store.Task) error {
+	_, err := editRun(ctx, env, company, user, id, false, func(q store.Querier, t *store.Task) error {
+		if err := checkModels(ctx, env, q, company, models); err != nil {
+			return err
+		}
 	next:
 		for _, in := range inputs {
 			for _, have := range t.MLflow.Inputs {
-				if have.Name == in.Name && have.Digest == in.Digest && have.Tags["mlflow.data.context"] == in.Tags["mlflow.data.context"] {
+				if have.Name == in.Name && have.Digest == in.Digest && have.Tags[DatasetContextTag] == in.Tags[DatasetContextTag] {
 					continue next
 				}
 			}
 			t.MLflow.Inputs = append(t.MLflow.Inputs, in)
+		}
+		for _, m := range models {
+			if !slices.Contains(t.MLflow.ModelInputs, m) {
+				t.MLflow.ModelInputs = append(t.MLflow.ModelInputs, m)
+			}
 		}
 		return nil
 	})
@@ -602,11 +621,16 @@ func LogInputs(ctx context.Context, env *domain.Env, company, user, id string, i
 }
 
 // MetricHistory reads one metric's points of a run, from offset, at
-// most limit of them. A ClearML task without MLflow history answers
-// nothing here.
+// most limit of them. A key the run logged through MLflow is read from
+// its MLflow history; any other (a task reported with the ClearML SDK)
+// from the task's scalar series (see scalarHistory).
 func MetricHistory(ctx context.Context, env *domain.Env, company, id, key string, offset, limit int) ([]Metric, error) {
-	if _, err := loadTask(ctx, env, env.DB.Read(), company, id, false); err != nil {
+	t, err := loadTask(ctx, env, env.DB.Read(), company, id, false)
+	if err != nil {
 		return nil, err
+	}
+	if t.MLflow == nil || t.MLflow.Metrics[key] == nil {
+		return scalarHistory(ctx, env, t.ID, key, offset, limit)
 	}
 	pts, err := env.DB.MetricHistory(ctx, id, key, offset, limit)
 	if err != nil {
@@ -614,7 +638,7 @@ func MetricHistory(ctx context.Context, env *domain.Env, company, id, key string
 	}
 	out := make([]Metric, len(pts))
 	for i, p := range pts {
-		out[i] = Metric{Key: key, Value: p.Value, Timestamp: p.Timestamp, Step: p.Step}
+		out[i] = Metric{Key: key, Value: p.Value, Timestamp: p.Timestamp, Step: p.Step, MetricLinks: p.MetricLinks}
 	}
 	return out, nil
 }
@@ -642,6 +666,9 @@ func strCond(column []string, path []string, c Clause) query.Cond {
 	return qc
 }
 
+// datasetElem is where a dataset filter key is in a stored input.
+var datasetElem = map[string][]string{"name": {"name"}, "digest": {"digest"}, "context": {"tags", DatasetContextTag}}
+
 // runConds are the query conditions of one filter clause.
 func runConds(c Clause) (query.Cond, error) {
 	switch c.Kind {
@@ -652,7 +679,10 @@ func runConds(c Clause) (query.Cond, error) {
 	case KindTag:
 		return strCond(nil, []string{"mlflow", "tags", c.Key}, c), nil
 	case KindDataset:
-		return query.Cond{}, filterErr("Filtering runs by dataset is not supported yet: '%s'", "datasets."+c.Key)
+		// some dataset input of the run compares
+		qc := strCond(nil, []string{"mlflow", "inputs"}, c)
+		qc.Elem = datasetElem[c.Key]
+		return qc, nil
 	}
 	switch c.Key {
 	case "run_id":

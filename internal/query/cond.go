@@ -43,6 +43,9 @@ type Cond struct {
 	Op      string
 	Values  []any
 	Numeric bool
+	// Elem, when set, makes Path a JSON array of objects: the condition
+	// holds when some element's value at Elem compares (Column unused).
+	Elem []string
 }
 
 // OrderKey is one sort key: a column or a document path, compared as a
@@ -92,10 +95,18 @@ func (p *Plan) WhereCond(c Cond) error {
 }
 
 func (p *Plan) condFrag(c Cond) (frag, error) {
+	if len(c.Elem) > 0 {
+		return p.elemFrag(c)
+	}
 	left, err := p.operand(c.Column, c.Path, c.Numeric)
 	if err != nil {
 		return frag{}, err
 	}
+	return p.compare(left, c)
+}
+
+// compare is c's comparison with left as its left side.
+func (p *Plan) compare(left frag, c Cond) (frag, error) {
 	args := func(vals ...any) []any { return append(append([]any{}, left.args...), vals...) }
 	switch c.Op {
 	case OpHas, OpHasNot:
@@ -153,6 +164,21 @@ func (p *Plan) condFrag(c Cond) (frag, error) {
 		return frag{p.e.d.Regex(left.sql, ci), args(arg)}, nil
 	}
 	return frag{}, fmt.Errorf("query: unknown operator %q", c.Op)
+}
+
+// elemFrag is c over the elements of the array at c.Path: EXISTS over
+// them, the comparison built as for a scalar with the element's value as
+// its left side.
+func (p *Plan) elemFrag(c Cond) (frag, error) {
+	if len(c.Path) == 0 || c.Column != "" || c.Numeric {
+		return frag{}, fmt.Errorf("query: an element condition takes a document path and compares text")
+	}
+	from, val := p.e.d.ArrayObjEach("doc", "qe")
+	f, err := p.compare(frag{val, []any{p.e.d.JSONPathArg(c.Elem)}}, c)
+	if err != nil {
+		return frag{}, err
+	}
+	return frag{"EXISTS (SELECT 1 FROM " + from + " WHERE " + f.sql + ")", append([]any{p.e.d.JSONPathArg(c.Path)}, f.args...)}, nil
 }
 
 // WhereAny adds the disjunction of conds (one condition true).

@@ -71,6 +71,11 @@ type Dialect interface {
 	// path of col holds an object whose member at the second placeholder
 	// path equals the third placeholder.
 	ArrayObjHas(col string) string
+	// ArrayObjEach returns a FROM item over the objects of the JSON array
+	// at the first placeholder (a path into col) and the text expression
+	// of one object's value at the second placeholder (a path into the
+	// object): EXISTS over them tests "some element ...".
+	ArrayObjEach(col, alias string) (from, value string)
 	// JSONSetText is col with the text of the second placeholder stored at
 	// the first placeholder path (JSONPathArg).
 	JSONSetText(col string) string

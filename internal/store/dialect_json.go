@@ -16,6 +16,14 @@ func (postgresDialect) ArrayObjHas(col string) string {
 	return "EXISTS (SELECT 1 FROM jsonb_array_elements(trove_arr(" + col + " #> ?::text[])) AS e(v) WHERE e.v #>> ?::text[] = ?)"
 }
 
+func (sqliteDialect) ArrayObjEach(col, alias string) (string, string) {
+	return "json_each(" + col + ", ?) AS " + alias, "json_extract(" + alias + ".value, ?)"
+}
+
+func (postgresDialect) ArrayObjEach(col, alias string) (string, string) {
+	return "jsonb_array_elements(trove_arr(" + col + " #> ?::text[])) AS " + alias + "(v)", "(" + alias + ".v #>> ?::text[])"
+}
+
 func (sqliteDialect) JSONSetText(col string) string { return "json_set(" + col + ", ?, ?)" }
 
 func (postgresDialect) JSONSetText(col string) string {

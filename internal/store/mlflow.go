@@ -15,6 +15,15 @@ type MetricPoint struct {
 	Step      int64
 	Timestamp int64
 	Value     string
+	MetricLinks
+}
+
+// MetricLinks are what a point may name besides its run: the logged
+// model it measures and the dataset it was computed on ("" for none).
+type MetricLinks struct {
+	ModelID       string
+	DatasetName   string
+	DatasetDigest string
 }
 
 // AddMetricPoints appends points to task's history.
@@ -23,14 +32,14 @@ func (db *DB) AddMetricPoints(ctx context.Context, q Querier, task string, pts [
 	for len(pts) > 0 {
 		n := min(len(pts), chunk)
 		var sb strings.Builder
-		sb.WriteString(`INSERT INTO mlflow_metrics (task, metric_key, step, ts, value) VALUES `)
-		args := make([]any, 0, n*5)
+		sb.WriteString(`INSERT INTO mlflow_metrics (task, metric_key, step, ts, value, model_id, dataset_name, dataset_digest) VALUES `)
+		args := make([]any, 0, n*8)
 		for i, p := range pts[:n] {
 			if i > 0 {
 				sb.WriteString(", ")
 			}
-			sb.WriteString("(?, ?, ?, ?, ?)")
-			args = append(args, task, p.Key, p.Step, p.Timestamp, p.Value)
+			sb.WriteString("(?, ?, ?, ?, ?, ?, ?, ?)")
+			args = append(args, task, p.Key, p.Step, p.Timestamp, p.Value, p.ModelID, p.DatasetName, p.DatasetDigest)
 		}
 		if _, err := q.ExecContext(ctx, sb.String(), args...); err != nil {
 			return err
@@ -43,7 +52,7 @@ func (db *DB) AddMetricPoints(ctx context.Context, q Querier, task string, pts [
 // MetricHistory reads up to limit points of one metric of task from
 // offset on, in (step, timestamp, insertion) order.
 func (db *DB) MetricHistory(ctx context.Context, task, key string, offset, limit int) ([]MetricPoint, error) {
-	rows, err := db.Read().QueryContext(ctx, `SELECT step, ts, value FROM mlflow_metrics
+	rows, err := db.Read().QueryContext(ctx, `SELECT step, ts, value, model_id, dataset_name, dataset_digest FROM mlflow_metrics
 		WHERE task = ? AND metric_key = ? ORDER BY step, ts, id LIMIT ? OFFSET ?`, task, key, limit, offset)
 	if err != nil {
 		return nil, err
@@ -52,7 +61,7 @@ func (db *DB) MetricHistory(ctx context.Context, task, key string, offset, limit
 	out := []MetricPoint{}
 	for rows.Next() {
 		p := MetricPoint{Key: key}
-		if err := rows.Scan(&p.Step, &p.Timestamp, &p.Value); err != nil {
+		if err := rows.Scan(&p.Step, &p.Timestamp, &p.Value, &p.ModelID, &p.DatasetName, &p.DatasetDigest); err != nil {
 			return nil, err
 		}
 		out = append(out, p)
@@ -99,6 +108,10 @@ type MLflowRun struct {
 	EndTime   *int64 `json:"end_time,omitempty"`
 	// Inputs are the dataset inputs of log-inputs.
 	Inputs []*MLflowDatasetInput `json:"inputs,omitempty"`
+	// ModelInputs are the logged models given to log-inputs (ids, once
+	// each); ModelOutputs those of runs/outputs.
+	ModelInputs  []string             `json:"model_inputs,omitempty"`
+	ModelOutputs []*MLflowModelOutput `json:"model_outputs,omitempty"`
 	// ArtifactURI is the run's artifact location.
 	ArtifactURI string `json:"artifact_uri,omitempty"`
 	// UserID is the user_id the client gave ("unknown" when none).
@@ -112,6 +125,12 @@ type LatestMetric struct {
 	Num       *float64 `json:"num,omitempty"`
 	Step      int64    `json:"step"`
 	Timestamp int64    `json:"timestamp"`
+}
+
+// MLflowModelOutput is a logged model a run produced, at a step.
+type MLflowModelOutput struct {
+	ModelID string `json:"model_id"`
+	Step    int64  `json:"step"`
 }
 
 // MLflowDatasetInput is one dataset logged as a run's input.

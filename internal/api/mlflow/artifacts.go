@@ -35,6 +35,13 @@ func (s *Server) WithFiles(fs *files.Service) *Server {
 	return s
 }
 
+// WithFilesURL gives the server the file server's public URL: a file
+// uploaded to a run's artifact folder is also a task artifact at that URL.
+func (s *Server) WithFilesURL(u string) *Server {
+	s.filesURL = u
+	return s
+}
+
 // MountArtifacts answers the artifact proxy and the downloads streamed
 // outside the JSON tables, and hands every other request to next.
 func (s *Server) MountArtifacts(next http.Handler) http.Handler {
@@ -268,6 +275,13 @@ func (s *Server) uploadArtifact(ctx context.Context, w http.ResponseWriter, r *h
 	if err := s.env.DB.PutArtifact(ctx, id.CompanyID, store.ArtifactFile{Path: p, Size: n, Modified: s.env.Time().Millis()}); err != nil {
 		return err
 	}
+	if s.filesURL != "" {
+		// the run's task lists the file too (Trove's UI, the clearml SDK)
+		u := mlflow.FileURL(s.filesURL, artifactKey(id.CompanyID, p).Path)
+		if err := mlflow.NoteRunArtifact(ctx, s.env, id.CompanyID, id.UserID, p, u, n); err != nil {
+			return err
+		}
+	}
 	writeJSON(w, empty{})
 	return nil
 }
@@ -344,6 +358,7 @@ func (s *Server) deleteArtifacts(ctx context.Context, w http.ResponseWriter, id 
 	if len(list) == 0 {
 		return apierr.MLflowNotFound("No artifact at path '%s'", p)
 	}
+	gone := make([]string, 0, len(list))
 	for _, f := range list {
 		if err := s.files.Remove(ctx, artifactKey(id.CompanyID, f.Path)); err != nil && files.StatusOf(err) != http.StatusNotFound {
 			return fileError(err, f.Path)
@@ -351,6 +366,10 @@ func (s *Server) deleteArtifacts(ctx context.Context, w http.ResponseWriter, id 
 		if err := s.env.DB.DeleteArtifact(ctx, id.CompanyID, f.Path); err != nil {
 			return err
 		}
+		gone = append(gone, f.Path)
+	}
+	if err := mlflow.DropRunArtifacts(ctx, s.env, id.CompanyID, id.UserID, gone); err != nil {
+		return err
 	}
 	writeJSON(w, empty{})
 	return nil

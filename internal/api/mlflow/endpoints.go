@@ -363,6 +363,10 @@ type metricIn struct {
 	Value     json.RawMessage `json:"value"`
 	Timestamp json.RawMessage `json:"timestamp"`
 	Step      json.RawMessage `json:"step"`
+	// the logged model and dataset the point names (MLflow 3)
+	ModelID       string `json:"model_id"`
+	DatasetName   string `json:"dataset_name"`
+	DatasetDigest string `json:"dataset_digest"`
 }
 
 func (m *metricIn) decode(i int) (mlflow.Metric, error) {
@@ -385,7 +389,8 @@ func (m *metricIn) decode(i int) (mlflow.Metric, error) {
 	if err != nil {
 		return mlflow.Metric{}, err
 	}
-	out := mlflow.Metric{Key: m.Key, Value: v, Timestamp: *ts}
+	out := mlflow.Metric{Key: m.Key, Value: v, Timestamp: *ts,
+		MetricLinks: store.MetricLinks{ModelID: m.ModelID, DatasetName: m.DatasetName, DatasetDigest: m.DatasetDigest}}
 	if step != nil {
 		out.Step = *step
 	}
@@ -426,6 +431,11 @@ func (s *Server) logMetric(ctx context.Context, c *call) (any, error) {
 		return nil, err
 	}
 	m := metricIn{Key: key, Value: c.params["value"], Timestamp: c.params["timestamp"], Step: c.params["step"]}
+	for name, dst := range map[string]*string{"model_id": &m.ModelID, "dataset_name": &m.DatasetName, "dataset_digest": &m.DatasetDigest} {
+		if *dst, err = c.str(name); err != nil {
+			return nil, err
+		}
+	}
 	pt, err := m.decode(0)
 	if err != nil {
 		return nil, err
@@ -523,6 +533,17 @@ func (s *Server) logInputs(ctx context.Context, c *call) (any, error) {
 	if err := c.list("datasets", &ins); err != nil {
 		return nil, err
 	}
+	var models []modelInputJSON
+	if err := c.list("models", &models); err != nil {
+		return nil, err
+	}
+	modelIDs := make([]string, len(models))
+	for i, m := range models {
+		if m.ModelID == "" {
+			return nil, missing("models[" + strconv.Itoa(i) + "].model_id")
+		}
+		modelIDs[i] = m.ModelID
+	}
 	if len(ins) > mlflow.MaxBatchTags {
 		return nil, apierr.MLflowInvalidParameter("A log-inputs request can contain at most %d datasets. Got %d.", mlflow.MaxBatchTags, len(ins))
 	}
@@ -532,7 +553,7 @@ func (s *Server) logInputs(ctx context.Context, c *call) (any, error) {
 			Source: in.Dataset.Source, Schema: in.Dataset.Schema, Profile: in.Dataset.Profile, Tags: tagMap(in.Tags)}
 		list = append(list, d)
 	}
-	return empty{}, mlflow.LogInputs(ctx, s.env, c.id.CompanyID, c.id.UserID, id, list)
+	return empty{}, mlflow.LogInputs(ctx, s.env, c.id.CompanyID, c.id.UserID, id, list, modelIDs)
 }
 
 // MaxHistoryPage is the most points one get-history answer holds.
@@ -571,7 +592,7 @@ func (s *Server) metricHistory(ctx context.Context, c *call) (any, error) {
 		out.NextPageToken = mlflow.PageToken(offset + maxResults)
 	}
 	for _, p := range pts {
-		out.Metrics = append(out.Metrics, metricJSON{Key: p.Key, Value: metricValue(p.Value), Timestamp: p.Timestamp, Step: p.Step})
+		out.Metrics = append(out.Metrics, metricWire(p, ""))
 	}
 	return out, nil
 }
@@ -654,7 +675,7 @@ func (s *Server) metricHistoryBulk(ctx context.Context, c *call) (any, error) {
 	for i, id := range ids {
 		for _, p := range hist[i] {
 			if keep[p.Step] {
-				out.Metrics = append(out.Metrics, metricJSON{Key: p.Key, Value: metricValue(p.Value), Timestamp: p.Timestamp, Step: p.Step, RunID: id})
+				out.Metrics = append(out.Metrics, metricWire(p, id))
 			}
 		}
 	}
@@ -699,7 +720,7 @@ func (s *Server) metricHistoryBulkList(ctx context.Context, c *call) (any, error
 			return nil, err
 		}
 		for _, p := range pts {
-			out.Metrics = append(out.Metrics, metricJSON{Key: p.Key, Value: metricValue(p.Value), Timestamp: p.Timestamp, Step: p.Step, RunID: id})
+			out.Metrics = append(out.Metrics, metricWire(p, id))
 		}
 		if len(out.Metrics) >= limit {
 			break

@@ -3,12 +3,14 @@ package mlflow
 import (
 	"context"
 	"net/http"
+	"strconv"
 	"strings"
 
 	"github.com/trove-ml/trove/internal/apierr"
 	"github.com/trove-ml/trove/internal/auth"
 	"github.com/trove-ml/trove/internal/mlflow"
 	"github.com/trove-ml/trove/internal/rpc"
+	"github.com/trove-ml/trove/internal/store"
 )
 
 // MLflow 3's logged models (issue 38): /logged-models/{model_id}[/...]
@@ -57,7 +59,8 @@ type loggedModelJSON struct {
 		Tags                   []kvJSON `json:"tags,omitempty"`
 	} `json:"info"`
 	Data struct {
-		Params []kvJSON `json:"params,omitempty"`
+		Params  []kvJSON     `json:"params,omitempty"`
+		Metrics []metricJSON `json:"metrics,omitempty"`
 	} `json:"data"`
 }
 
@@ -72,6 +75,9 @@ func loggedModelWire(m *mlflow.LoggedModel) *loggedModelJSON {
 	}
 	for _, k := range sortedKeys(m.Params) {
 		out.Data.Params = append(out.Data.Params, kvJSON{k, m.Params[k]})
+	}
+	for _, p := range m.Metrics {
+		out.Data.Metrics = append(out.Data.Metrics, metricWire(p.Metric, p.RunID))
 	}
 	return out
 }
@@ -138,8 +144,16 @@ func (s *Server) logLoggedModelParams(ctx context.Context, c *call) (any, error)
 
 // orderIn is an order term of a logged models search.
 type orderIn struct {
-	FieldName string `json:"field_name"`
-	Ascending *bool  `json:"ascending"`
+	FieldName     string  `json:"field_name"`
+	Ascending     *bool   `json:"ascending"`
+	DatasetName   *string `json:"dataset_name"`
+	DatasetDigest string  `json:"dataset_digest"`
+}
+
+// datasetIn is a dataset of a logged models search.
+type datasetIn struct {
+	DatasetName   string `json:"dataset_name"`
+	DatasetDigest string `json:"dataset_digest"`
 }
 
 func (s *Server) searchLoggedModels(ctx context.Context, c *call) (any, error) {
@@ -162,7 +176,24 @@ func (s *Server) searchLoggedModels(ctx context.Context, c *call) (any, error) {
 		return nil, err
 	}
 	for _, o := range order {
-		in.OrderBy = append(in.OrderBy, mlflow.LoggedModelOrder{Field: o.FieldName, Ascending: o.Ascending == nil || *o.Ascending})
+		lo := mlflow.LoggedModelOrder{Field: o.FieldName, Ascending: o.Ascending == nil || *o.Ascending}
+		if o.DatasetName != nil {
+			lo.Dataset = &mlflow.DatasetRef{Name: *o.DatasetName, Digest: o.DatasetDigest}
+		}
+		in.OrderBy = append(in.OrderBy, lo)
+	}
+	var datasets []datasetIn
+	if err := c.list("datasets", &datasets); err != nil {
+		return nil, err
+	}
+	if len(datasets) > mlflow.MaxBatchTags {
+		return nil, apierr.MLflowInvalidParameter("A search can name at most %d datasets. Got %d.", mlflow.MaxBatchTags, len(datasets))
+	}
+	for i, d := range datasets {
+		if d.DatasetName == "" {
+			return nil, missing("datasets[" + strconv.Itoa(i) + "].dataset_name")
+		}
+		in.Datasets = append(in.Datasets, mlflow.DatasetRef{Name: d.DatasetName, Digest: d.DatasetDigest})
 	}
 	list, next, err := mlflow.SearchLoggedModels(ctx, s.env, in)
 	if err != nil {
@@ -223,7 +254,8 @@ type modelOutputIn struct {
 }
 
 // logOutputs records that a run produced logged models (runs/outputs):
-// the run and the models must exist; the link is the model's source run.
+// the run and the models must exist; runs/get answers them as the run's
+// outputs.
 func (s *Server) logOutputs(ctx context.Context, c *call) (any, error) {
 	id, err := c.required("run_id")
 	if err != nil {
@@ -233,15 +265,11 @@ func (s *Server) logOutputs(ctx context.Context, c *call) (any, error) {
 	if err := c.list("models", &models); err != nil {
 		return nil, err
 	}
-	if _, err := mlflow.GetRun(ctx, s.env, c.id.CompanyID, id); err != nil {
-		return nil, err
+	outs := make([]store.MLflowModelOutput, len(models))
+	for i, m := range models {
+		outs[i] = store.MLflowModelOutput{ModelID: m.ModelID, Step: m.Step}
 	}
-	for _, m := range models {
-		if _, err := mlflow.GetLoggedModel(ctx, s.env, c.id.CompanyID, m.ModelID); err != nil {
-			return nil, err
-		}
-	}
-	return empty{}, nil
+	return empty{}, mlflow.LogOutputs(ctx, s.env, c.id.CompanyID, c.id.UserID, id, outs)
 }
 
 // loggedModelFile answers GET logged-models/<id>/artifacts/files?

@@ -96,7 +96,7 @@ func TestRunSearch(t *testing.T) {
 		if str(res, "runs", 0, "info", "experiment_id") != other {
 			t.Fatalf("experiment id of a found run: %v", res)
 		}
-		for _, bad := range []string{"metrics.x < 'a'", "params.lr > '1'", "nope.x = '1'", "params.lr = '1' OR params.lr = '2'", "datasets.name = 'x'"} {
+		for _, bad := range []string{"metrics.x < 'a'", "params.lr > '1'", "nope.x = '1'", "params.lr = '1' OR params.lr = '2'", "datasets.size = 'x'", "datasets.name > 'x'"} {
 			c.post(t, "runs/search", map[string]any{"experiment_ids": []string{exp}, "filter": bad}).fails(t, 400, "INVALID_PARAMETER_VALUE", "")
 		}
 		c.post(t, "runs/search", map[string]any{"experiment_ids": []string{exp}, "order_by": []string{"metrics.x sideways"}}).fails(t, 400, "INVALID_PARAMETER_VALUE", "order_by")

@@ -52,6 +52,8 @@ type Server struct {
 	routes  router
 	// files stores artifacts (artifacts.go); nil: no artifact proxy.
 	files *files.Service
+	// filesURL is the file server's public URL (task artifacts name it)
+	filesURL string
 	// gql runs GraphQL queries (graphql.go).
 	gql *graphql.Schema
 }

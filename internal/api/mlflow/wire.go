@@ -53,6 +53,16 @@ type metricJSON struct {
 	Timestamp int64       `json:"timestamp"`
 	Step      int64       `json:"step"`
 	RunID     string      `json:"run_id,omitempty"`
+	// the logged model and dataset the point names
+	ModelID       string `json:"model_id,omitempty"`
+	DatasetName   string `json:"dataset_name,omitempty"`
+	DatasetDigest string `json:"dataset_digest,omitempty"`
+}
+
+// metricWire is a point's answer; run is "" where the call names it.
+func metricWire(m mlflow.Metric, run string) metricJSON {
+	return metricJSON{Key: m.Key, Value: metricValue(m.Value), Timestamp: m.Timestamp, Step: m.Step, RunID: run,
+		ModelID: m.ModelID, DatasetName: m.DatasetName, DatasetDigest: m.DatasetDigest}
 }
 
 type runInfoJSON struct {
@@ -88,14 +98,29 @@ type datasetInputJSON struct {
 	Dataset datasetJSON `json:"dataset"`
 }
 
+type modelInputJSON struct {
+	ModelID string `json:"model_id"`
+}
+
+type modelOutputJSON struct {
+	ModelID string `json:"model_id"`
+	Step    int64  `json:"step"`
+}
+
 type runInputsJSON struct {
 	DatasetInputs []datasetInputJSON `json:"dataset_inputs,omitempty"`
+	ModelInputs   []modelInputJSON   `json:"model_inputs,omitempty"`
+}
+
+type runOutputsJSON struct {
+	ModelOutputs []modelOutputJSON `json:"model_outputs,omitempty"`
 }
 
 type runJSON struct {
-	Info   runInfoJSON   `json:"info"`
-	Data   runDataJSON   `json:"data"`
-	Inputs runInputsJSON `json:"inputs"`
+	Info    runInfoJSON     `json:"info"`
+	Data    runDataJSON     `json:"data"`
+	Inputs  runInputsJSON   `json:"inputs"`
+	Outputs *runOutputsJSON `json:"outputs,omitempty"`
 }
 
 func runWire(r *mlflow.Run) *runJSON {
@@ -103,7 +128,7 @@ func runWire(r *mlflow.Run) *runJSON {
 		UserID: r.UserID, Status: r.Status, StartTime: r.StartTime, EndTime: r.EndTime, ArtifactURI: r.ArtifactURI,
 		LifecycleStage: r.LifecycleStage}}
 	for _, m := range r.Metrics {
-		out.Data.Metrics = append(out.Data.Metrics, metricJSON{Key: m.Key, Value: metricValue(m.Value), Timestamp: m.Timestamp, Step: m.Step})
+		out.Data.Metrics = append(out.Data.Metrics, metricWire(m, ""))
 	}
 	for _, p := range r.Params {
 		out.Data.Params = append(out.Data.Params, kvJSON(p))
@@ -113,6 +138,15 @@ func runWire(r *mlflow.Run) *runJSON {
 	}
 	for _, in := range r.Inputs {
 		out.Inputs.DatasetInputs = append(out.Inputs.DatasetInputs, datasetInputWire(in))
+	}
+	for _, id := range r.ModelInputs {
+		out.Inputs.ModelInputs = append(out.Inputs.ModelInputs, modelInputJSON{id})
+	}
+	if len(r.ModelOutputs) > 0 {
+		out.Outputs = &runOutputsJSON{}
+		for _, o := range r.ModelOutputs {
+			out.Outputs.ModelOutputs = append(out.Outputs.ModelOutputs, modelOutputJSON{o.ModelID, o.Step})
+		}
 	}
 	return out
 }

@@ -83,6 +83,15 @@ func (s *Store) PointsByIter(ctx context.Context, q store.Querier, series, from 
 		append(args, series, int64(noIter), from, limit)...))
 }
 
+// PointsPage reads up to limit points of a series with an iteration, in
+// iteration order, skipping the first offset (for callers whose pages
+// are offsets, as MLflow's get-history).
+func (s *Store) PointsPage(ctx context.Context, q store.Querier, series int64, offset, limit int) ([]ScalarPoint, error) {
+	src, args := s.seriesScalars(series, noIter+1, lastIter, offset+limit, false)
+	return scanPoints(q.QueryContext(ctx, "SELECT "+pointCols+" FROM "+src+pointJoins+" WHERE p.series = ? AND p.iter > ? ORDER BY p.iter LIMIT ? OFFSET ?",
+		append(args, series, int64(noIter), limit, offset)...))
+}
+
 // PointsByTime reads up to limit points of a series with an iteration in
 // (ts, iter) order after (ts, iter) (iter = MinInt64: every point of that
 // time; sameTS false: only later times).

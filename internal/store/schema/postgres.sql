@@ -173,6 +173,9 @@ CREATE TABLE mlflow_metrics (
   step bigint NOT NULL,
   ts bigint NOT NULL,
   value text NOT NULL,
+  model_id text DEFAULT ''::text NOT NULL,
+  dataset_name text DEFAULT ''::text NOT NULL,
+  dataset_digest text DEFAULT ''::text NOT NULL,
   CONSTRAINT mlflow_metrics_pkey PRIMARY KEY (id)
 );
 
@@ -563,6 +566,9 @@ CREATE UNIQUE INDEX mlflow_artifacts_pkey ON public.mlflow_artifacts USING btree
 
 -- index mlflow_metrics_key on mlflow_metrics
 CREATE INDEX mlflow_metrics_key ON public.mlflow_metrics USING btree (task, metric_key, step, ts);
+
+-- index mlflow_metrics_model on mlflow_metrics
+CREATE INDEX mlflow_metrics_model ON public.mlflow_metrics USING btree (model_id) WHERE (model_id <> ''::text);
 
 -- index mlflow_metrics_pkey on mlflow_metrics
 CREATE UNIQUE INDEX mlflow_metrics_pkey ON public.mlflow_metrics USING btree (id);

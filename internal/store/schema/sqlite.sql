@@ -140,7 +140,7 @@ CREATE TABLE mlflow_metrics (
     step       BIGINT NOT NULL,
     ts         BIGINT NOT NULL,
     value      TEXT NOT NULL
-);
+, model_id TEXT NOT NULL DEFAULT '', dataset_name TEXT NOT NULL DEFAULT '', dataset_digest TEXT NOT NULL DEFAULT '');
 
 -- table mlflow_model_versions
 CREATE TABLE mlflow_model_versions (
@@ -438,6 +438,9 @@ CREATE UNIQUE INDEX event_series_key ON event_series (task, metric, variant);
 
 -- index mlflow_metrics_key on mlflow_metrics
 CREATE INDEX mlflow_metrics_key ON mlflow_metrics (task, metric_key, step, ts);
+
+-- index mlflow_metrics_model on mlflow_metrics
+CREATE INDEX mlflow_metrics_model ON mlflow_metrics (model_id) WHERE model_id <> '';
 
 -- index models_company_project on models
 CREATE INDEX models_company_project ON models (company, project, last_update);

@@ -32,13 +32,6 @@ type Clause struct {
 	Numeric bool
 }
 
-// Bounds of filter strings.
-const (
-	MaxFilterLen    = 8192
-	MaxFilterTerms  = 100
-	MaxOrderByTerms = 10
-)
-
 var kindPrefixes = map[string]string{
 	"metric": KindMetric, "metrics": KindMetric,
 	"param": KindParam, "params": KindParam, "parameter": KindParam, "parameters": KindParam,

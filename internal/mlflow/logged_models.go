@@ -26,12 +26,6 @@ const (
 	LoggedModelFailed  = "LOGGED_MODEL_UPLOAD_FAILED"
 )
 
-// Bounds of logged models.
-const (
-	MaxLoggedModelResults = 1000
-	DefLoggedModelResults = 100
-)
-
 // LoggedModel is a logged model as MLflow answers it.
 type LoggedModel struct {
 	ID, Name, ExperimentID, ArtifactURI, Status, StatusMessage, User, ModelType, SourceRunID string
@@ -298,11 +292,9 @@ var loggedModelAttrs = entityAttrs{withMetrics: true, "name": false, "model_id":
 
 // SearchLoggedModels lists the logged models of experiments.
 func SearchLoggedModels(ctx context.Context, env *domain.Env, s LoggedModelSearch) ([]*LoggedModel, string, error) {
-	if s.MaxResults == 0 {
-		s.MaxResults = DefLoggedModelResults
-	}
-	if s.MaxResults > MaxLoggedModelResults {
-		return nil, "", apierr.MLflowInvalidParameter("Invalid value for request parameter max_results. It must be at most %d, but got value %d", MaxLoggedModelResults, s.MaxResults)
+	var err error
+	if s.MaxResults, err = pageSize(s.MaxResults, DefLoggedModelResults, MaxLoggedModelResults, registryWording); err != nil {
+		return nil, "", err
 	}
 	if len(s.ExperimentIDs) == 0 {
 		return nil, "", apierr.MLflowInvalidParameter("Missing value for required parameter 'experiment_ids'.")
@@ -312,19 +304,13 @@ func SearchLoggedModels(ctx context.Context, env *domain.Env, s LoggedModelSearc
 		return nil, "", err
 	}
 	q := env.DB.Read()
+	found, err := experimentProjects(ctx, env, q, s.Company, s.ExperimentIDs)
+	if err != nil {
+		return nil, "", err
+	}
 	var pids []string
-	for _, e := range s.ExperimentIDs {
-		p, err := loadProject(ctx, env, q, s.Company, "", e, false, false)
-		if err != nil {
-			var ae *apierr.Error
-			if errors.As(err, &ae) && ae.Code == 404 {
-				continue
-			}
-			return nil, "", err
-		}
-		if p != nil {
-			pids = append(pids, p.ID)
-		}
+	for _, p := range found {
+		pids = append(pids, p.ID)
 	}
 	if len(pids) == 0 {
 		return nil, "", nil

@@ -4,10 +4,8 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"fmt"
 	"net/http"
 	"path"
-	"runtime/debug"
 	"slices"
 	"strings"
 
@@ -30,9 +28,6 @@ var ArtifactPrefixes = []string{"/api/2.0/mlflow-artifacts/", "/ajax-api/2.0/mlf
 // the bytes of MLflow artifacts: artifact path p is stored as
 // ArtifactRoot + "/" + p.
 const ArtifactRoot = "mlflow"
-
-// MaxArtifactList bounds the files one list call reads from the index.
-const MaxArtifactList = 100_000
 
 // WithFiles gives the server the file storage the artifact proxy uses.
 func (s *Server) WithFiles(fs *files.Service) *Server {
@@ -150,36 +145,20 @@ func fileError(err error, p string) error {
 // serveArtifact answers one call of the artifact proxy: rest is the path
 // after the prefix ("artifacts/<path>", "artifacts" to list).
 func (s *Server) serveArtifact(w http.ResponseWriter, r *http.Request, rest string) {
-	s.origins.CORS(w, r, "GET, PUT, DELETE, OPTIONS")
-	w.Header().Set("Server", "trove")
-	if r.Method == http.MethodOptions {
-		w.WriteHeader(http.StatusOK)
+	if s.preflight(w, r, "GET, PUT, DELETE, OPTIONS") {
 		return
 	}
-	defer func() {
-		if p := recover(); p != nil {
-			s.log.Error("panic", "mlflow-artifacts", rest, "panic", fmt.Sprint(p), "stack", string(debug.Stack()))
-			writeError(w, apierr.Internal(fmt.Errorf("%v", p)))
-		}
-	}()
+	defer s.recoverCall(w, "mlflow-artifacts", rest)
 	s.answerRaw(w, rest, s.artifactCall(w, r, rest))
 }
 
 // serveRaw answers a call whose answer is not JSON (a file) or whose
 // body is not JSON (an upload), after the access checks of the API.
 func (s *Server) serveRaw(w http.ResponseWriter, r *http.Request, access rpc.Access, fn func(w http.ResponseWriter, r *http.Request, id *auth.Identity) error) {
-	s.origins.CORS(w, r, "GET, POST, OPTIONS")
-	w.Header().Set("Server", "trove")
-	if r.Method == http.MethodOptions {
-		w.WriteHeader(http.StatusOK)
+	if s.preflight(w, r, "GET, POST, OPTIONS") {
 		return
 	}
-	defer func() {
-		if p := recover(); p != nil {
-			s.log.Error("panic", "mlflow", r.URL.Path, "panic", fmt.Sprint(p), "stack", string(debug.Stack()))
-			writeError(w, apierr.Internal(fmt.Errorf("%v", p)))
-		}
-	}()
+	defer s.recoverCall(w, "mlflow", r.URL.Path)
 	s.answerRaw(w, r.URL.Path, func() error {
 		if s.files == nil {
 			return apierr.MLflowEndpointNotFound(r.Method, r.URL.Path)
@@ -361,7 +340,7 @@ func (s *Server) listArtifacts(ctx context.Context, w http.ResponseWriter, id *a
 			return err
 		}
 	}
-	list, err := s.env.DB.ListArtifacts(ctx, id.CompanyID, dir, MaxArtifactList)
+	list, err := s.env.DB.ListArtifacts(ctx, id.CompanyID, dir, mlflow.MaxArtifactList)
 	if err != nil {
 		return err
 	}
@@ -374,7 +353,7 @@ func (s *Server) listArtifacts(ctx context.Context, w http.ResponseWriter, id *a
 
 // deleteArtifacts removes the file at p, or every file under folder p.
 func (s *Server) deleteArtifacts(ctx context.Context, w http.ResponseWriter, id *auth.Identity, p string) error {
-	list, err := s.env.DB.ListArtifacts(ctx, id.CompanyID, p, MaxArtifactList)
+	list, err := s.env.DB.ListArtifacts(ctx, id.CompanyID, p, mlflow.MaxArtifactList)
 	if err != nil {
 		return err
 	}
@@ -565,7 +544,7 @@ func (s *Server) listRunArtifacts(ctx context.Context, c *call) (any, error) {
 	if sub != "" {
 		dir += "/" + sub
 	}
-	list, err := s.env.DB.ListArtifacts(ctx, c.id.CompanyID, dir, MaxArtifactList)
+	list, err := s.env.DB.ListArtifacts(ctx, c.id.CompanyID, dir, mlflow.MaxArtifactList)
 	if err != nil {
 		return nil, err
 	}

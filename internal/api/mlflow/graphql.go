@@ -20,6 +20,8 @@ import (
 	"github.com/trove-ml/trove/internal/auth"
 	"github.com/trove-ml/trove/internal/httpx"
 	"github.com/trove-ml/trove/internal/rpc"
+
+	"github.com/trove-ml/trove/internal/mlflow"
 )
 
 // GraphQLPaths are where MLflow's GraphQL endpoint answers.
@@ -50,10 +52,10 @@ var graphqlAccess = map[string]rpc.Access{
 func (s *Server) newGraphQLSchema() *graphql.Schema {
 	return graphql.MustParseSchema(graphqlSchema, &gqlRoot{},
 		graphql.UseFieldResolvers(),
-		graphql.MaxDepth(GraphQLMaxDepth+1),
-		graphql.MaxSelections(GraphQLMaxSelections),
-		graphql.MaxQueryLength(GraphQLMaxQueryBytes),
-		graphql.OverlapValidationLimit(GraphQLMaxSelections*10),
+		graphql.MaxDepth(mlflow.GraphQLMaxDepth+1),
+		graphql.MaxSelections(mlflow.GraphQLMaxSelections),
+		graphql.MaxQueryLength(mlflow.GraphQLMaxQueryBytes),
+		graphql.OverlapValidationLimit(mlflow.GraphQLMaxSelections*10),
 		graphql.MaxParallelism(4),
 		graphql.Logger(panicLogger{s}),
 		graphql.PanicHandler(panicLogger{s}))
@@ -87,18 +89,10 @@ type gqlAnswer struct {
 
 // serveGraphQL answers POST (JSON body) and GET (query string) /graphql.
 func (s *Server) serveGraphQL(w http.ResponseWriter, r *http.Request) {
-	s.origins.CORS(w, r, "GET, POST, OPTIONS")
-	w.Header().Set("Server", "trove")
-	if r.Method == http.MethodOptions {
-		w.WriteHeader(http.StatusOK)
+	if s.preflight(w, r, "GET, POST, OPTIONS") {
 		return
 	}
-	defer func() {
-		if p := recover(); p != nil {
-			s.log.Error("panic", "mlflow", "graphql", "panic", fmt.Sprint(p), "stack", string(debug.Stack()))
-			writeError(w, apierr.Internal(fmt.Errorf("%v", p)))
-		}
-	}()
+	defer s.recoverCall(w, "mlflow", "graphql")
 	if r.Method != http.MethodGet && r.Method != http.MethodPost {
 		e := apierr.MLflowBadRequest("Method %s is not allowed for %s (allowed: GET, POST)", r.Method, r.URL.Path)
 		e.Code = 405

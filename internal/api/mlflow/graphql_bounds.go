@@ -5,18 +5,8 @@ import (
 
 	"github.com/vektah/gqlparser/v2/ast"
 	"github.com/vektah/gqlparser/v2/parser"
-)
 
-// Bounds of a GraphQL query, MLflow's (its server's defaults), checked
-// on the parsed document before it is validated or run, so that a
-// hostile query is refused with MLflow's message before any work.
-const (
-	GraphQLMaxDepth      = 10      // nested selection sets
-	GraphQLMaxSelections = 1000    // fields in the whole document
-	GraphQLMaxRootFields = 10      // fields at the top of all operations
-	GraphQLMaxAliases    = 10      // aliased fields in one selection set
-	GraphQLMaxQueryBytes = 100_000 // the query text
-	GraphQLMaxTokens     = 50_000  // lexer tokens, so parsing stays linear and short
+	"github.com/trove-ml/trove/internal/mlflow"
 )
 
 // graphqlBounds parses query and checks MLflow's bounds on it: depth,
@@ -26,10 +16,10 @@ const (
 // returns the document, or the message of the first bound exceeded or
 // of the syntax error.
 func graphqlBounds(query string) (*ast.QueryDocument, string) {
-	if len(query) > GraphQLMaxQueryBytes {
-		return nil, fmt.Sprintf("The query is %d bytes; at most %d are allowed", len(query), GraphQLMaxQueryBytes)
+	if len(query) > mlflow.GraphQLMaxQueryBytes {
+		return nil, fmt.Sprintf("The query is %d bytes; at most %d are allowed", len(query), mlflow.GraphQLMaxQueryBytes)
 	}
-	doc, err := parser.ParseQueryWithTokenLimit(&ast.Source{Input: query}, GraphQLMaxTokens)
+	doc, err := parser.ParseQueryWithTokenLimit(&ast.Source{Input: query}, mlflow.GraphQLMaxTokens)
 	if err != nil {
 		return nil, err.Error()
 	}
@@ -47,11 +37,11 @@ func graphqlBounds(query string) (*ast.QueryDocument, string) {
 			return nil, msg
 		}
 	}
-	if b.roots > GraphQLMaxRootFields {
-		return nil, overLimit(GraphQLMaxRootFields, b.roots, "root fields", "MLFLOW_SERVER_GRAPHQL_MAX_ROOT_FIELDS")
+	if b.roots > mlflow.GraphQLMaxRootFields {
+		return nil, overLimit(mlflow.GraphQLMaxRootFields, b.roots, "root fields", "MLFLOW_SERVER_GRAPHQL_MAX_ROOT_FIELDS")
 	}
-	if b.aliases > GraphQLMaxAliases {
-		return nil, overLimit(GraphQLMaxAliases, b.aliases, "aliases", "MLFLOW_SERVER_GRAPHQL_MAX_ALIASES")
+	if b.aliases > mlflow.GraphQLMaxAliases {
+		return nil, overLimit(mlflow.GraphQLMaxAliases, b.aliases, "aliases", "MLFLOW_SERVER_GRAPHQL_MAX_ALIASES")
 	}
 	return doc, ""
 }
@@ -67,8 +57,8 @@ type boundsWalk struct {
 }
 
 func (b *boundsWalk) walk(set ast.SelectionSet, depth int, root bool) string {
-	if depth > GraphQLMaxDepth {
-		return fmt.Sprintf("Query exceeds maximum depth of %d", GraphQLMaxDepth)
+	if depth > mlflow.GraphQLMaxDepth {
+		return fmt.Sprintf("Query exceeds maximum depth of %d", mlflow.GraphQLMaxDepth)
 	}
 	aliases := 0
 	for _, sel := range set {
@@ -76,8 +66,8 @@ func (b *boundsWalk) walk(set ast.SelectionSet, depth int, root bool) string {
 		switch s := sel.(type) {
 		case *ast.Field:
 			b.selections++
-			if b.selections > GraphQLMaxSelections {
-				return fmt.Sprintf("Query exceeds maximum total selections of %d", GraphQLMaxSelections)
+			if b.selections > mlflow.GraphQLMaxSelections {
+				return fmt.Sprintf("Query exceeds maximum total selections of %d", mlflow.GraphQLMaxSelections)
 			}
 			if root {
 				b.roots++

@@ -53,6 +53,14 @@ func (g *gqlRequest) rest(ctx context.Context, handle func(context.Context, *cal
 	return json.Unmarshal(b, out)
 }
 
+// viaREST answers a GraphQL field by the REST endpoint's handler: in's
+// members are its parameters, its answer decoded into a new T.
+func viaREST[T any](ctx context.Context, handle func(*Server, context.Context, *call) (any, error), in any) (*T, error) {
+	g := gqlOf(ctx)
+	out := new(T)
+	return out, g.rest(ctx, func(ctx context.Context, c *call) (any, error) { return handle(g.s, ctx, c) }, in, out)
+}
+
 // fieldError is the message of a field's error, as MLflow words it.
 type fieldError string
 
@@ -83,9 +91,7 @@ type getExperimentArgs struct {
 }
 
 func (gqlRoot) MlflowGetExperiment(ctx context.Context, a getExperimentArgs) (*gqlGetExperiment, error) {
-	g := gqlOf(ctx)
-	out := &gqlGetExperiment{}
-	return out, g.rest(ctx, g.s.getExperiment, a.Input, out)
+	return viaREST[gqlGetExperiment](ctx, (*Server).getExperiment, a.Input)
 }
 
 type getRunArgs struct {
@@ -96,9 +102,7 @@ type getRunArgs struct {
 }
 
 func (gqlRoot) MlflowGetRun(ctx context.Context, a getRunArgs) (*gqlRunResponse, error) {
-	g := gqlOf(ctx)
-	out := &gqlRunResponse{}
-	return out, g.rest(ctx, g.s.getRun, a.Input, out)
+	return viaREST[gqlRunResponse](ctx, (*Server).getRun, a.Input)
 }
 
 type bulkIntervalArgs struct {
@@ -112,9 +116,7 @@ type bulkIntervalArgs struct {
 }
 
 func (gqlRoot) MlflowGetMetricHistoryBulkInterval(ctx context.Context, a bulkIntervalArgs) (*gqlMetrics, error) {
-	g := gqlOf(ctx)
-	out := &gqlMetrics{}
-	return out, g.rest(ctx, g.s.metricHistoryBulk, a.Input, out)
+	return viaREST[gqlMetrics](ctx, (*Server).metricHistoryBulk, a.Input)
 }
 
 type listArtifactsArgs struct {
@@ -127,9 +129,7 @@ type listArtifactsArgs struct {
 }
 
 func (gqlRoot) MlflowListArtifacts(ctx context.Context, a listArtifactsArgs) (*gqlArtifacts, error) {
-	g := gqlOf(ctx)
-	out := &gqlArtifacts{}
-	return out, g.rest(ctx, g.s.listRunArtifacts, a.Input, out)
+	return viaREST[gqlArtifacts](ctx, (*Server).listRunArtifacts, a.Input)
 }
 
 type searchVersionsArgs struct {
@@ -142,9 +142,7 @@ type searchVersionsArgs struct {
 }
 
 func (gqlRoot) MlflowSearchModelVersions(ctx context.Context, a searchVersionsArgs) (*gqlVersions, error) {
-	g := gqlOf(ctx)
-	out := &gqlVersions{}
-	return out, g.rest(ctx, g.s.searchModelVersions, a.Input, out)
+	return viaREST[gqlVersions](ctx, (*Server).searchModelVersions, a.Input)
 }
 
 type searchRunsArgs struct {
@@ -159,9 +157,7 @@ type searchRunsArgs struct {
 }
 
 func (gqlRoot) MlflowSearchRuns(ctx context.Context, a searchRunsArgs) (*gqlSearchRuns, error) {
-	g := gqlOf(ctx)
-	out := &gqlSearchRuns{}
-	return out, g.rest(ctx, g.s.searchRuns, a.Input, out)
+	return viaREST[gqlSearchRuns](ctx, (*Server).searchRuns, a.Input)
 }
 
 type searchDatasetsArgs struct {
@@ -171,9 +167,7 @@ type searchDatasetsArgs struct {
 }
 
 func (gqlRoot) MlflowSearchDatasets(ctx context.Context, a searchDatasetsArgs) (*gqlDatasets, error) {
-	g := gqlOf(ctx)
-	out := &gqlDatasets{}
-	return out, g.rest(ctx, g.s.searchDatasetSummaries, a.Input, out)
+	return viaREST[gqlDatasets](ctx, (*Server).searchDatasetSummaries, a.Input)
 }
 
 // gqlRun is a run, with its experiment and the registry's versions made

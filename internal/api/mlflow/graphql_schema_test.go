@@ -11,6 +11,8 @@ import (
 	gqlast "github.com/vektah/gqlparser/v2/ast"
 
 	"github.com/trove-ml/trove/internal/rpc"
+
+	"github.com/trove-ml/trove/internal/mlflow"
 )
 
 // TestGraphQLSchemaBinds: every field of the schema has its resolver
@@ -70,7 +72,7 @@ func TestGraphQLBounds(t *testing.T) {
 		{`{ x { ... on T { ` + aliased(6) + ` } ` + aliased(5) + ` } }`, ""},
 		{`{ ` + strings.Repeat("... on Query { ", 10) + "a" + strings.Repeat(" }", 10) + ` }`, "Query exceeds maximum depth of 10"},
 		{`{ a `, "Expected Name"},
-		{strings.Repeat(" ", GraphQLMaxQueryBytes+1), "at most 100000 are allowed"},
+		{strings.Repeat(" ", mlflow.GraphQLMaxQueryBytes+1), "at most 100000 are allowed"},
 	}
 	for _, tc := range cases {
 		doc, msg := graphqlBounds(tc.query)
@@ -120,7 +122,7 @@ func FuzzGraphQLBounds(f *testing.F) {
 		}
 		roots := 0
 		for _, op := range doc.Operations {
-			if depth(op.SelectionSet) > GraphQLMaxDepth {
+			if depth(op.SelectionSet) > mlflow.GraphQLMaxDepth {
 				t.Fatalf("depth over the bound passed: %q", q)
 			}
 			for _, sel := range op.SelectionSet {
@@ -129,7 +131,7 @@ func FuzzGraphQLBounds(f *testing.F) {
 				}
 			}
 		}
-		if roots > GraphQLMaxRootFields {
+		if roots > mlflow.GraphQLMaxRootFields {
 			t.Fatalf("%d root fields passed: %q", roots, q)
 		}
 	})

@@ -82,12 +82,7 @@ func loggedModelWire(m *mlflow.LoggedModel) *loggedModelJSON {
 	return out
 }
 
-func loggedModelAnswer(m *mlflow.LoggedModel, err error) (any, error) {
-	if err != nil {
-		return nil, err
-	}
-	return map[string]any{"model": loggedModelWire(m)}, nil
-}
+var loggedModelAnswer = answerUnder("model", loggedModelWire)
 
 func (s *Server) createLoggedModel(ctx context.Context, c *call) (any, error) {
 	in := mlflow.LoggedModelCreate{Company: c.id.CompanyID, User: c.id.UserID}
@@ -173,15 +168,8 @@ func (s *Server) searchLoggedModels(ctx context.Context, c *call) (any, error) {
 	if in.PageToken, err = c.str("page_token"); err != nil {
 		return nil, err
 	}
-	n, err := c.int64p("max_results")
-	if err != nil {
+	if in.MaxResults, err = c.maxResults(); err != nil {
 		return nil, err
-	}
-	if n != nil {
-		if *n < 1 {
-			return nil, apierr.MLflowInvalidParameter("Invalid value for request parameter max_results. It must be a positive integer, but got value %d", *n)
-		}
-		in.MaxResults = int(min(*n, int64(1)<<31))
 	}
 	var order []orderIn
 	if err := c.list("order_by", &order); err != nil {
@@ -242,7 +230,7 @@ func (s *Server) listLoggedModelArtifacts(ctx context.Context, c *call) (any, er
 		}
 		dir += "/" + sub
 	}
-	list, err := s.env.DB.ListArtifacts(ctx, c.id.CompanyID, dir, MaxArtifactList)
+	list, err := s.env.DB.ListArtifacts(ctx, c.id.CompanyID, dir, mlflow.MaxArtifactList)
 	if err != nil {
 		return nil, err
 	}

@@ -106,12 +106,15 @@ func (w *batchWriter) applyEdit(ctx context.Context, edit *TaskEdit) error {
 }
 
 // edit lets fn change a held task. A prepared batch's task is copied
-// first (as apply does); the encoding memo is dropped, since it holds the
+// first, but only its top level: fn replaces what it changes, and the
+// summary maps stay shared (h.shared), for apply to copy if a later
+// batch changes them. The encoding memo is dropped: it holds the
 // encoding of the members an edit changes.
 func (x *txTasks) edit(id string, fn func(t *store.Task) error) error {
 	h := x.byID[id]
 	if h.shared {
-		h.task, h.shared = summaryCopy(h.task), false
+		c := *h.task
+		h.task = &c
 	}
 	h.enc, h.memo = nil, nil
 	return fn(h.task)

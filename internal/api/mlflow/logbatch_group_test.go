@@ -49,7 +49,7 @@ func TestLogBatchConcurrent(t *testing.T) {
 						}
 						a := c.post(t, "runs/log-batch", map[string]any{"run_id": ids[r], "metrics": ms,
 							"params": []map[string]string{{"key": "lr", "value": "0.1"}, {"key": fmt.Sprintf("s%d", s), "value": "x"}},
-							"tags": []map[string]string{{"key": fmt.Sprintf("tag%d", s), "value": fmt.Sprint(b)}}})
+							"tags":   []map[string]string{{"key": fmt.Sprintf("tag%d", s), "value": fmt.Sprint(b)}}})
 						if a.Status != 200 {
 							errs <- string(a.Raw)
 						}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"maps"
 	"math"
+	"slices"
 
 	"github.com/trove-ml/trove/internal/apierr"
 	"github.com/trove-ml/trove/internal/domain"
@@ -33,12 +34,20 @@ func LogBatch(ctx context.Context, env *domain.Env, ing *events.Ingester, b Batc
 	}
 	rows := historyRows(b.Metrics)
 	now := env.Time()
+	var latest []store.LatestNum // the keys' latest values after the edit
 	edit := &events.TaskEdit{Task: b.RunID, Edit: func(t *store.Task) error {
-		return applyBatch(t, &b, rows, now)
+		if err := applyBatch(t, &b, rows, now); err != nil {
+			return err
+		}
+		latest = latestNums(t.MLflow.Metrics, rows)
+		return nil
 	}}
 	if len(rows) > 0 {
 		edit.Write = func(ctx context.Context, q store.Querier) error {
-			return env.DB.AddMetricPoints(ctx, q, b.RunID, rows)
+			if err := env.DB.AddMetricPoints(ctx, q, b.RunID, rows); err != nil {
+				return err
+			}
+			return env.DB.SetLatestMetrics(ctx, q, b.RunID, latest)
 		}
 	}
 	res, err := ing.IngestEvents(ctx, b.Company, b.User, scalarCopy(b.RunID, rows), edit, len(rows))
@@ -162,4 +171,23 @@ func newer(a store.MetricPoint, b *store.LatestMetric) bool {
 		return !math.IsNaN(av)
 	}
 	return av > bv
+}
+
+// latestNums are the latest values of the keys rows log, for the table
+// runs/search reads (store.SetLatestMetrics), in key order.
+func latestNums(latest map[string]*store.LatestMetric, rows []store.MetricPoint) []store.LatestNum {
+	keys := make([]string, 0, 4)
+	seen := make(map[string]bool, 4)
+	for _, r := range rows {
+		if !seen[r.Key] {
+			seen[r.Key] = true
+			keys = append(keys, r.Key)
+		}
+	}
+	slices.Sort(keys)
+	out := make([]store.LatestNum, len(keys))
+	for i, k := range keys {
+		out[i] = store.LatestNum{Key: k, Num: latest[k].Num}
+	}
+	return out
 }

@@ -568,7 +568,7 @@ func strCond(column []string, path []string, c Clause) query.Cond {
 func runConds(c Clause) (query.Cond, error) {
 	switch c.Kind {
 	case KindMetric:
-		return query.Cond{Path: []string{"mlflow", "metrics", c.Key, "num"}, Op: c.Op, Values: []any{c.Num}, Numeric: true}, nil
+		return query.Cond{Expr: latestMetric(c.Key), Op: c.Op, Values: []any{c.Num}, Numeric: true}, nil
 	case KindParam:
 		return strCond(nil, []string{"hyperparams", ParamSection, c.Key, "value"}, c), nil
 	case KindTag:
@@ -622,12 +622,19 @@ func runConds(c Clause) (query.Cond, error) {
 	return query.Cond{}, filterErr("Invalid attribute key '%s'", c.Key)
 }
 
+// latestMetric is a run's latest finite value of a metric key, from the
+// table kept beside the runs' documents (indexed; the document holds the
+// same value).
+func latestMetric(key string) *query.Expr {
+	return &query.Expr{SQL: store.MLflowLatestMetric, Args: []any{key}}
+}
+
 func runOrder(keys []OrderKey) []query.OrderKey {
 	var out []query.OrderKey
 	for _, k := range keys {
 		switch k.Kind {
 		case KindMetric:
-			out = append(out, query.OrderKey{Path: []string{"mlflow", "metrics", k.Key, "num"}, Numeric: true, Desc: k.Desc})
+			out = append(out, query.OrderKey{Expr: latestMetric(k.Key), Numeric: true, Desc: k.Desc})
 		case KindParam:
 			out = append(out, query.OrderKey{Path: []string{"hyperparams", ParamSection, k.Key, "value"}, Desc: k.Desc})
 		case KindTag:
@@ -719,7 +726,7 @@ func SearchRuns(ctx context.Context, env *domain.Env, s RunSearch) ([]*Run, stri
 		return nil, "", err
 	}
 	var out []*Run
-	err = plan.Docs(ctx, env.DB, "tasks", func(doc []byte) error {
+	err = plan.DocsLate(ctx, env.DB, "tasks", func(doc []byte) error {
 		var t store.Task
 		if err := json.Unmarshal(doc, &t); err != nil {
 			return err

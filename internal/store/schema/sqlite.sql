@@ -132,6 +132,14 @@ CREATE TABLE mlflow_artifacts (
     PRIMARY KEY (company, path)
 );
 
+-- table mlflow_latest_metrics
+CREATE TABLE mlflow_latest_metrics (
+    task       TEXT NOT NULL,
+    metric_key TEXT NOT NULL,
+    num        REAL,
+    PRIMARY KEY (task, metric_key)
+) WITHOUT ROWID;
+
 -- table mlflow_metrics
 CREATE TABLE mlflow_metrics (
     id         INTEGER PRIMARY KEY,
@@ -435,6 +443,9 @@ CREATE INDEX event_scrolls_expires ON event_scrolls (expires);
 
 -- index event_series_key on event_series
 CREATE UNIQUE INDEX event_series_key ON event_series (task, metric, variant);
+
+-- index mlflow_latest_metrics_num on mlflow_latest_metrics
+CREATE INDEX mlflow_latest_metrics_num ON mlflow_latest_metrics (metric_key, num);
 
 -- index mlflow_metrics_key on mlflow_metrics
 CREATE INDEX mlflow_metrics_key ON mlflow_metrics (task, metric_key, step, ts);

@@ -364,22 +364,22 @@ type metricIn struct {
 }
 
 func (m *metricIn) decode(i int) (mlflow.Metric, error) {
-	c := &call{params: map[string]json.RawMessage{"value": m.Value, "timestamp": m.Timestamp, "step": m.Step}}
-	v, ok, err := c.number("value")
+	// read member by member: no map a point (a batch holds 1,000)
+	v, ok, err := rawNumber("value", m.Value)
 	if err != nil {
 		return mlflow.Metric{}, err
 	}
 	if !ok {
 		return mlflow.Metric{}, missing("metrics[" + strconv.Itoa(i) + "].value")
 	}
-	ts, err := c.int64p("timestamp")
+	ts, err := rawInt64("timestamp", m.Timestamp)
 	if err != nil {
 		return mlflow.Metric{}, err
 	}
 	if ts == nil {
 		return mlflow.Metric{}, missing("metrics[" + strconv.Itoa(i) + "].timestamp")
 	}
-	step, err := c.int64p("step")
+	step, err := rawInt64("step", m.Step)
 	if err != nil {
 		return mlflow.Metric{}, err
 	}

@@ -157,7 +157,10 @@ func printPeerTable(rows []peerRow) {
 		}
 		reqs := ""
 		if r.kind == "trove-mlflow" && trove > 0 {
-			vs += fmt.Sprintf(", %.2f of events.add_batch", r.perSec/trove)
+			if vs != "" {
+				vs += ", "
+			}
+			vs += fmt.Sprintf("%.2f of events.add_batch", r.perSec/trove)
 		}
 		if r.kind != "raw" {
 			reqs = fmt.Sprintf("%d (%d)", r.requests, r.errors)

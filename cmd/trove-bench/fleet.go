@@ -44,11 +44,15 @@ func benchFleet(args []string) error {
 	traceOut := fs.String("trace", "", "write an execution trace of 3 s, halfway through the reporting phase, to this file (go tool trace)")
 	waits := fs.String("waitprofile", "", "write where every goroutine is, halfway through the reporting phase, to this file (text)")
 	spawn := fs.String("server", "", "run this trove binary as `trove serve` in a child process and report to it (default: a server inside this process)")
+	api := fs.String("api", "clearml", "the API the experiments report through: clearml (events.add_batch, a session token) or mlflow (runs/log-batch, HTTP Basic with an access key and secret; see fleet_mlflow.go)")
 	history := fs.Int64("history", 0, "iterations every experiment has already reported before the measured phase (sent first, 100 a request): long series, as after minutes of training")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
-	cfg := fleetConfig{n: *n, dur: *dur, interval: *interval, scalars: *scalars, timeout: *timeout, history: *history}
+	if *api != "clearml" && *api != "mlflow" {
+		return fmt.Errorf("-api: clearml or mlflow, not %q", *api)
+	}
+	cfg := fleetConfig{n: *n, dur: *dur, interval: *interval, scalars: *scalars, timeout: *timeout, history: *history, api: *api}
 	if *spawn != "" {
 		return fleetOnChild(*spawn, *db, cfg)
 	}
@@ -58,7 +62,13 @@ func benchFleet(args []string) error {
 	}
 	defer f.close()
 	fmt.Printf("fleet benchmark: backend %s, GOMAXPROCS=%d, %s\n", f.a.DB.D.Name(), runtime.GOMAXPROCS(0), cfg)
-	exps, err := f.experiments(*n)
+	f.api = cfg.api
+	var exps []experiment
+	if cfg.api == "mlflow" {
+		exps, err = mlflowExperiments(f.url, *n)
+	} else {
+		exps, err = f.experiments(*n)
+	}
 	if err != nil {
 		return err
 	}
@@ -107,6 +117,8 @@ type fleetServer struct {
 	dir      string
 	stopJobs func()
 	jobs     sync.WaitGroup
+	// api is what the experiments report through ("clearml" or "mlflow")
+	api string
 }
 
 func startFleetServer(db string) (*fleetServer, error) {
@@ -140,6 +152,9 @@ func (f *fleetServer) close() {
 // experiment is one reporting training run: its task and its token.
 type experiment struct {
 	task, token string
+	// basic is the Authorization header of MLflow's calls (-api mlflow);
+	// task is then the run's id
+	basic string
 }
 
 // experiments creates n tasks (in progress, through the store: the tasks
@@ -208,8 +223,12 @@ func (f *fleetServer) report(exps []experiment, cfg fleetConfig) *fleetResult {
 			for iter := cfg.history; next.Before(end); iter++ {
 				time.Sleep(time.Until(next))
 				next = next.Add(interval)
-				body := fleetLines(e.task, iter, scalars)
-				req := f.batchRequest(e, body)
+				var req *http.Request
+				if f.api == "mlflow" {
+					req = f.mlflowBatchRequest(e, iter, iter+1, scalars)
+				} else {
+					req = f.batchRequest(e, fleetLines(e.task, iter, scalars))
+				}
 				req.Close = true // Connection: close, as the SDK asks
 				res.sent.Add(1)
 				t0 := time.Now()
@@ -265,7 +284,7 @@ func (r *fleetResult) print(cfg fleetConfig) {
 	}
 	if len(r.lat) > 0 {
 		l := r.lat
-		fmt.Printf("add_batch latency: p50 %.1f ms  p99 %.1f ms  max %.1f ms\n", ms(l[len(l)/2]), ms(l[len(l)*99/100]), ms(l[len(l)-1]))
+		fmt.Printf("batch latency: p50 %.1f ms  p99 %.1f ms  max %.1f ms\n", ms(l[len(l)/2]), ms(l[len(l)*99/100]), ms(l[len(l)-1]))
 		fmt.Printf("  each experiment's first batch: %s; later batches: %s\n", latencySummary(r.first), latencySummary(r.later))
 	}
 }

@@ -15,10 +15,11 @@ type fleetConfig struct {
 	scalars       int
 	timeout       time.Duration
 	history       int64
+	api           string
 }
 
 func (c fleetConfig) String() string {
-	s := fmt.Sprintf("%d experiments x %d scalars every %s for %s", c.n, c.scalars, c.interval, c.dur)
+	s := fmt.Sprintf("%d experiments x %d scalars every %s for %s through the %s API", c.n, c.scalars, c.interval, c.dur, c.api)
 	if c.history > 0 {
 		s += fmt.Sprintf(", after %d iterations of history each", c.history)
 	}
@@ -43,8 +44,18 @@ func (f *fleetServer) fillHistory(exps []experiment, cfg fleetConfig) error {
 	g.SetLimit(4)
 	for i, e := range exps {
 		g.Go(func() error {
-			for from := int64(0); from < cfg.history && ctx.Err() == nil; from += historyIters {
-				if err := f.post(e, historyLines(e.task, from, min(cfg.history, from+historyIters), cfg.scalars)); err != nil {
+			step := int64(historyIters)
+			if f.api == "mlflow" {
+				step = int64(max(1, 1000/cfg.scalars)) // MLflow's 1,000 metrics a batch
+			}
+			for from := int64(0); from < cfg.history && ctx.Err() == nil; from += step {
+				var err error
+				if f.api == "mlflow" {
+					err = sendOK(f.mlflowBatchRequest(e, from, min(cfg.history, from+step), cfg.scalars))
+				} else {
+					err = f.post(e, historyLines(e.task, from, min(cfg.history, from+step), cfg.scalars))
+				}
+				if err != nil {
 					return fmt.Errorf("history of experiment %d: %w", i, err)
 				}
 			}

@@ -77,11 +77,16 @@ func fleetOnChild(bin, db string, cfg fleetConfig) error {
 		backend = "postgres"
 	}
 	fmt.Printf("fleet benchmark: backend %s, server %s in its own process, %s\n", backend, bin, cfg)
-	exps, err := c.experiments(cfg.n)
+	var exps []experiment
+	if cfg.api == "mlflow" {
+		exps, err = mlflowExperiments(c.URL, cfg.n)
+	} else {
+		exps, err = c.experiments(cfg.n)
+	}
 	if err != nil {
 		return err
 	}
-	f := &fleetServer{url: c.URL}
+	f := &fleetServer{url: c.URL, api: cfg.api}
 	meter := postgresMeter(db)
 	if err := f.fillHistory(exps, cfg); err != nil {
 		return err

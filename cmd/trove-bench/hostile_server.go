@@ -175,13 +175,20 @@ func freePort() (int, error) {
 
 // loginBasic logs in with a key pair and returns the token.
 func loginBasic(url, key, secret string) (string, error) {
-	req, _ := http.NewRequest(http.MethodPost, url+"/auth.login", nil)
-	req.Header.Set("Authorization", "Basic "+base64.StdEncoding.EncodeToString([]byte(key+":"+secret)))
 	var env struct {
 		Data map[string]any `json:"data"`
 	}
-	if err := doJSON(req, &env); err != nil {
-		return "", err
+	// a server still opening its database answers 503: asked again
+	for deadline := time.Now().Add(2 * time.Minute); ; time.Sleep(200 * time.Millisecond) {
+		req, _ := http.NewRequest(http.MethodPost, url+"/auth.login", nil)
+		req.Header.Set("Authorization", "Basic "+base64.StdEncoding.EncodeToString([]byte(key+":"+secret)))
+		err := doJSON(req, &env)
+		if err == nil {
+			break
+		}
+		if !strings.Contains(err.Error(), ": 503 ") || time.Now().After(deadline) {
+			return "", err
+		}
 	}
 	tok, _ := env.Data["token"].(string)
 	return tok, nil

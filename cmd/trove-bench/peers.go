@@ -27,7 +27,8 @@ func benchPeers(args []string) error {
 	workers := fs.Int("workers", 4, "concurrent clients")
 	batch := fs.Int("batch", 1000, "points per request (MLflow accepts at most 1000)")
 	venv := fs.String("venv", defaultVenv(), "virtualenv holding mlflow and fasttrackml (created and filled when missing)")
-	only := fs.String("only", "raw,trove,fasttrackml,mlflow", "systems to measure")
+	only := fs.String("only", "raw,trove,trove-mlflow,fasttrackml,mlflow", "systems to measure")
+	profile := fs.String("cpuprofile", "", "write a CPU profile of Trove's MLflow log-batch load to this file")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -35,14 +36,14 @@ func benchPeers(args []string) error {
 		*workers, *batch, *dur, runtime.GOMAXPROCS(0), loadAverage())
 	var rows []peerRow
 	if strings.Contains(*only, "raw") || strings.Contains(*only, "trove") {
-		rs, err := troveRows(*dur, *workers, *batch, *only)
+		rs, err := troveRows(*dur, *workers, *batch, *only, *profile)
 		if err != nil {
 			return err
 		}
 		rows = append(rows, rs...)
 	}
 	for _, p := range peerServers() {
-		if !strings.Contains(*only, p.name) {
+		if !hasSystem(*only, p.name) {
 			continue
 		}
 		if err := ensureVenv(*venv); err != nil {
@@ -62,7 +63,7 @@ func benchPeers(args []string) error {
 // peerRow is one line of the table.
 type peerRow struct {
 	system   string
-	kind     string // "raw", "trove" or "peer"
+	kind     string // "raw", "trove", "trove-mlflow" or "peer"
 	perSec   float64
 	requests int
 	errors   int
@@ -70,7 +71,7 @@ type peerRow struct {
 
 // troveRows measures Trove's add_batch and the raw inserts on one fresh
 // SQLite database, as `trove-bench events -only ingest` does.
-func troveRows(d time.Duration, workers, batch int, only string) ([]peerRow, error) {
+func troveRows(d time.Duration, workers, batch int, only, profile string) ([]peerRow, error) {
 	srv, err := startServer("")
 	if err != nil {
 		return nil, err
@@ -94,7 +95,7 @@ func troveRows(d time.Duration, workers, batch int, only string) ([]peerRow, err
 		rows = append(rows, peerRow{system: "raw SQLite inserts of the same rows (the limit)", kind: "raw", perSec: raw})
 		fmt.Printf("raw inserts: %.0f points/s\n", raw)
 	}
-	if strings.Contains(only, "trove") {
+	if hasSystem(only, "trove") {
 		tasks := make([]string, workers)
 		iters := make([]int64, workers)
 		for i := range tasks {
@@ -106,8 +107,15 @@ func troveRows(d time.Duration, workers, batch int, only string) ([]peerRow, err
 			body := scalarLines(make([]byte, 0, batch*170), tasks[w], batch, &iters[w])
 			return b.post("events.add_batch", "application/json-lines", body)
 		})
-		rows = append(rows, okRow("Trove", "trove", res, batch))
+		rows = append(rows, okRow("Trove, ClearML API (events.add_batch)", "trove", res, batch))
 		fmt.Printf("trove events.add_batch: %s\n", res)
+	}
+	if hasSystem(only, "trove-mlflow") {
+		r, err := troveMLflowRow(srv, d, workers, batch, profile)
+		if err != nil {
+			return nil, err
+		}
+		rows = append(rows, r)
 	}
 	return rows, nil
 }
@@ -122,13 +130,15 @@ func okRow(system, kind string, res loadResult, batch int) peerRow {
 // printPeerTable prints the Markdown table: raw against Trove, Trove
 // against each peer.
 func printPeerTable(rows []peerRow) {
-	var raw, trove float64
+	var raw, trove, troveML float64
 	for _, r := range rows {
 		switch r.kind {
 		case "raw":
 			raw = r.perSec
 		case "trove":
 			trove = r.perSec
+		case "trove-mlflow":
+			troveML = r.perSec
 		}
 	}
 	fmt.Println("| system | points/s | vs Trove | requests (failed) |")
@@ -136,14 +146,22 @@ func printPeerTable(rows []peerRow) {
 	for _, r := range rows {
 		vs := ""
 		switch {
-		case r.kind == "trove" && raw > 0:
+		case (r.kind == "trove" || r.kind == "trove-mlflow") && raw > 0:
 			vs = fmt.Sprintf("%.2f of raw", r.perSec/raw)
+		case r.kind == "peer" && r.perSec > 0 && troveML > 0:
+			vs = fmt.Sprintf("Trove's MLflow API %.1fx faster", troveML/r.perSec)
 		case r.kind == "peer" && r.perSec > 0 && trove > 0:
 			vs = fmt.Sprintf("Trove %.1fx faster", trove/r.perSec)
-		case r.kind == "peer" && trove > 0:
+		case r.kind == "peer" && (trove > 0 || troveML > 0):
 			vs = "no batch acknowledged"
 		}
 		reqs := ""
+		if r.kind == "trove-mlflow" && trove > 0 {
+			if vs != "" {
+				vs += ", "
+			}
+			vs += fmt.Sprintf("%.2f of events.add_batch", r.perSec/trove)
+		}
 		if r.kind != "raw" {
 			reqs = fmt.Sprintf("%d (%d)", r.requests, r.errors)
 		}
@@ -182,4 +200,14 @@ func defaultVenv() string {
 		return filepath.Join(d, "trove-bench", "peers-venv")
 	}
 	return filepath.Join(os.TempDir(), "trove-bench-peers-venv")
+}
+
+// hasSystem reports whether the comma-separated list only names system.
+func hasSystem(only, system string) bool {
+	for _, s := range strings.Split(only, ",") {
+		if strings.TrimSpace(s) == system {
+			return true
+		}
+	}
+	return false
 }

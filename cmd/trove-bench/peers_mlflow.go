@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -87,7 +86,7 @@ func measurePeer(p peerServer, venv string, d time.Duration, workers, batch int)
 	}
 	runs := make([]string, workers)
 	for i := range runs {
-		if runs[i], err = createRun(base); err != nil {
+		if runs[i], err = createRun(base, ""); err != nil {
 			return peerRow{}, err
 		}
 	}
@@ -165,13 +164,13 @@ func waitMLflow(base string, limit time.Duration) error {
 	return fmt.Errorf("server not ready after %s", limit)
 }
 
-// createRun starts a run in the default experiment.
-func createRun(base string) (string, error) {
+// createRun starts a run in the default experiment (token: a bearer
+// token, or "" for none).
+func createRun(base, token string) (string, error) {
 	body, _ := json.Marshal(map[string]any{"experiment_id": "0", "start_time": time.Now().UnixMilli()})
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	req, _ := http.NewRequestWithContext(ctx, http.MethodPost, base+"runs/create", bytes.NewReader(body))
-	req.Header.Set("Content-Type", "application/json")
+	req := postJSON(base+"runs/create", token, body).WithContext(ctx)
 	resp, err := http.DefaultClient.Do(req)
 	if err != nil {
 		return "", err

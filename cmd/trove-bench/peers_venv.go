@@ -8,26 +8,43 @@ import (
 	"strings"
 )
 
+// The peers' versions: the newest MLflow (issue 38 names 3.18.0) and
+// FastTrackML 0.6.0, its last release.
+const (
+	peerMLflow      = "mlflow==3.18.0"
+	peerFastTrackML = "fasttrackml==0.6.0"
+)
+
 // ensureVenv makes a virtualenv at dir holding the mlflow server and
 // FastTrackML's fml binary, unless both are there. FastTrackML's package
 // pins an older mlflow client it does not need to serve, so it goes in
-// without its dependencies and the venv keeps the newest mlflow.
+// without its dependencies and the venv keeps the newer mlflow. When the
+// pinned mlflow cannot be installed (a release whose dependencies the
+// index does not have yet), the newest one that can is taken, and the
+// table's label says which.
 func ensureVenv(dir string) error {
 	if exists(filepath.Join(dir, "bin", "mlflow")) && exists(filepath.Join(dir, "bin", "fml")) {
 		return nil
 	}
-	fmt.Printf("installing mlflow and fasttrackml from PyPI into %s\n", dir)
-	steps := [][]string{
-		{"python3", "-m", "venv", dir},
-		{filepath.Join(dir, "bin", "pip"), "install", "-q", "mlflow"},
-		{filepath.Join(dir, "bin", "pip"), "install", "-q", "--no-deps", "fasttrackml"},
+	fmt.Printf("installing %s and %s from PyPI into %s\n", peerMLflow, peerFastTrackML, dir)
+	pip := filepath.Join(dir, "bin", "pip")
+	if err := run("python3", "-m", "venv", dir); err != nil {
+		return err
 	}
-	for _, s := range steps {
-		cmd := exec.Command(s[0], s[1:]...)
-		cmd.Stdout, cmd.Stderr = os.Stdout, os.Stderr
-		if err := cmd.Run(); err != nil {
-			return fmt.Errorf("%s: %w", strings.Join(s, " "), err)
+	if err := run(pip, "install", "-q", peerMLflow); err != nil {
+		fmt.Printf("%s did not install (%v); taking the newest mlflow that does\n", peerMLflow, err)
+		if err := run(pip, "install", "-q", "mlflow"); err != nil {
+			return err
 		}
+	}
+	return run(pip, "install", "-q", "--no-deps", peerFastTrackML)
+}
+
+func run(name string, args ...string) error {
+	cmd := exec.Command(name, args...)
+	cmd.Stdout, cmd.Stderr = os.Stdout, os.Stderr
+	if err := cmd.Run(); err != nil {
+		return fmt.Errorf("%s %s: %w", name, strings.Join(args, " "), err)
 	}
 	return nil
 }

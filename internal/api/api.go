@@ -34,6 +34,10 @@ type Deps struct {
 	// EventQueueBytes bounds the event batches waiting to be written
 	// (events.Ingester.MaxPending; 0 = its default).
 	EventQueueBytes int64
+	// Ingester writes reported events; the events service and MLflow's
+	// log-batch share it, so their batches share group-commit
+	// transactions (nil: each builds its own).
+	Ingester *events.Ingester
 	// SecureCookies marks the session cookie Secure on every response:
 	// the public host is https://, clients reach Trove over TLS even when
 	// a proxy in front speaks plain HTTP to it.

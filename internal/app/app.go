@@ -111,6 +111,7 @@ func New(ctx context.Context, cfg config.Config, log *slog.Logger, opts ...Optio
 	deps.Auth = auth.New(&deps.Env, secret)
 	// deps.Now may be replaced after start-up (tests fix the clock).
 	deps.Scrolls = &events.Scrolls{DB: db, Now: func() time.Time { return deps.Now() }}
+	deps.Ingester = &events.Ingester{DB: db, Now: func() time.Time { return deps.Now() }, MaxPending: deps.EventQueueBytes}
 	authn := rpc.RequestAuth{Credentials: deps.Auth}
 	fsvc, err := newFileServer(ctx, cfg, log, authn, deps.FilesURL, origins)
 	if err != nil {
@@ -142,7 +143,7 @@ func New(ctx context.Context, cfg config.Config, log *slog.Logger, opts ...Optio
 		return nil, err
 	}
 	// MLflow's tracking API beside the ClearML RPC (issue 38)
-	mlf := mlflowapi.New(&deps.Env, authn, origins, log, int64(cfg.MaxBodyMB)<<20, cfg.RequestTimeout).WithFiles(fsvc).WithFilesURL(deps.FilesURL)
+	mlf := mlflowapi.New(&deps.Env, authn, origins, log, int64(cfg.MaxBodyMB)<<20, cfg.RequestTimeout).WithFiles(fsvc).WithFilesURL(deps.FilesURL).WithIngester(deps.Ingester)
 	a.Handler = a.withOpsRoutes(gzhttp.GzipHandler(mlf.MountArtifacts(mlf.Mount(srv))))
 	// logouts made by other processes on the database reach this one
 	watchCtx, stopWatch := context.WithCancel(context.Background())

@@ -39,6 +39,7 @@ type pendingBatch struct {
 	tasks, models map[string]bool
 	events        int
 	upkeep        map[string]*taskUpkeep
+	edit          *TaskEdit
 
 	res  *Result
 	err  error
@@ -52,7 +53,7 @@ func (p *pendingBatch) write(ctx context.Context, in *Ingester, q store.Querier,
 	for k, v := range p.parseErrs {
 		p.res.Errors[k] = v
 	}
-	w := &batchWriter{in: in, q: q, company: p.company, user: p.user, now: p.now, res: p.res, upkeep: p.upkeep, held: held, points: points}
+	w := &batchWriter{in: in, q: q, company: p.company, user: p.user, now: p.now, res: p.res, upkeep: p.upkeep, held: held, points: points, edit: p.edit}
 	return w.write(ctx, p.parts, p.tasks, p.models, p.wts)
 }
 
@@ -118,7 +119,13 @@ func (g *groupCommit) laneOf(p *pendingBatch) *lane {
 	if len(g.lanes) == 1 {
 		return g.lanes[0]
 	}
-	return g.lanes[maphash.String(g.seed, p.parts[0].id)%uint64(len(g.lanes))]
+	id := ""
+	if len(p.parts) > 0 {
+		id = p.parts[0].id
+	} else if p.edit != nil {
+		id = p.edit.Task
+	}
+	return g.lanes[maphash.String(g.seed, id)%uint64(len(g.lanes))]
 }
 
 // commit queues p on its lane and waits for its group's commit (or the

@@ -128,7 +128,7 @@ func (in *Ingester) prepareBatch(ctx context.Context, b Batch, worker string) (*
 	}
 	return &pendingBatch{ctx: ctx, company: b.Company, user: b.User, now: now, wts: wts,
 		parseErrs: parseErrs, parts: parts, tasks: tasks, models: models, events: len(evs),
-		upkeep: in.prepareUpkeep(ctx, b.Company, b.User, now, parts)}, nil, nil
+		upkeep: in.prepareUpkeep(ctx, b.Company, b.User, now, parts, nil)}, nil, nil
 }
 
 // entityPart is the part of a batch for one task or model.
@@ -206,6 +206,8 @@ type batchWriter struct {
 	// its series, and the point inserts and series updates left to its end
 	held   *txTasks
 	points *txPoints
+	// edit is the batch's change to a task from another API (nil: none)
+	edit *TaskEdit
 }
 
 func (w *batchWriter) write(ctx context.Context, parts []*entityPart, tasks, models map[string]bool, wts int64) error {
@@ -230,7 +232,7 @@ func (w *batchWriter) write(ctx context.Context, parts []*entityPart, tasks, mod
 		w.res.Added += p.events
 	}
 	if len(valid) == 0 {
-		return nil
+		return w.applyEdit(ctx, w.edit)
 	}
 	if err := w.writeScalars(ctx, all.scalars, wts); err != nil {
 		return err
@@ -242,7 +244,10 @@ func (w *batchWriter) write(ctx context.Context, parts []*entityPart, tasks, mod
 	if err := es.InsertLogs(ctx, w.q, all.logs); err != nil {
 		return err
 	}
-	return w.applySummaries(ctx, valid)
+	if err := w.applySummaries(ctx, valid); err != nil {
+		return err
+	}
+	return w.applyEdit(ctx, w.edit)
 }
 
 // loadEntities locks the batch's tasks and models (in id order, so
@@ -261,6 +266,11 @@ func (w *batchWriter) loadEntities(ctx context.Context, tasks, models map[string
 			return err
 		}
 		if lockedStatuses[t.Status] && !tasks[id] {
+			if w.edit != nil && w.edit.Task == id {
+				if err := w.holdLocked(ctx, id, t, u, held); err != nil {
+					return err
+				}
+			}
 			continue
 		}
 		w.tasks[id] = t
@@ -268,6 +278,7 @@ func (w *batchWriter) loadEntities(ctx context.Context, tasks, models map[string
 		case held:
 		case u != nil:
 			w.held.hold(w.company, id, u.task, u.enc, u.renames, u.before)
+			w.held.get(id).shared = true
 			w.prepared[id] = true
 		default:
 			w.held.hold(w.company, id, t, nil, false, nil)

@@ -47,7 +47,7 @@ func TestGroupedPointsEqualOneByOne(t *testing.T) {
 			parts := prepare(evs, now.UnixMilli())
 			group = append(group, &pendingBatch{ctx: ctx, company: "c", user: "u", now: now, wts: now.UnixMilli(), parseErrs: map[string]int{},
 				parts: parts, tasks: map[string]bool{grouped: false}, models: map[string]bool{}, events: len(evs),
-				upkeep: in.prepareUpkeep(ctx, "c", "u", now, parts)})
+				upkeep: in.prepareUpkeep(ctx, "c", "u", now, parts, nil)})
 		}
 		// one transaction for the group (writeGroup would hide its failure
 		// behind one transaction per batch)

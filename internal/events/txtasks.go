@@ -32,6 +32,9 @@ type txTask struct {
 	memo    *store.TaskMemo
 	renames bool
 	before  nameSet
+	// shared: the task is a prepared batch's (which may be written again
+	// by a retried transaction): it is copied before it is changed
+	shared bool
 }
 
 func newTxTasks() *txTasks { return &txTasks{byID: map[string]*txTask{}} }
@@ -41,7 +44,7 @@ func (x *txTasks) get(id string) *txTask { return x.byID[id] }
 
 // hold records a task locked by the transaction for a batch's summary.
 func (x *txTasks) hold(company, id string, t *store.Task, enc *store.EncodedRecord, renames bool, before nameSet) {
-	h := &txTask{company: company, task: t, enc: enc, renames: renames, before: before}
+	h := &txTask{company: company, task: t, enc: enc, renames: renames, before: before, shared: enc != nil}
 	if enc != nil {
 		h.memo = enc.TaskMemo
 	}
@@ -54,9 +57,10 @@ func (x *txTasks) hold(company, id string, t *store.Task, enc *store.EncodedReco
 // batch, which may be written again (a retried transaction).
 func (x *txTasks) apply(id string, s *Summary, now jsonx.Time, user string) {
 	h := x.byID[id]
-	if h.enc != nil {
-		h.task, h.enc = summaryCopy(h.task), nil
+	if h.shared {
+		h.task, h.shared = summaryCopy(h.task), false
 	}
+	h.enc = nil
 	if !h.renames && s.changesNames(h.task.LastMetrics) {
 		// the batches before this one changed no name: the held names
 		// are the stored ones

@@ -28,7 +28,7 @@ func TestGroupMergesBatchesOfOneTask(t *testing.T) {
 			parts := prepare([]*Event{mustParse(t, parser, []byte(line))}, now.UnixMilli())
 			return &pendingBatch{ctx: ctx, company: "c", user: "u", now: now, wts: now.UnixMilli(), parseErrs: map[string]int{},
 				parts: parts, tasks: map[string]bool{task: false}, models: map[string]bool{}, events: 1,
-				upkeep: in.prepareUpkeep(ctx, "c", "u", now, parts), done: make(chan struct{})}
+				upkeep: in.prepareUpkeep(ctx, "c", "u", now, parts, nil), done: make(chan struct{})}
 		}
 		group := []*pendingBatch{batch(a, 1, "v", 10), batch(b, 1, "v", 5), batch(a, 2, "v", 30), batch(a, 3, "w", 7)}
 		for _, p := range group {

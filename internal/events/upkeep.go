@@ -28,8 +28,9 @@ type taskUpkeep struct {
 
 // prepareUpkeep reads and updates the batch's tasks ahead (from the
 // documents ingest last wrote, or the read pool, in the caller's
-// goroutine). A task it cannot prepare is left to the transaction.
-func (in *Ingester) prepareUpkeep(ctx context.Context, company, user string, now time.Time, parts []*entityPart) map[string]*taskUpkeep {
+// goroutine). A task it cannot prepare is left to the transaction. The
+// task of edit (nil: none) is not encoded: its edit changes it again.
+func (in *Ingester) prepareUpkeep(ctx context.Context, company, user string, now time.Time, parts []*entityPart, edit *TaskEdit) map[string]*taskUpkeep {
 	out := map[string]*taskUpkeep{}
 	stamp := upkeepTime(now)
 	for _, p := range parts {
@@ -46,6 +47,10 @@ func (in *Ingester) prepareUpkeep(ctx context.Context, company, user string, now
 			before = namesOf(task.LastMetrics)
 		}
 		p.summary.ApplyTask(task, stamp, user)
+		if edit != nil && edit.Task == p.id {
+			out[p.id] = &taskUpkeep{version: version, task: task, renames: renames, before: before}
+			continue
+		}
 		enc, err := store.EncodeTask(task, memo)
 		if err != nil {
 			continue

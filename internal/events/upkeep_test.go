@@ -31,7 +31,7 @@ func TestPreparedUpkeepOfAChangedTask(t *testing.T) {
 		}
 		wts := time.Now().UnixMilli()
 		parts := prepare([]*Event{e}, wts)
-		upkeep := in.prepareUpkeep(ctx, "c", "u", time.Now(), parts)
+		upkeep := in.prepareUpkeep(ctx, "c", "u", time.Now(), parts, nil)
 		if upkeep[task.ID] == nil {
 			t.Fatal("no upkeep prepared for an existing task")
 		}
@@ -54,7 +54,7 @@ func TestPreparedUpkeepOfAChangedTask(t *testing.T) {
 		}
 		// and an unchanged task takes the prepared encoding
 		parts = prepare([]*Event{mustParse(t, parser, line(3, 20))}, wts)
-		upkeep = in.prepareUpkeep(ctx, "c", "u", time.Now(), parts)
+		upkeep = in.prepareUpkeep(ctx, "c", "u", time.Now(), parts, nil)
 		if _, err := in.commit(&pendingBatch{ctx: ctx, company: "c", user: "u", now: time.Now(), wts: wts,
 			parseErrs: map[string]int{}, parts: parts, tasks: map[string]bool{task.ID: false}, models: map[string]bool{}, events: 1, upkeep: upkeep}); err != nil {
 			t.Fatal(err)

@@ -139,7 +139,7 @@ func latestModelMetric(ms []ModelMetric, key string, datasets []DatasetRef) (flo
 		if m.Key != key || !onDatasets(m.MetricLinks, datasets) {
 			continue
 		}
-		if best == nil || newer(m.Metric, best) {
+		if best == nil || newer(store.MetricPoint{Step: m.Step, Timestamp: m.Timestamp, Value: m.Value}, best) {
 			best = &store.LatestMetric{Value: m.Value, Step: m.Step, Timestamp: m.Timestamp}
 		}
 	}

@@ -6,6 +6,7 @@ import (
 
 	"github.com/trove-ml/trove/internal/apierr"
 	"github.com/trove-ml/trove/internal/domain"
+	"github.com/trove-ml/trove/internal/events"
 )
 
 // A promptlab run (runs/create-promptlab-run, MLflow's prompt
@@ -112,7 +113,7 @@ func (p *Promptlab) EvalTable() []byte {
 
 // StartPromptlabRun creates the run and logs its params and tags; the
 // caller stores the evaluation table and then calls FinishPromptlabRun.
-func StartPromptlabRun(ctx context.Context, env *domain.Env, p *Promptlab) (*Run, error) {
+func StartPromptlabRun(ctx context.Context, env *domain.Env, ing *events.Ingester, p *Promptlab) (*Run, error) {
 	if err := p.Check(); err != nil {
 		return nil, err
 	}
@@ -121,7 +122,7 @@ func StartPromptlabRun(ctx context.Context, env *domain.Env, p *Promptlab) (*Run
 	if err != nil {
 		return nil, err
 	}
-	if _, err := LogBatch(ctx, env, *p.batch(run.ID)); err != nil {
+	if _, err := LogBatch(ctx, env, ing, *p.batch(run.ID)); err != nil {
 		return nil, err
 	}
 	return run, nil

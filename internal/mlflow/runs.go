@@ -498,84 +498,6 @@ func CheckBatch(b *Batch) error {
 	return nil
 }
 
-// newer reports whether point a replaces b as a key's latest value:
-// higher step, then newer timestamp, then larger value (NaN last).
-func newer(a Metric, b *store.LatestMetric) bool {
-	if a.Step != b.Step {
-		return a.Step > b.Step
-	}
-	if a.Timestamp != b.Timestamp {
-		return a.Timestamp > b.Timestamp
-	}
-	av, _ := ParseValue(a.Value)
-	bv, _ := ParseValue(b.Value)
-	if math.IsNaN(bv) {
-		return !math.IsNaN(av)
-	}
-	return av > bv
-}
-
-// LogBatch writes metrics, params and tags to an active run: params
-// are immutable once logged, metric history keeps every point. It
-// returns the finite points, for the run's scalar series.
-func LogBatch(ctx context.Context, env *domain.Env, b Batch) ([]Metric, error) {
-	if err := CheckBatch(&b); err != nil {
-		return nil, err
-	}
-	var finite []Metric
-	_, err := editRun(ctx, env, b.Company, b.User, b.RunID, false, func(q store.Querier, t *store.Task) error {
-		for _, p := range b.Params {
-			if old, ok := t.Hyperparams[ParamSection][p.Key]; ok && old != nil && old.Value != p.Value {
-				return apierr.MLflowInvalidParameter("Changing param values is not allowed. Param with key='%s' was already logged with value='%s' for run ID='%s'. Attempted logging new value '%s'.", p.Key, old.Value, t.ID, p.Value)
-			}
-		}
-		if len(b.Params) > 0 {
-			if t.Hyperparams == nil {
-				t.Hyperparams = map[string]map[string]*store.ParamItem{}
-			}
-			if t.Hyperparams[ParamSection] == nil {
-				t.Hyperparams[ParamSection] = map[string]*store.ParamItem{}
-			}
-			for _, p := range b.Params {
-				t.Hyperparams[ParamSection][p.Key] = &store.ParamItem{Section: ParamSection, Name: p.Key, Value: p.Value}
-			}
-		}
-		if len(b.Tags) > 0 && t.MLflow.Tags == nil {
-			t.MLflow.Tags = map[string]string{}
-		}
-		for _, tg := range b.Tags {
-			t.MLflow.Tags[tg.Key] = tg.Value
-			if tg.Key == TagRunName && tg.Value != "" {
-				t.Name = tg.Value
-			}
-		}
-		if len(b.Metrics) == 0 {
-			return nil
-		}
-		if t.MLflow.Metrics == nil {
-			t.MLflow.Metrics = map[string]*store.LatestMetric{}
-		}
-		pts := make([]store.MetricPoint, len(b.Metrics))
-		for i, m := range b.Metrics {
-			v, _ := ParseValue(m.Value)
-			m.Value = FormatValue(v)
-			pts[i] = store.MetricPoint{Key: m.Key, Step: m.Step, Timestamp: m.Timestamp, Value: m.Value, MetricLinks: m.MetricLinks}
-			if cur := t.MLflow.Metrics[m.Key]; cur == nil || newer(m, cur) {
-				lm := &store.LatestMetric{Value: m.Value, Step: m.Step, Timestamp: m.Timestamp}
-				if !math.IsNaN(v) && !math.IsInf(v, 0) {
-					lm.Num = &v
-				}
-				t.MLflow.Metrics[m.Key] = lm
-			}
-			if !math.IsNaN(v) && !math.IsInf(v, 0) {
-				finite = append(finite, m)
-			}
-		}
-		return env.DB.AddMetricPoints(ctx, q, t.ID, pts)
-	})
-	return finite, err
-}
-
 // DeleteTag removes a tag of a run.
 func DeleteTag(ctx context.Context, env *domain.Env, company, user, id, key string) error {
 	_, err := editRun(ctx, env, company, user, id, false, func(_ store.Querier, t *store.Task) error {
@@ -673,7 +595,7 @@ var datasetElem = map[string][]string{"name": {"name"}, "digest": {"digest"}, "c
 func runConds(c Clause) (query.Cond, error) {
 	switch c.Kind {
 	case KindMetric:
-		return query.Cond{Path: []string{"mlflow", "metrics", c.Key, "num"}, Op: c.Op, Values: []any{c.Num}, Numeric: true}, nil
+		return query.Cond{Expr: latestMetric(c.Key), Op: c.Op, Values: []any{c.Num}, Numeric: true}, nil
 	case KindParam:
 		return strCond(nil, []string{"hyperparams", ParamSection, c.Key, "value"}, c), nil
 	case KindTag:
@@ -730,12 +652,19 @@ func runConds(c Clause) (query.Cond, error) {
 	return query.Cond{}, filterErr("Invalid attribute key '%s'", c.Key)
 }
 
+// latestMetric is a run's latest finite value of a metric key, from the
+// table kept beside the runs' documents (indexed; the document holds the
+// same value).
+func latestMetric(key string) *query.Expr {
+	return &query.Expr{SQL: store.MLflowLatestMetric, Args: []any{key}}
+}
+
 func runOrder(keys []OrderKey) []query.OrderKey {
 	var out []query.OrderKey
 	for _, k := range keys {
 		switch k.Kind {
 		case KindMetric:
-			out = append(out, query.OrderKey{Path: []string{"mlflow", "metrics", k.Key, "num"}, Numeric: true, Desc: k.Desc})
+			out = append(out, query.OrderKey{Expr: latestMetric(k.Key), Numeric: true, Desc: k.Desc})
 		case KindParam:
 			out = append(out, query.OrderKey{Path: []string{"hyperparams", ParamSection, k.Key, "value"}, Desc: k.Desc})
 		case KindTag:
@@ -827,7 +756,7 @@ func SearchRuns(ctx context.Context, env *domain.Env, s RunSearch) ([]*Run, stri
 		return nil, "", err
 	}
 	var out []*Run
-	err = plan.Docs(ctx, env.DB, "tasks", func(doc []byte) error {
+	err = plan.DocsLate(ctx, env.DB, "tasks", func(doc []byte) error {
 		var t store.Task
 		if err := json.Unmarshal(doc, &t); err != nil {
 			return err

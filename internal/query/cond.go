@@ -48,15 +48,27 @@ type Cond struct {
 	// Elem, when set, makes Path a JSON array of objects: the condition
 	// holds when some element's value at Elem compares (Column unused).
 	Elem []string
+	// Expr, when set, is the left side instead of a column or path.
+	Expr *Expr
 }
 
-// OrderKey is one sort key: a column or a document path, compared as a
-// number when Numeric. Rows without the value sort last either way.
+// OrderKey is one sort key: a column, a document path or an expression,
+// compared as a number when Numeric. Rows without the value sort last
+// either way.
 type OrderKey struct {
 	Column  string
 	Path    []string
 	Numeric bool
 	Desc    bool
+	Expr    *Expr
+}
+
+// Expr is a value of the row that the store writes as SQL (a lookup in a
+// table kept beside the documents, store.MLflowLatestMetric), NULL when
+// the row has none; it is used as it is (Numeric does not convert it).
+type Expr struct {
+	SQL  string
+	Args []any
 }
 
 // NewPlan is an empty plan over schema s reading limit rows from offset,
@@ -66,9 +78,11 @@ func NewPlan(d store.Dialect, s *Schema, limit, offset int) *Plan {
 }
 
 // operand is the SQL text of a Cond's left side.
-func (p *Plan) operand(column string, path []string, numeric bool) (frag, error) {
+func (p *Plan) operand(column string, path []string, numeric bool, expr *Expr) (frag, error) {
 	var f frag
 	switch {
+	case expr != nil:
+		return frag{"(" + expr.SQL + ")", expr.Args}, nil
 	case column != "":
 		c, ok := p.schema.Columns[column]
 		if !ok {
@@ -100,7 +114,7 @@ func (p *Plan) condFrag(c Cond) (frag, error) {
 	if len(c.Elem) > 0 {
 		return p.elemFrag(c)
 	}
-	left, err := p.operand(c.Column, c.Path, c.Numeric)
+	left, err := p.operand(c.Column, c.Path, c.Numeric, c.Expr)
 	if err != nil {
 		return frag{}, err
 	}
@@ -131,6 +145,11 @@ func (p *Plan) compare(left frag, c Cond) (frag, error) {
 		op := c.Op
 		if op == OpNe {
 			op = "<>"
+		}
+		if c.Expr != nil {
+			// a missing value is NULL, which no comparison selects: the
+			// expression (a lookup) is evaluated once
+			return frag{left.sql + " " + op + " ?", args(c.Values[0])}, nil
 		}
 		return frag{"(" + left.sql + " IS NOT NULL AND " + left.sql + " " + op + " ?)", append(args(), append(left.args, c.Values[0])...)}, nil
 	case OpIn, OpNotIn:
@@ -227,9 +246,16 @@ func (p *Plan) OrderBy(keys []OrderKey) error {
 	var parts []string
 	var args []any
 	for _, k := range keys {
-		f, err := p.operand(k.Column, k.Path, k.Numeric)
+		f, err := p.operand(k.Column, k.Path, k.Numeric, k.Expr)
 		if err != nil {
 			return err
+		}
+		if k.Expr != nil {
+			// both dialects say NULLS LAST: the expression (a lookup) is
+			// evaluated once a row
+			parts = append(parts, f.sql+dirOf(k.Desc)+" NULLS LAST")
+			args = append(args, f.args...)
+			continue
 		}
 		parts = append(parts, "(CASE WHEN "+f.sql+" IS NULL THEN 1 ELSE 0 END) ASC", f.sql+dirOf(k.Desc))
 		args = append(args, f.args...)
@@ -252,4 +278,36 @@ func (p *Plan) Docs(ctx context.Context, db *store.DB, table string, fn func(doc
 		return db.ListDocs(ctx, table, where, args, p.order.sql, p.order.args, p.limit, p.offset, fn)
 	})
 	return p.queryError(db, err)
+}
+
+// DocsLate runs the plan as Docs does, in two steps: the ids of the page
+// in order, then their documents. For orders over many rows by values
+// outside the document (Expr), where a sort of whole documents would
+// cost most of the call.
+func (p *Plan) DocsLate(ctx context.Context, db *store.DB, table string, fn func(doc []byte) error) error {
+	where, args := p.whereSQL()
+	var ids []string
+	err := Budgeted(ctx, func(ctx context.Context) error {
+		var err error
+		ids, err = db.ListIDs(ctx, table, where, args, p.order.sql, p.order.args, p.limit, p.offset)
+		return err
+	})
+	if err = p.queryError(db, err); err != nil {
+		return err
+	}
+	docs := make(map[string][]byte, len(ids))
+	if err := db.DocsByID(ctx, table, ids, func(id string, doc []byte) error {
+		docs[id] = doc
+		return nil
+	}); err != nil {
+		return err
+	}
+	for _, id := range ids {
+		if doc, ok := docs[id]; ok { // a row deleted between the steps is left out
+			if err := fn(doc); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
 }

@@ -39,6 +39,22 @@ func (db *DB) ListDocs(ctx context.Context, table, where string, args []any, ord
 	return rows.Err()
 }
 
+// ListIDs runs the query of ListDocs for the rows' ids, in order. A sort
+// over many rows then carries ids, not documents (SQLite's sorter holds
+// the selected columns of every row it sorts).
+func (db *DB) ListIDs(ctx context.Context, table, where string, args []any, order string, orderArgs []any, limit, offset int) ([]string, error) {
+	if order == InsertOrderKey {
+		order = db.D.InsertOrder()
+	}
+	q := fmt.Sprintf("SELECT id FROM %s WHERE %s ORDER BY %s LIMIT ? OFFSET ?", table, where, order)
+	all := append(append(append([]any{}, args...), orderArgs...), limit, offset)
+	ids, err := IDs(ctx, db.Read(), q, all...)
+	if err != nil {
+		return nil, fmt.Errorf("list %s: %w", table, err)
+	}
+	return ids, nil
+}
+
 // CountWhere counts the rows of table matching where.
 func (db *DB) CountWhere(ctx context.Context, table, where string, args []any) (int, error) {
 	var n int

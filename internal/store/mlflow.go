@@ -28,7 +28,9 @@ type MetricLinks struct {
 
 // AddMetricPoints appends points to task's history.
 func (db *DB) AddMetricPoints(ctx context.Context, q Querier, task string, pts []MetricPoint) error {
-	const chunk = 200
+	// 500 rows of 8 values: one statement for half a full batch, far below
+	// both backends' limits on bound values
+	const chunk = 500
 	for len(pts) > 0 {
 		n := min(len(pts), chunk)
 		var sb strings.Builder

@@ -280,6 +280,11 @@ func (db *DB) TaskIDsInProjects(ctx context.Context, q Querier, projects []strin
 // DeleteTasks deletes the task rows only (what hangs off them is the
 // tasks domain's to delete first) and returns how many it deleted.
 func (db *DB) DeleteTasks(ctx context.Context, q Querier, ids []string) (int, error) {
+	// a deleted run's latest MLflow values go with it (a reset keeps
+	// them, as it keeps the run's document's)
+	if err := db.DeleteLatestMetrics(ctx, q, ids); err != nil {
+		return 0, err
+	}
 	return deleteByID(ctx, q, "tasks", ids)
 }
 

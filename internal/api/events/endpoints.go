@@ -18,10 +18,11 @@ import (
 // internal/app.
 func Register(r *rpc.Registry, d *api.Deps) {
 	now := func() time.Time { return d.Now() }
-	s := &service{d: d,
-		ing:     &events.Ingester{DB: d.DB, Now: now, MaxPending: d.EventQueueBytes},
-		scrolls: d.Scrolls,
+	ing := d.Ingester
+	if ing == nil {
+		ing = &events.Ingester{DB: d.DB, Now: now, MaxPending: d.EventQueueBytes}
 	}
+	s := &service{d: d, ing: ing, scrolls: d.Scrolls}
 	r.Add(
 		rpc.Endpoint{Name: "events.add", Access: rpc.Write, Handler: s.add},
 		rpc.Endpoint{Name: "events.add_batch", Access: rpc.Write, Handler: s.addBatch, LenientLines: true},

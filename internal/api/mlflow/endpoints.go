@@ -7,7 +7,6 @@ import (
 	"strconv"
 
 	"github.com/trove-ml/trove/internal/apierr"
-	"github.com/trove-ml/trove/internal/events"
 	"github.com/trove-ml/trove/internal/mlflow"
 	"github.com/trove-ml/trove/internal/rpc"
 	"github.com/trove-ml/trove/internal/store"
@@ -369,22 +368,22 @@ type metricIn struct {
 }
 
 func (m *metricIn) decode(i int) (mlflow.Metric, error) {
-	c := &call{params: map[string]json.RawMessage{"value": m.Value, "timestamp": m.Timestamp, "step": m.Step}}
-	v, ok, err := c.number("value")
+	// read member by member: no map a point (a batch holds 1,000)
+	v, ok, err := rawNumber("value", m.Value)
 	if err != nil {
 		return mlflow.Metric{}, err
 	}
 	if !ok {
 		return mlflow.Metric{}, missing("metrics[" + strconv.Itoa(i) + "].value")
 	}
-	ts, err := c.int64p("timestamp")
+	ts, err := rawInt64("timestamp", m.Timestamp)
 	if err != nil {
 		return mlflow.Metric{}, err
 	}
 	if ts == nil {
 		return mlflow.Metric{}, missing("metrics[" + strconv.Itoa(i) + "].timestamp")
 	}
-	step, err := c.int64p("step")
+	step, err := rawInt64("step", m.Step)
 	if err != nil {
 		return mlflow.Metric{}, err
 	}
@@ -396,26 +395,15 @@ func (m *metricIn) decode(i int) (mlflow.Metric, error) {
 	return out, nil
 }
 
-// logged writes a batch and the finite points to the run's scalar
-// series (for the ClearML API).
+// logged writes a batch: its history, the run's document and the scalar
+// copy of its finite points (for the ClearML API), in one transaction.
 func (s *Server) logged(ctx context.Context, b mlflow.Batch) (any, error) {
-	finite, err := mlflow.LogBatch(ctx, s.env, b)
+	refused, err := mlflow.LogBatch(ctx, s.env, s.ing, b)
 	if err != nil {
 		return nil, err
 	}
-	if len(finite) > 0 {
-		lines := make([][]byte, len(finite))
-		for i, m := range finite {
-			f, _ := mlflow.ParseValue(m.Value)
-			lines[i], _ = json.Marshal(map[string]any{"type": "training_stats_scalar", "task": b.RunID,
-				"metric": m.Key, "variant": m.Key, "iter": m.Step, "value": f, "timestamp": m.Timestamp})
-		}
-		res, err := s.ing.Ingest(ctx, events.Batch{Company: b.Company, User: b.User, Lines: lines})
-		if err != nil {
-			s.log.Warn("mlflow metrics not copied to scalar series", "run", b.RunID, "error", err.Error())
-		} else if n := res.ErrorCount(); n > 0 {
-			s.log.Warn("mlflow metrics not copied to scalar series", "run", b.RunID, "refused", n)
-		}
+	if refused > 0 {
+		s.log.Warn("mlflow metrics not copied to scalar series", "run", b.RunID, "refused", refused)
 	}
 	return empty{}, nil
 }

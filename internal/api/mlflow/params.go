@@ -80,8 +80,12 @@ func (c *call) strs(name string) ([]string, error) {
 
 // int64p reads an integer parameter (a JSON number or a numeric string).
 func (c *call) int64p(name string) (*int64, error) {
-	v, ok := c.params[name]
-	if !ok || len(v) == 0 || string(v) == "null" {
+	return rawInt64(name, c.params[name])
+}
+
+// rawInt64 reads an integer member's raw value v (nil: absent).
+func rawInt64(name string, v json.RawMessage) (*int64, error) {
+	if len(v) == 0 || string(v) == "null" {
 		return nil, nil
 	}
 	s := strings.Trim(string(v), `"`)
@@ -99,8 +103,12 @@ func (c *call) int64p(name string) (*int64, error) {
 // number reads a metric value: a JSON number, or a string spelling one
 // ("NaN", "Infinity" and "-Infinity" included), returned as its text.
 func (c *call) number(name string) (string, bool, error) {
-	v, ok := c.params[name]
-	if !ok || len(v) == 0 || string(v) == "null" {
+	return rawNumber(name, c.params[name])
+}
+
+// rawNumber reads a metric value's raw member v (nil: absent).
+func rawNumber(name string, v json.RawMessage) (string, bool, error) {
+	if len(v) == 0 || string(v) == "null" {
 		return "", false, nil
 	}
 	s := strings.Trim(string(v), `"`)

@@ -67,7 +67,7 @@ func (s *Server) createPromptlabRun(ctx context.Context, c *call) (any, error) {
 			return nil, err
 		}
 	}
-	run, err := mlflow.StartPromptlabRun(ctx, s.env, p)
+	run, err := mlflow.StartPromptlabRun(ctx, s.env, s.ing, p)
 	if err != nil {
 		return nil, err
 	}

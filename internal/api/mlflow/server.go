@@ -94,6 +94,15 @@ func New(env *domain.Env, authn rpc.Authenticator, origins *httpx.Origins, log *
 	return s
 }
 
+// WithIngester makes log-batch write through ing, the events service's,
+// so that both APIs' batches share group-commit transactions.
+func (s *Server) WithIngester(ing *events.Ingester) *Server {
+	if ing != nil {
+		s.ing = ing
+	}
+	return s
+}
+
 // Mount answers the MLflow paths and hands every other request to next.
 func (s *Server) Mount(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {

@@ -170,6 +170,14 @@ CREATE TABLE mlflow_eval_datasets (
     PRIMARY KEY (company, id)
 );
 
+-- table mlflow_latest_metrics
+CREATE TABLE mlflow_latest_metrics (
+    task       TEXT NOT NULL,
+    metric_key TEXT NOT NULL,
+    num        REAL,
+    PRIMARY KEY (task, metric_key)
+) WITHOUT ROWID;
+
 -- table mlflow_metrics
 CREATE TABLE mlflow_metrics (
     id         INTEGER PRIMARY KEY,
@@ -517,6 +525,9 @@ CREATE UNIQUE INDEX mlflow_eval_dataset_records_inputs ON mlflow_eval_dataset_re
 
 -- index mlflow_eval_dataset_records_seq on mlflow_eval_dataset_records
 CREATE UNIQUE INDEX mlflow_eval_dataset_records_seq ON mlflow_eval_dataset_records (company, dataset, seq);
+
+-- index mlflow_latest_metrics_num on mlflow_latest_metrics
+CREATE INDEX mlflow_latest_metrics_num ON mlflow_latest_metrics (metric_key, num);
 
 -- index mlflow_metrics_key on mlflow_metrics
 CREATE INDEX mlflow_metrics_key ON mlflow_metrics (task, metric_key, step, ts);

@@ -1,0 +1,59 @@
+package store
+
+import (
+	"context"
+	"strings"
+)
+
+// The latest value of each metric key of MLflow runs, in table
+// mlflow_latest_metrics beside the runs' documents (which hold the same
+// values, with their text, step and timestamp): runs/search compares and
+// orders by them through an index instead of reading every document.
+
+// LatestNum is a metric key's latest value; Num is nil when the value is
+// NaN or ±inf.
+type LatestNum struct {
+	Key string
+	Num *float64
+}
+
+// MLflowLatestMetric is the SQL of a tasks row's latest finite value of
+// one metric key (its one argument), NULL when it has none.
+const MLflowLatestMetric = `SELECT num FROM mlflow_latest_metrics WHERE mlflow_latest_metrics.task = tasks.id AND metric_key = ?`
+
+// SetLatestMetrics writes task's latest values of the given keys.
+func (db *DB) SetLatestMetrics(ctx context.Context, q Querier, task string, ls []LatestNum) error {
+	const chunk = 300
+	for len(ls) > 0 {
+		n := min(len(ls), chunk)
+		var sb strings.Builder
+		sb.WriteString(`INSERT INTO mlflow_latest_metrics (task, metric_key, num) VALUES `)
+		args := make([]any, 0, 3*n)
+		for i, l := range ls[:n] {
+			if i > 0 {
+				sb.WriteString(", ")
+			}
+			sb.WriteString("(?, ?, ?)")
+			var num any
+			if l.Num != nil {
+				num = *l.Num
+			}
+			args = append(args, task, l.Key, num)
+		}
+		sb.WriteString(` ON CONFLICT (task, metric_key) DO UPDATE SET num = excluded.num`)
+		if _, err := q.ExecContext(ctx, sb.String(), args...); err != nil {
+			return err
+		}
+		ls = ls[n:]
+	}
+	return nil
+}
+
+// DeleteLatestMetrics removes the latest values of tasks (deleted).
+func (db *DB) DeleteLatestMetrics(ctx context.Context, q Querier, tasks []string) error {
+	if len(tasks) == 0 {
+		return nil
+	}
+	_, err := q.ExecContext(ctx, `DELETE FROM mlflow_latest_metrics WHERE task IN (`+Placeholders(len(tasks))+`)`, Args(tasks)...)
+	return err
+}

@@ -28,6 +28,18 @@ type verifiedSecrets struct {
 	m  map[verifiedKey]time.Time
 }
 
+// keyMark stands for an access key in place of a stored hash: that the
+// secret matched the key (CheckKey skips the throttle for it). No bcrypt
+// hash starts with "key:".
+func keyMark(accessKey string) string { return "key:" + accessKey }
+
+// forget drops what remember recorded for (hash, secret).
+func (v *verifiedSecrets) forget(hash string, secret []byte) {
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	delete(v.m, verifiedKey{hash, sha256.Sum256(secret)})
+}
+
 // match reports whether secret is known to match hash at now.
 func (v *verifiedSecrets) match(hash string, secret []byte, now time.Time) bool {
 	v.mu.Lock()

@@ -29,6 +29,19 @@ var unknownKeyHash = sync.OnceValue(func() []byte {
 // key and per address: past the allowance the answer is 429 before any
 // lookup or bcrypt work.
 func (s *Service) CheckKey(ctx context.Context, key, secret, addr string) (*Identity, error) {
+	if s.verified.match(keyMark(key), []byte(secret), time.Now()) {
+		// This very secret matched this key within verifiedTTL: the check
+		// costs no bcrypt and guessing gains nothing, so it does not wait
+		// on the throttle, whose count of attempts under way refused the
+		// calls of a busy host (MLflow's client sends Basic on every call:
+		// 1,000 runs of one host got 429s). A failure still counts.
+		id, err := s.checkKey(ctx, key, secret, addr)
+		if isBadCredentials(err) {
+			s.verified.forget(keyMark(key), []byte(secret))
+			s.throttle.fail(key, addr, s.env.Now())
+		}
+		return id, err
+	}
 	if !s.throttle.begin(key, addr, s.env.Now()) {
 		return nil, apierr.TooManyFailedLogins(retryAfterSeconds)
 	}
@@ -48,6 +61,7 @@ func (s *Service) checkKey(ctx context.Context, key, secret, addr string) (*Iden
 	if s.compareSecret(cred.SecretHash, secret) != nil {
 		return nil, apierr.InvalidCredentials()
 	}
+	s.verified.remember(keyMark(key), []byte(secret), time.Now())
 	if err := s.recordUse(ctx, cred, addr); err != nil {
 		return nil, apierr.Internal(err)
 	}

@@ -71,6 +71,15 @@ func (t *loginThrottle) end(key, addr string, now time.Time, failed bool) {
 	}
 }
 
+// fail takes a token for a failed login that did not go through begin.
+func (t *loginThrottle) fail(key, addr string, now time.Time) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	for _, b := range t.buckets(key, addr) {
+		b.lim.AllowN(now, 1)
+	}
+}
+
 // buckets finds or makes the buckets an attempt draws from.
 func (t *loginThrottle) buckets(key, addr string) []*bucket {
 	out := []*bucket{bucketOf(t.keys, key)}

@@ -36,6 +36,8 @@ type MlflowExperiment {
 	lastUpdateTime: LongString!
 	creationTime: LongString!
 	tags: [MlflowExperimentTag!]!
+	effectiveTraceArchivalRetention: String
+	workspace: String
 }
 type MlflowGetExperimentResponse { experiment: MlflowExperiment apiError: ApiError }
 

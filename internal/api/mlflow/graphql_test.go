@@ -72,7 +72,7 @@ func TestGraphQL(t *testing.T) {
 						t.Fatalf("%v", d)
 					}
 				}},
-			{"experiment", `query($id: String) { mlflowGetExperiment(input: {experimentId: $id}) { experiment { experimentId name lifecycleStage creationTime tags { key } } apiError { code } } }`,
+			{"experiment", `query($id: String) { mlflowGetExperiment(input: {experimentId: $id}) { experiment { experimentId name lifecycleStage creationTime tags { key } effectiveTraceArchivalRetention workspace } apiError { code } } }`,
 				map[string]any{"id": exp}, func(t *testing.T, d map[string]any) {
 					e := at(d, "mlflowGetExperiment", "experiment")
 					if str(e, "name") != "gql-exp" || str(e, "experimentId") != exp || str(e, "lifecycleStage") != "active" {
@@ -86,6 +86,13 @@ func TestGraphQL(t *testing.T) {
 					}
 					if at(d, "mlflowGetExperiment", "apiError") != nil {
 						t.Fatalf("apiError is null: %v", d)
+					}
+					// MLflow 3.17's UI asks; no trace archival, no workspaces
+					if m, _ := e.(map[string]any); m == nil || m["effectiveTraceArchivalRetention"] != nil || m["workspace"] != nil {
+						t.Fatalf("archival retention and workspace are null: %v", e)
+					}
+					if _, ok := e.(map[string]any)["workspace"]; !ok {
+						t.Fatalf("workspace answered: %v", e)
 					}
 				}},
 			{"run with experiment, versions, metrics (NaN is null)", fmt.Sprintf(`{ mlflowGetRun(input: {runId: %q}) { run {

@@ -80,6 +80,10 @@ type gqlExperiment struct {
 	LastUpdateTime   gqlLong  `json:"last_update_time"`
 	CreationTime     gqlLong  `json:"creation_time"`
 	Tags             []*gqlKV `json:"tags"`
+	// MLflow 3.17's UI asks for both; Trove archives no traces and has
+	// no workspaces (server-info says so), so they are null.
+	EffectiveTraceArchivalRetention *string `json:"-"`
+	Workspace                       *string `json:"-"`
 }
 
 type gqlGetExperiment struct {

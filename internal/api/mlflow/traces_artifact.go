@@ -31,9 +31,11 @@ func (d dispositionWriter) WriteHeader(code int) {
 }
 
 // getTraceArtifact answers GET get-trace-artifact?request_id=: a trace's
-// spans as MLflow's traces.json ({"spans": [...]}). Spans that came by
-// OTLP are in the store; otherwise the file the client uploaded under
-// the trace's artifact location is sent. Always an attachment: the spans
+// spans as MLflow's traces.json ({"spans": [...]}). The file the client
+// uploaded under the trace's artifact location comes first, as MLflow's
+// server answers it (a 3.4 client both uploads it and exports its spans
+// by OTLP, and the two spell attributes differently); spans that came by
+// OTLP alone are sent from the store. Always an attachment: the spans
 // are the caller's data, never run here.
 func (s *Server) getTraceArtifact(w http.ResponseWriter, r *http.Request, who *auth.Identity) error {
 	if r.Method != http.MethodGet && r.Method != http.MethodHead {
@@ -50,32 +52,39 @@ func (s *Server) getTraceArtifact(w http.ResponseWriter, r *http.Request, who *a
 	if err != nil {
 		return err
 	}
+	dir := artifactDir(t.Doc.Tags[mlflow.TraceTagArtifactLocation])
+	if dir != "" && s.files != nil {
+		// a limit of 0 reads nothing: is the file there (ErrTooBig: yes)
+		_, err := s.files.ReadStored(r.Context(), artifactKey(who.CompanyID, dir+"/"+traceDataFile), 0)
+		switch {
+		case err == nil, errors.Is(err, files.ErrTooBig):
+			return s.downloadArtifact(dispositionWriter{w}, r, who, dir+"/"+traceDataFile)
+		case !errors.Is(err, files.ErrNotFound):
+			return err
+		}
+	}
 	spans, err := s.env.DB.TraceSpans(r.Context(), who.CompanyID, t.ID, MaxTraceSpansRead)
 	if err != nil {
 		return err
 	}
-	if len(spans) > 0 {
-		docs := make([]json.RawMessage, 0, len(spans))
-		for _, sp := range spans {
-			docs = append(docs, json.RawMessage(sp.Doc))
-		}
-		body, err := json.Marshal(map[string]any{"spans": docs})
-		if err != nil {
-			return err
-		}
-		h := w.Header()
-		h.Set("Content-Type", "application/json")
-		h.Set("Content-Disposition", "attachment; filename="+traceDataFile)
-		h.Set("X-Content-Type-Options", "nosniff")
-		w.WriteHeader(http.StatusOK)
-		_, _ = w.Write(body)
-		return nil
-	}
-	dir := artifactDir(t.Doc.Tags[mlflow.TraceTagArtifactLocation])
-	if dir == "" {
+	if len(spans) == 0 {
 		return apierr.MLflowInvalidParameter("The spans of trace '%s' are not stored by this server", t.ID)
 	}
-	return s.downloadArtifact(dispositionWriter{w}, r, who, dir+"/"+traceDataFile)
+	docs := make([]json.RawMessage, 0, len(spans))
+	for _, sp := range spans {
+		docs = append(docs, json.RawMessage(sp.Doc))
+	}
+	body, err := json.Marshal(map[string]any{"spans": docs})
+	if err != nil {
+		return err
+	}
+	h := w.Header()
+	h.Set("Content-Type", "application/json")
+	h.Set("Content-Disposition", "attachment; filename="+traceDataFile)
+	h.Set("X-Content-Type-Options", "nosniff")
+	w.WriteHeader(http.StatusOK)
+	_, _ = w.Write(body)
+	return nil
 }
 
 // MaxTraceDataBytes bounds the traces.json read for a trace's spans.

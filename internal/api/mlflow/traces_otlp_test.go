@@ -61,6 +61,19 @@ func TestOTLPTraces(t *testing.T) {
 		if str(data.Spans[0], "attributes", "mlflow.spanInputs") != `{"q": "<b>hi</b>"}` || str(data.Spans[1], "parent_span_id") != "AQIDBAUGBwg=" {
 			t.Fatalf("spans: %s", out)
 		}
+		// a client that also uploads traces.json (MLflow 3.4 does both) is
+		// answered its file, as MLflow's server answers it
+		loc := str(ti, "tags", "mlflow.artifactLocation")
+		if loc == "" {
+			t.Fatalf("no artifact location: %v", ti)
+		}
+		uploaded := `{"spans": [{"name": "root", "attributes": {"fruit": "\"apple\""}}]}`
+		if status, _, out := c.raw(t, "PUT", proxy+strings.TrimPrefix(loc, "mlflow-artifacts:/")+"/traces.json", []byte(uploaded)); status != 200 {
+			t.Fatalf("upload: %d %s", status, out)
+		}
+		if status, _, out := c.raw(t, "GET", "/api/2.0/mlflow/get-trace-artifact?request_id="+id, nil); status != 200 || string(out) != uploaded {
+			t.Fatalf("artifact after the upload: %d %s", status, out)
+		}
 		for _, tc := range []struct{ ct, body, exp string }{
 			{"application/x-protobuf", "\xff\xff\xff", exp},
 			{"application/json", `{"resourceSpans": 3}`, exp},

@@ -20,14 +20,8 @@ import (
 // (store: mlflow_eval_datasets), per company, linked to experiments
 // (projects). Records live in eval_dataset_records.go.
 
-// Bounds of evaluation datasets (MLflow has none of its own but names).
-const (
-	EvalDatasetIDPrefix     = "d-"
-	MaxEvalDatasetTags      = 100
-	MaxEvalDatasetResults   = 1000
-	DefEvalDatasetResults   = 1000
-	MaxEvalDatasetsSearched = 10_000
-)
+// EvalDatasetIDPrefix starts a dataset's id. Its bounds are in limits.go.
+const EvalDatasetIDPrefix = "d-"
 
 // EvalDataset is a dataset as MLflow answers it.
 type EvalDataset struct {

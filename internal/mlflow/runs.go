@@ -38,16 +38,6 @@ const (
 	TagUser      = "mlflow.user"
 )
 
-// Batch limits of log-batch (MLflow's).
-const (
-	MaxBatchMetrics = 1000
-	MaxBatchParams  = 100
-	MaxBatchTags    = 100
-	MaxBatchTotal   = 1000
-	MaxMetricKeyLen = 250
-	MaxParamKeyLen  = 250
-)
-
 // statusOf maps a task status to a run status.
 func statusOf(s string) string {
 	switch s {
@@ -778,10 +768,6 @@ func SearchRuns(ctx context.Context, env *domain.Env, s RunSearch) ([]*Run, stri
 	}
 	return out, next, nil
 }
-
-// MaxBulkPoints bounds the points of one run a bulk-interval read looks
-// at.
-const MaxBulkPoints = 1_000_000
 
 // SampleSteps picks at most n+1 of steps (sorted, distinct): n spread
 // evenly by position, and the last one; all of them when there are no

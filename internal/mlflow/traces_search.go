@@ -21,14 +21,6 @@ import (
 // Kinds of a trace filter's left side beyond the run filter's.
 const KindMetadata = "metadata"
 
-// Bounds of trace searches.
-const (
-	MaxTraceResults    = 1000
-	DefTraceResults    = 100
-	MaxTraceScan       = 50000
-	MaxTraceExperiment = 100
-)
-
 var tracePrefixes = map[string]string{
 	"attribute": KindAttribute, "attributes": KindAttribute, "attr": KindAttribute, "trace": KindAttribute,
 	"tag": KindTag, "tags": KindTag,

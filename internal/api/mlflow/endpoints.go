@@ -543,9 +543,6 @@ func (s *Server) logInputs(ctx context.Context, c *call) (any, error) {
 	return empty{}, mlflow.LogInputs(ctx, s.env, c.id.CompanyID, c.id.UserID, id, list, modelIDs)
 }
 
-// MaxHistoryPage is the most points one get-history answer holds.
-const MaxHistoryPage = 25000
-
 func (s *Server) metricHistory(ctx context.Context, c *call) (any, error) {
 	id, err := runID(c)
 	if err != nil {
@@ -559,8 +556,8 @@ func (s *Server) metricHistory(ctx context.Context, c *call) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	if maxResults == 0 || maxResults > MaxHistoryPage {
-		maxResults = MaxHistoryPage
+	if maxResults == 0 || maxResults > mlflow.MaxHistoryPage {
+		maxResults = mlflow.MaxHistoryPage
 	}
 	offset, err := mlflow.ParsePageToken(tok)
 	if err != nil {
@@ -584,13 +581,6 @@ func (s *Server) metricHistory(ctx context.Context, c *call) (any, error) {
 	return out, nil
 }
 
-// Bounds of get-history-bulk-interval.
-const (
-	MaxBulkRuns    = 100
-	MaxBulkResults = 2500
-	DefBulkResults = 320
-)
-
 func (s *Server) metricHistoryBulk(ctx context.Context, c *call) (any, error) {
 	ids, err := c.strs("run_ids")
 	if err != nil {
@@ -599,8 +589,8 @@ func (s *Server) metricHistoryBulk(ctx context.Context, c *call) (any, error) {
 	if len(ids) == 0 {
 		return nil, missing("run_ids")
 	}
-	if len(ids) > MaxBulkRuns {
-		return nil, apierr.MLflowInvalidParameter("GetMetricHistoryBulkInterval request must specify at most %d run_ids. Received %d run_ids.", MaxBulkRuns, len(ids))
+	if len(ids) > mlflow.MaxBulkRuns {
+		return nil, apierr.MLflowInvalidParameter("GetMetricHistoryBulkInterval request must specify at most %d run_ids. Received %d run_ids.", mlflow.MaxBulkRuns, len(ids))
 	}
 	key, err := c.required("metric_key")
 	if err != nil {
@@ -610,10 +600,10 @@ func (s *Server) metricHistoryBulk(ctx context.Context, c *call) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	maxResults := DefBulkResults
+	maxResults := mlflow.DefBulkResults
 	if n != nil {
-		if *n < 1 || *n > MaxBulkResults {
-			return nil, apierr.MLflowInvalidParameter("max_results must be between 1 and %d.", MaxBulkResults)
+		if *n < 1 || *n > mlflow.MaxBulkResults {
+			return nil, apierr.MLflowInvalidParameter("max_results must be between 1 and %d.", mlflow.MaxBulkResults)
 		}
 		maxResults = int(*n)
 	}
@@ -679,8 +669,8 @@ func (s *Server) metricHistoryBulkList(ctx context.Context, c *call) (any, error
 	if len(ids) == 0 {
 		return nil, apierr.MLflowInvalidParameter("GetMetricHistoryBulk request must specify at least one run_id.")
 	}
-	if len(ids) > MaxBulkRuns {
-		return nil, apierr.MLflowInvalidParameter("GetMetricHistoryBulk request cannot specify more than %d run_ids. Received %d run_ids.", MaxBulkRuns, len(ids))
+	if len(ids) > mlflow.MaxBulkRuns {
+		return nil, apierr.MLflowInvalidParameter("GetMetricHistoryBulk request cannot specify more than %d run_ids. Received %d run_ids.", mlflow.MaxBulkRuns, len(ids))
 	}
 	key, err := c.str("metric_key")
 	if err != nil {
@@ -693,7 +683,7 @@ func (s *Server) metricHistoryBulkList(ctx context.Context, c *call) (any, error
 	if err != nil {
 		return nil, err
 	}
-	limit := MaxHistoryPage
+	limit := mlflow.MaxHistoryPage
 	if n != nil && *n > 0 && *n < int64(limit) {
 		limit = int(*n)
 	}

@@ -287,11 +287,7 @@ func CreateRun(ctx context.Context, env *domain.Env, in RunCreate) (*Run, error)
 			Status: tasks.InProgress, Created: now, LastUpdate: now, LastChange: now, LastChangedBy: in.User,
 			Started: &started, StatusChanged: &now, Project: p.ID}
 		t.Normalize()
-		tags := copyTags(in.Tags)
-		if tags == nil {
-			tags = map[string]string{}
-		}
-		tags[TagRunName] = name
+		tags := putTag(copyTags(in.Tags), TagRunName, name, false)
 		if parent := tags[TagParentRun]; parent != "" {
 			if _, err := env.DB.Tasks().Get(ctx, q, parent, in.Company); err == nil {
 				t.Parent = parent
@@ -405,10 +401,7 @@ func UpdateRun(ctx context.Context, env *domain.Env, in RunUpdate) (*Run, error)
 		}
 		if in.RunName != nil && *in.RunName != "" {
 			t.Name = *in.RunName
-			if t.MLflow.Tags == nil {
-				t.MLflow.Tags = map[string]string{}
-			}
-			t.MLflow.Tags[TagRunName] = *in.RunName
+			t.MLflow.Tags = putTag(t.MLflow.Tags, TagRunName, *in.RunName, false)
 		}
 		return nil
 	})
@@ -494,7 +487,7 @@ func DeleteTag(ctx context.Context, env *domain.Env, company, user, id, key stri
 		if _, ok := t.MLflow.Tags[key]; !ok {
 			return apierr.MLflowNotFound("No tag with name: %s in run with id %s", key, id)
 		}
-		delete(t.MLflow.Tags, key)
+		t.MLflow.Tags = putTag(t.MLflow.Tags, key, "", true)
 		return nil
 	})
 	return err

@@ -11,14 +11,9 @@ import (
 // (experiment, name, digest, context) of the datasets logged as run
 // inputs (runs/log-inputs) in some experiments.
 
-// Bounds of a dataset summary search: MLflow's 20 experiments and 1,000
-// summaries; Trove's: the runs looked at.
-const (
-	MaxSummaryExperiments = 20
-	MaxDatasetSummaries   = 1000
-	MaxSummaryRunsRead    = 50_000
-	summaryRunPage        = 1000
-)
+// summaryRunPage is the page of runs read at a time (its bounds are in
+// limits.go).
+const summaryRunPage = 1000
 
 // DatasetSummary is one logged dataset of an experiment.
 type DatasetSummary struct {

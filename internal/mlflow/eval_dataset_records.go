@@ -19,13 +19,8 @@ import (
 // inputs update the record they made), read in pages. A record's values
 // are JSON kept as given: data, never run.
 
-// Bounds of records (Trove's: MLflow has none).
-const (
-	MaxRecordsPerUpsert = 1000
-	MaxRecordBytes      = 1 << 20
-	MaxRecordResults    = 1000
-	EvalRecordIDPrefix  = "dr-"
-)
+// EvalRecordIDPrefix starts a record's id. Its bounds are in limits.go.
+const EvalRecordIDPrefix = "dr-"
 
 // RecordIn is one record of an upsert.
 type RecordIn struct {

@@ -1,6 +1,7 @@
 package mlflow
 
 import (
+	"cmp"
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
@@ -20,14 +21,8 @@ import (
 // (store: mlflow_eval_datasets), per company, linked to experiments
 // (projects). Records live in eval_dataset_records.go.
 
-// Bounds of evaluation datasets (MLflow has none of its own but names).
-const (
-	EvalDatasetIDPrefix     = "d-"
-	MaxEvalDatasetTags      = 100
-	MaxEvalDatasetResults   = 1000
-	DefEvalDatasetResults   = 1000
-	MaxEvalDatasetsSearched = 10_000
-)
+// EvalDatasetIDPrefix starts a dataset's id. Its bounds are in limits.go.
+const EvalDatasetIDPrefix = "d-"
 
 // EvalDataset is a dataset as MLflow answers it.
 type EvalDataset struct {
@@ -299,9 +294,9 @@ func SearchEvalDatasets(ctx context.Context, env *domain.Env, s EvalDatasetSearc
 			case "dataset_id":
 				c = strings.Compare(a.ID, b.ID)
 			case "created_time":
-				c = cmpInt(a.Created, b.Created)
+				c = cmp.Compare(a.Created, b.Created)
 			case "last_update_time":
-				c = cmpInt(a.LastUpdate, b.LastUpdate)
+				c = cmp.Compare(a.LastUpdate, b.LastUpdate)
 			}
 			if c != 0 {
 				return (c < 0) != o.Desc
@@ -322,14 +317,4 @@ func SearchEvalDatasets(ctx context.Context, env *domain.Env, s EvalDatasetSearc
 		out = append(out, &EvalDataset{EvalDataset: d, ExperimentIDs: exps})
 	}
 	return out, next, nil
-}
-
-func cmpInt(a, b int64) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
 }

@@ -8,9 +8,6 @@ import (
 	"github.com/trove-ml/trove/internal/store"
 )
 
-// MaxExperimentRefs bounds the experiment ids one call names.
-const MaxExperimentRefs = 100
-
 // experimentRef checks that experiment id is one of the company's and
 // answers the id records keep for it (the Default experiment is "0").
 // create makes the Default experiment's project when it is not there

@@ -231,14 +231,10 @@ func parseClause(s string, toks []token) (Clause, int, error) {
 	if c.Kind == KindDataset && !datasetKeys[key] {
 		return Clause{}, 0, filterErr("Invalid dataset key '%s' specified. Valid keys are '['name', 'digest', 'context']'", key)
 	}
-	if n >= len(toks) {
-		return Clause{}, 0, filterErr("Invalid filter '%s': '%s' has no comparison", s, key)
-	}
-	op, m, err := operator(s, toks[n:])
+	op, n, err := comparison(s, toks, n, key)
 	if err != nil {
 		return Clause{}, 0, err
 	}
-	n += m
 	c.Op = op
 	if nullOp(op) {
 		return Clause{}, 0, filterErr("Invalid filter '%s': '%s' is supported on experiment, registry and logged model tags only, not on runs", s, op)
@@ -362,17 +358,14 @@ type OrderKey struct {
 
 // ParseOrderBy parses order_by terms: "[kind.]key [ASC|DESC]".
 func ParseOrderBy(terms []string) ([]OrderKey, error) {
-	if len(terms) > MaxOrderByTerms {
-		return nil, filterErr("Invalid order_by: %d terms, the limit is %d", len(terms), MaxOrderByTerms)
+	if err := checkOrderTerms(terms); err != nil {
+		return nil, err
 	}
 	var out []OrderKey
 	for _, term := range terms {
-		if len(term) > MaxFilterLen {
-			return nil, filterErr("Invalid order_by clause: longer than %d characters", MaxFilterLen)
-		}
-		toks, err := lex(term)
+		toks, err := lexOrderTerm(term)
 		if err != nil {
-			return nil, filterErr("Invalid order_by clause '%s'", term)
+			return nil, err
 		}
 		kind, key, n, err := identifier(term, toks)
 		if err != nil {
@@ -390,13 +383,8 @@ func ParseOrderBy(terms []string) ([]OrderKey, error) {
 		if kind == KindDataset {
 			return nil, filterErr("Invalid order_by clause '%s': datasets do not order", term)
 		}
-		switch rest := toks[n:]; {
-		case len(rest) == 0:
-		case len(rest) == 1 && rest[0].kind == "ident" && strings.EqualFold(rest[0].text, "asc"):
-		case len(rest) == 1 && rest[0].kind == "ident" && strings.EqualFold(rest[0].text, "desc"):
-			k.Desc = true
-		default:
-			return nil, filterErr("Invalid order_by clause '%s'", term)
+		if k.Desc, err = orderDesc(term, toks[n:]); err != nil {
+			return nil, err
 		}
 		out = append(out, k)
 	}

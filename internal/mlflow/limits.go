@@ -59,3 +59,113 @@ const (
 	GraphQLMaxQueryBytes = 100_000 // the query text
 	GraphQLMaxTokens     = 50_000  // lexer tokens, so parsing stays linear and short
 )
+
+// log-batch (MLflow's): the entries of one batch, and the keys of its
+// metrics and params.
+const (
+	MaxBatchMetrics = 1000
+	MaxBatchParams  = 100
+	MaxBatchTags    = 100
+	MaxBatchTotal   = 1000
+	MaxMetricKeyLen = 250
+	MaxParamKeyLen  = 250
+)
+
+// Metric history reads, so that one answer and the points it reads stay
+// bounded.
+const (
+	// MaxHistoryPage is the most points one get-history answer holds.
+	MaxHistoryPage = 25000
+	// get-history-bulk-interval: the runs it names, the points per run it
+	// answers (and without max_results), and the points of one run it
+	// looks at.
+	MaxBulkRuns    = 100
+	MaxBulkResults = 2500
+	DefBulkResults = 320
+	MaxBulkPoints  = 1_000_000
+)
+
+// Experiments, runs, models and artifacts named or touched by one call.
+const (
+	// MaxExperimentRefs bounds the experiment ids one call names.
+	MaxExperimentRefs = 100
+	// MaxLinkLen bounds a metric's model_id, dataset_name and
+	// dataset_digest.
+	MaxLinkLen = 500
+	// MaxModelMetricPoints bounds the metric points one logged model
+	// read or search looks at.
+	MaxModelMetricPoints = 100_000
+	// MaxRunModels bounds the models of one log-inputs or outputs call.
+	MaxRunModels = 100
+	// MaxTaskArtifacts bounds the artifacts noted on one task: past it,
+	// files stay MLflow artifacts only (a task document carries its
+	// artifacts).
+	MaxTaskArtifacts = 1000
+	// MaxPromptlabParamSets bounds the entries of each parameter list of a
+	// promptlab run.
+	MaxPromptlabParamSets = 100
+)
+
+// Dataset summaries of the UI (MLflow's 20 experiments and 1,000
+// summaries; Trove's: the runs looked at).
+const (
+	MaxSummaryExperiments = 20
+	MaxDatasetSummaries   = 1000
+	MaxSummaryRunsRead    = 50_000
+)
+
+// Evaluation datasets and their records (Trove's: MLflow has none but
+// names), so one call stores and reads a bounded amount.
+const (
+	MaxEvalDatasetTags      = 100
+	MaxEvalDatasetResults   = 1000
+	DefEvalDatasetResults   = 1000
+	MaxEvalDatasetsSearched = 10_000
+	MaxRecordsPerUpsert     = 1000
+	MaxRecordBytes          = 1_048_576 // 1 MiB, one record's JSON
+	MaxRecordResults        = 1000
+)
+
+// Scorers (Trove's: MLflow has none); a definition is text kept as given.
+const (
+	MaxScorerNameLen       = 256
+	MaxSerializedScorerLen = 1_048_576 // 1 MiB
+)
+
+// Traces: ids, entries and text of one trace, and what one call links or
+// deletes, so a trace document stays small.
+const (
+	MaxTraceIDLen       = 128
+	MaxTraceEntries     = 1000   // tags, and metadata entries
+	MaxTraceMetaValue   = 65_536 // 64 KiB
+	MaxTracePreview     = 65_536 // 64 KiB
+	MaxTraceLinks       = 100    // traces a link-to-run call takes
+	MaxTraceRuns        = 100    // runs a trace links to
+	MaxTraceDeleteBatch = 10000
+)
+
+// Trace searches: the page (and without max_results), the traces read to
+// evaluate a filter, and the experiments one search names.
+const (
+	MaxTraceResults    = 1000
+	DefTraceResults    = 100
+	MaxTraceScan       = 50000
+	MaxTraceExperiment = 100
+)
+
+// Spans and assessments of traces, so an export and a trace's answer stay
+// bounded.
+const (
+	// MaxSpansPerCall bounds the spans of one OTLP export.
+	MaxSpansPerCall = 10000
+	// MaxTraceSpansRead bounds the spans answered from the store.
+	MaxTraceSpansRead = 10000
+	// MaxTraceDataBytes bounds the traces.json read for a trace's spans.
+	MaxTraceDataBytes = 33_554_432 // 32 MiB
+	// MaxAssessmentValue bounds a feedback's or expectation's JSON, and a
+	// rationale.
+	MaxAssessmentValue = 65_536 // 64 KiB
+	// MaxAssessmentsRead bounds the assessments answered with a trace.
+	MaxAssessmentsRead   = 1000
+	MaxAssessmentNameLen = 250
+)

@@ -14,18 +14,6 @@ import (
 // on; a run names the models it took as inputs (log-inputs) and those it
 // produced (runs/outputs).
 
-// Bounds of links.
-const (
-	// MaxLinkLen bounds a metric's model_id, dataset_name and
-	// dataset_digest.
-	MaxLinkLen = 500
-	// MaxModelMetricPoints bounds the metric points one logged model
-	// read or search looks at.
-	MaxModelMetricPoints = 100_000
-	// MaxRunModels bounds the models of one log-inputs or outputs call.
-	MaxRunModels = 100
-)
-
 func checkLinks(l store.MetricLinks) error {
 	for name, v := range map[string]string{"model_id": l.ModelID, "dataset_name": l.DatasetName, "dataset_digest": l.DatasetDigest} {
 		if len(v) > MaxLinkLen {

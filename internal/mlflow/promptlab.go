@@ -16,11 +16,10 @@ import (
 
 // Tags and the artifact of a promptlab run.
 const (
-	TagLoggedArtifacts    = "mlflow.loggedArtifacts"
-	TagRunSourceType      = "mlflow.runSourceType"
-	SourcePromptEngineer  = "PROMPT_ENGINEERING"
-	PromptlabEvalTable    = "eval_results_table.json"
-	MaxPromptlabParamSets = 100
+	TagLoggedArtifacts   = "mlflow.loggedArtifacts"
+	TagRunSourceType     = "mlflow.runSourceType"
+	SourcePromptEngineer = "PROMPT_ENGINEERING"
+	PromptlabEvalTable   = "eval_results_table.json"
 )
 
 // Promptlab is a create-promptlab-run request.

@@ -19,10 +19,6 @@ import (
 // a file server URL), so Trove's UI and the clearml SDK list and download
 // it. The bytes are stored once; both URLs name the same stored file.
 
-// MaxTaskArtifacts bounds the artifacts noted on one task: past it, files
-// stay MLflow artifacts only (a task document carries its artifacts).
-const MaxTaskArtifacts = 1000
-
 // ArtifactType is the ClearML artifact type of a run's file.
 const ArtifactType = "custom"
 

@@ -38,16 +38,6 @@ const (
 	TagUser      = "mlflow.user"
 )
 
-// Batch limits of log-batch (MLflow's).
-const (
-	MaxBatchMetrics = 1000
-	MaxBatchParams  = 100
-	MaxBatchTags    = 100
-	MaxBatchTotal   = 1000
-	MaxMetricKeyLen = 250
-	MaxParamKeyLen  = 250
-)
-
 // statusOf maps a task status to a run status.
 func statusOf(s string) string {
 	switch s {
@@ -297,11 +287,7 @@ func CreateRun(ctx context.Context, env *domain.Env, in RunCreate) (*Run, error)
 			Status: tasks.InProgress, Created: now, LastUpdate: now, LastChange: now, LastChangedBy: in.User,
 			Started: &started, StatusChanged: &now, Project: p.ID}
 		t.Normalize()
-		tags := copyTags(in.Tags)
-		if tags == nil {
-			tags = map[string]string{}
-		}
-		tags[TagRunName] = name
+		tags := putTag(copyTags(in.Tags), TagRunName, name, false)
 		if parent := tags[TagParentRun]; parent != "" {
 			if _, err := env.DB.Tasks().Get(ctx, q, parent, in.Company); err == nil {
 				t.Parent = parent
@@ -415,10 +401,7 @@ func UpdateRun(ctx context.Context, env *domain.Env, in RunUpdate) (*Run, error)
 		}
 		if in.RunName != nil && *in.RunName != "" {
 			t.Name = *in.RunName
-			if t.MLflow.Tags == nil {
-				t.MLflow.Tags = map[string]string{}
-			}
-			t.MLflow.Tags[TagRunName] = *in.RunName
+			t.MLflow.Tags = putTag(t.MLflow.Tags, TagRunName, *in.RunName, false)
 		}
 		return nil
 	})
@@ -504,7 +487,7 @@ func DeleteTag(ctx context.Context, env *domain.Env, company, user, id, key stri
 		if _, ok := t.MLflow.Tags[key]; !ok {
 			return apierr.MLflowNotFound("No tag with name: %s in run with id %s", key, id)
 		}
-		delete(t.MLflow.Tags, key)
+		t.MLflow.Tags = putTag(t.MLflow.Tags, key, "", true)
 		return nil
 	})
 	return err
@@ -778,10 +761,6 @@ func SearchRuns(ctx context.Context, env *domain.Env, s RunSearch) ([]*Run, stri
 	}
 	return out, next, nil
 }
-
-// MaxBulkPoints bounds the points of one run a bulk-interval read looks
-// at.
-const MaxBulkPoints = 1_000_000
 
 // SampleSteps picks at most n+1 of steps (sorted, distinct): n spread
 // evenly by position, and the last one; all of them when there are no

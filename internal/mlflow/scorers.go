@@ -14,12 +14,9 @@ import (
 // serialized scorer definition per experiment (store: mlflow_scorers).
 // The definition is text kept as given: Trove never runs it.
 
-// Bounds of scorers (Trove's: MLflow has none).
-const (
-	MaxScorerNameLen       = 256
-	MaxSerializedScorerLen = 1 << 20
-	scorerInsertTries      = 3
-)
+// scorerInsertTries bounds the retries of a version number taken by a
+// concurrent register (the scorers' bounds are in limits.go).
+const scorerInsertTries = 3
 
 func scorerNotFound(experiment, name string, version int64) error {
 	if version > 0 {

@@ -34,17 +34,6 @@ const (
 	TraceMetaSchemaVersion   = "mlflow.trace_schema.version"
 )
 
-// Bounds of a trace.
-const (
-	MaxTraceIDLen       = 128
-	MaxTraceEntries     = 1000 // tags, and metadata entries
-	MaxTraceMetaValue   = 64 << 10
-	MaxTracePreview     = 64 << 10
-	MaxTraceLinks       = 100 // traces a link-to-run call takes
-	MaxTraceRuns        = 100 // runs a trace links to
-	MaxTraceDeleteBatch = 10000
-)
-
 // Trace is a trace's info.
 type Trace = store.Trace
 

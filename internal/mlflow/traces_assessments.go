@@ -17,13 +17,6 @@ import (
 // override another of its trace, which is then no longer valid until the
 // overriding one is deleted.
 
-// Bounds of an assessment.
-const (
-	MaxAssessmentValue   = 64 << 10 // a feedback's or expectation's JSON, a rationale
-	MaxAssessmentsRead   = 1000     // answered with a trace
-	MaxAssessmentNameLen = 250
-)
-
 // Assessment sources.
 var assessmentSources = map[string]bool{"HUMAN": true, "LLM_JUDGE": true, "CODE": true, "SOURCE_TYPE_UNSPECIFIED": true}
 

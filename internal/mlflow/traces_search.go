@@ -21,14 +21,6 @@ import (
 // Kinds of a trace filter's left side beyond the run filter's.
 const KindMetadata = "metadata"
 
-// Bounds of trace searches.
-const (
-	MaxTraceResults    = 1000
-	DefTraceResults    = 100
-	MaxTraceScan       = 50000
-	MaxTraceExperiment = 100
-)
-
 var tracePrefixes = map[string]string{
 	"attribute": KindAttribute, "attributes": KindAttribute, "attr": KindAttribute, "trace": KindAttribute,
 	"tag": KindTag, "tags": KindTag,
@@ -98,14 +90,11 @@ func ParseTraceFilter(s string) ([]Clause, error) {
 			return Clause{}, 0, err
 		}
 		c := Clause{Kind: kind, Key: key}
-		if n >= len(toks) {
-			return Clause{}, 0, filterErr("Invalid filter '%s': '%s' has no comparison", s, key)
-		}
-		op, m, err := operator(s, toks[n:])
+		op, n, err := comparison(s, toks, n, key)
 		if err != nil {
 			return Clause{}, 0, err
 		}
-		c.Op, n = op, n+m
+		c.Op = op
 		numeric := kind == KindAttribute && traceAttrs[key]
 		if op == "IN" || op == "NOT IN" {
 			if numeric {
@@ -156,30 +145,22 @@ type traceOrder struct {
 
 // parseTraceOrder parses "<field> [ASC|DESC]" terms.
 func parseTraceOrder(terms []string) ([]traceOrder, error) {
-	if len(terms) > MaxOrderByTerms {
-		return nil, filterErr("Invalid order_by: %d terms, the limit is %d", len(terms), MaxOrderByTerms)
+	if err := checkOrderTerms(terms); err != nil {
+		return nil, err
 	}
 	var out []traceOrder
 	for _, term := range terms {
-		if len(term) > MaxFilterLen {
-			return nil, filterErr("Invalid order_by clause: longer than %d characters", MaxFilterLen)
-		}
-		toks, err := lex(term)
+		toks, err := lexOrderTerm(term)
 		if err != nil {
-			return nil, filterErr("Invalid order_by clause '%s'", term)
+			return nil, err
 		}
 		kind, key, n, err := traceIdent(term, toks)
 		if err != nil {
 			return nil, err
 		}
 		o := traceOrder{Kind: kind, Key: key}
-		switch rest := toks[n:]; {
-		case len(rest) == 0:
-		case len(rest) == 1 && rest[0].kind == "ident" && strings.EqualFold(rest[0].text, "asc"):
-		case len(rest) == 1 && rest[0].kind == "ident" && strings.EqualFold(rest[0].text, "desc"):
-			o.Desc = true
-		default:
-			return nil, filterErr("Invalid order_by clause '%s'", term)
+		if o.Desc, err = orderDesc(term, toks[n:]); err != nil {
+			return nil, err
 		}
 		out = append(out, o)
 	}

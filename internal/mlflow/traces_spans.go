@@ -13,9 +13,6 @@ import (
 // MLflow's span dictionaries; a trace not yet known is made in the
 // experiment, its times and state taken from its root span.
 
-// MaxSpansPerCall bounds the spans of one export.
-const MaxSpansPerCall = 10000
-
 // LoggedSpan is one span to store.
 type LoggedSpan struct {
 	TraceID, SpanID, ParentID, Name string

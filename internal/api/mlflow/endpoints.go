@@ -86,11 +86,7 @@ func (s *Server) getExperiment(ctx context.Context, c *call) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	e, err := mlflow.GetExperiment(ctx, s.env, c.id.CompanyID, id)
-	if err != nil {
-		return nil, err
-	}
-	return map[string]any{"experiment": experimentWire(e)}, nil
+	return answerUnder("experiment", experimentWire)(mlflow.GetExperiment(ctx, s.env, c.id.CompanyID, id))
 }
 
 func (s *Server) getExperimentByName(ctx context.Context, c *call) (any, error) {
@@ -98,11 +94,7 @@ func (s *Server) getExperimentByName(ctx context.Context, c *call) (any, error) 
 	if err != nil {
 		return nil, err
 	}
-	e, err := mlflow.GetExperimentByName(ctx, s.env, c.id.CompanyID, name)
-	if err != nil {
-		return nil, err
-	}
-	return map[string]any{"experiment": experimentWire(e)}, nil
+	return answerUnder("experiment", experimentWire)(mlflow.GetExperimentByName(ctx, s.env, c.id.CompanyID, name))
 }
 
 // paging reads max_results, page_token and view_type.
@@ -156,14 +148,10 @@ func (s *Server) searchExperiments(ctx context.Context, c *call) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	out := struct {
+	return struct {
 		Experiments   []*experimentJSON `json:"experiments,omitempty"`
 		NextPageToken string            `json:"next_page_token,omitempty"`
-	}{NextPageToken: next}
-	for _, e := range list {
-		out.Experiments = append(out.Experiments, experimentWire(e))
-	}
-	return out, nil
+	}{wireAll(list, experimentWire), next}, nil
 }
 
 func (s *Server) updateExperiment(ctx context.Context, c *call) (any, error) {
@@ -202,11 +190,7 @@ func (s *Server) setExperimentTag(ctx context.Context, c *call) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	key, err := c.required("key")
-	if err != nil {
-		return nil, err
-	}
-	value, err := c.str("value")
+	key, value, err := c.tag()
 	if err != nil {
 		return nil, err
 	}
@@ -245,11 +229,7 @@ func (s *Server) createRun(ctx context.Context, c *call) (any, error) {
 		return nil, err
 	}
 	in.Tags = tagMap(tags)
-	r, err := mlflow.CreateRun(ctx, s.env, in)
-	if err != nil {
-		return nil, err
-	}
-	return map[string]any{"run": runWire(r)}, nil
+	return answerUnder("run", runWire)(mlflow.CreateRun(ctx, s.env, in))
 }
 
 // runID reads run_id, or the older run_uuid.
@@ -270,11 +250,7 @@ func (s *Server) getRun(ctx context.Context, c *call) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	r, err := mlflow.GetRun(ctx, s.env, c.id.CompanyID, id)
-	if err != nil {
-		return nil, err
-	}
-	return map[string]any{"run": runWire(r)}, nil
+	return answerUnder("run", runWire)(mlflow.GetRun(ctx, s.env, c.id.CompanyID, id))
 }
 
 func (s *Server) updateRun(ctx context.Context, c *call) (any, error) {
@@ -345,14 +321,10 @@ func (s *Server) searchRuns(ctx context.Context, c *call) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	out := struct {
+	return struct {
 		Runs          []*runJSON `json:"runs,omitempty"`
 		NextPageToken string     `json:"next_page_token,omitempty"`
-	}{NextPageToken: next}
-	for _, r := range runs {
-		out.Runs = append(out.Runs, runWire(r))
-	}
-	return out, nil
+	}{wireAll(runs, runWire), next}, nil
 }
 
 // metricIn is a metric of a request.
@@ -435,11 +407,7 @@ func (s *Server) logParam(ctx context.Context, c *call) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	key, err := c.required("key")
-	if err != nil {
-		return nil, err
-	}
-	value, err := c.str("value")
+	key, value, err := c.tag()
 	if err != nil {
 		return nil, err
 	}
@@ -451,11 +419,7 @@ func (s *Server) setTag(ctx context.Context, c *call) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	key, err := c.required("key")
-	if err != nil {
-		return nil, err
-	}
-	value, err := c.str("value")
+	key, value, err := c.tag()
 	if err != nil {
 		return nil, err
 	}
@@ -543,9 +507,6 @@ func (s *Server) logInputs(ctx context.Context, c *call) (any, error) {
 	return empty{}, mlflow.LogInputs(ctx, s.env, c.id.CompanyID, c.id.UserID, id, list, modelIDs)
 }
 
-// MaxHistoryPage is the most points one get-history answer holds.
-const MaxHistoryPage = 25000
-
 func (s *Server) metricHistory(ctx context.Context, c *call) (any, error) {
 	id, err := runID(c)
 	if err != nil {
@@ -559,8 +520,8 @@ func (s *Server) metricHistory(ctx context.Context, c *call) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	if maxResults == 0 || maxResults > MaxHistoryPage {
-		maxResults = MaxHistoryPage
+	if maxResults == 0 || maxResults > mlflow.MaxHistoryPage {
+		maxResults = mlflow.MaxHistoryPage
 	}
 	offset, err := mlflow.ParsePageToken(tok)
 	if err != nil {
@@ -584,13 +545,6 @@ func (s *Server) metricHistory(ctx context.Context, c *call) (any, error) {
 	return out, nil
 }
 
-// Bounds of get-history-bulk-interval.
-const (
-	MaxBulkRuns    = 100
-	MaxBulkResults = 2500
-	DefBulkResults = 320
-)
-
 func (s *Server) metricHistoryBulk(ctx context.Context, c *call) (any, error) {
 	ids, err := c.strs("run_ids")
 	if err != nil {
@@ -599,8 +553,8 @@ func (s *Server) metricHistoryBulk(ctx context.Context, c *call) (any, error) {
 	if len(ids) == 0 {
 		return nil, missing("run_ids")
 	}
-	if len(ids) > MaxBulkRuns {
-		return nil, apierr.MLflowInvalidParameter("GetMetricHistoryBulkInterval request must specify at most %d run_ids. Received %d run_ids.", MaxBulkRuns, len(ids))
+	if len(ids) > mlflow.MaxBulkRuns {
+		return nil, apierr.MLflowInvalidParameter("GetMetricHistoryBulkInterval request must specify at most %d run_ids. Received %d run_ids.", mlflow.MaxBulkRuns, len(ids))
 	}
 	key, err := c.required("metric_key")
 	if err != nil {
@@ -610,10 +564,10 @@ func (s *Server) metricHistoryBulk(ctx context.Context, c *call) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	maxResults := DefBulkResults
+	maxResults := mlflow.DefBulkResults
 	if n != nil {
-		if *n < 1 || *n > MaxBulkResults {
-			return nil, apierr.MLflowInvalidParameter("max_results must be between 1 and %d.", MaxBulkResults)
+		if *n < 1 || *n > mlflow.MaxBulkResults {
+			return nil, apierr.MLflowInvalidParameter("max_results must be between 1 and %d.", mlflow.MaxBulkResults)
 		}
 		maxResults = int(*n)
 	}
@@ -679,8 +633,8 @@ func (s *Server) metricHistoryBulkList(ctx context.Context, c *call) (any, error
 	if len(ids) == 0 {
 		return nil, apierr.MLflowInvalidParameter("GetMetricHistoryBulk request must specify at least one run_id.")
 	}
-	if len(ids) > MaxBulkRuns {
-		return nil, apierr.MLflowInvalidParameter("GetMetricHistoryBulk request cannot specify more than %d run_ids. Received %d run_ids.", MaxBulkRuns, len(ids))
+	if len(ids) > mlflow.MaxBulkRuns {
+		return nil, apierr.MLflowInvalidParameter("GetMetricHistoryBulk request cannot specify more than %d run_ids. Received %d run_ids.", mlflow.MaxBulkRuns, len(ids))
 	}
 	key, err := c.str("metric_key")
 	if err != nil {
@@ -693,7 +647,7 @@ func (s *Server) metricHistoryBulkList(ctx context.Context, c *call) (any, error
 	if err != nil {
 		return nil, err
 	}
-	limit := MaxHistoryPage
+	limit := mlflow.MaxHistoryPage
 	if n != nil && *n > 0 && *n < int64(limit) {
 		limit = int(*n)
 	}

@@ -199,14 +199,10 @@ func (s *Server) searchLoggedModels(ctx context.Context, c *call) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	out := struct {
+	return struct {
 		Models        []*loggedModelJSON `json:"models,omitempty"`
 		NextPageToken string             `json:"next_page_token,omitempty"`
-	}{NextPageToken: next}
-	for _, m := range list {
-		out.Models = append(out.Models, loggedModelWire(m))
-	}
-	return out, nil
+	}{wireAll(list, loggedModelWire), next}, nil
 }
 
 // listLoggedModelArtifacts lists a folder of a logged model's artifacts

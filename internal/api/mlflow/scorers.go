@@ -79,6 +79,16 @@ func experimentAndName(c *call, needName bool) (string, string, error) {
 	return exp, name, err
 }
 
+// scorerRef reads the experiment, name and version (0: the latest) of a
+// get or delete call.
+func scorerRef(c *call) (exp, name string, version int64, err error) {
+	if exp, name, err = experimentAndName(c, true); err != nil {
+		return "", "", 0, err
+	}
+	version, err = scorerVersion(c)
+	return exp, name, version, err
+}
+
 func (s *Server) registerScorer(ctx context.Context, c *call) (any, error) {
 	exp, name, err := experimentAndName(c, true)
 	if err != nil {
@@ -112,11 +122,7 @@ func (s *Server) listScorerVersions(ctx context.Context, c *call) (any, error) {
 }
 
 func (s *Server) getScorer(ctx context.Context, c *call) (any, error) {
-	exp, name, err := experimentAndName(c, true)
-	if err != nil {
-		return nil, err
-	}
-	v, err := scorerVersion(c)
+	exp, name, v, err := scorerRef(c)
 	if err != nil {
 		return nil, err
 	}
@@ -128,11 +134,7 @@ func (s *Server) getScorer(ctx context.Context, c *call) (any, error) {
 }
 
 func (s *Server) deleteScorer(ctx context.Context, c *call) (any, error) {
-	exp, name, err := experimentAndName(c, true)
-	if err != nil {
-		return nil, err
-	}
-	v, err := scorerVersion(c)
+	exp, name, v, err := scorerRef(c)
 	if err != nil {
 		return nil, err
 	}

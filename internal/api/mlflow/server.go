@@ -145,10 +145,7 @@ func (s *Server) Paths() []string {
 }
 
 func (s *Server) serve(w http.ResponseWriter, r *http.Request, path string) {
-	s.origins.CORS(w, r, "GET, POST, PATCH, DELETE, OPTIONS")
-	w.Header().Set("Server", "trove")
-	if r.Method == http.MethodOptions {
-		w.WriteHeader(http.StatusOK)
+	if s.preflight(w, r, "GET, POST, PATCH, DELETE, OPTIONS") {
 		return
 	}
 	start := time.Now()

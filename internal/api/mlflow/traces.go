@@ -233,7 +233,14 @@ func traceSearchIn(c *call) (mlflow.TraceSearch, error) {
 	return in, nil
 }
 
-func (s *Server) searchTracesV3(ctx context.Context, c *call) (any, error) {
+// tracePage is a trace search's answer in one API version's wire form.
+type tracePage[W any] struct {
+	Traces        []W    `json:"traces,omitempty"`
+	NextPageToken string `json:"next_page_token,omitempty"`
+}
+
+// searchTraces answers a trace search (v2 and v3 differ in wire only).
+func searchTraces[W any](ctx context.Context, s *Server, c *call, wire func(*mlflow.Trace) W) (any, error) {
 	in, err := traceSearchIn(c)
 	if err != nil {
 		return nil, err
@@ -242,33 +249,15 @@ func (s *Server) searchTracesV3(ctx context.Context, c *call) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	out := struct {
-		Traces        []*traceInfoV3JSON `json:"traces,omitempty"`
-		NextPageToken string             `json:"next_page_token,omitempty"`
-	}{NextPageToken: next}
-	for _, t := range list {
-		out.Traces = append(out.Traces, traceV3Wire(t, nil))
-	}
-	return out, nil
+	return tracePage[W]{wireAll(list, wire), next}, nil
+}
+
+func (s *Server) searchTracesV3(ctx context.Context, c *call) (any, error) {
+	return searchTraces(ctx, s, c, func(t *mlflow.Trace) *traceInfoV3JSON { return traceV3Wire(t, nil) })
 }
 
 func (s *Server) searchTracesV2(ctx context.Context, c *call) (any, error) {
-	in, err := traceSearchIn(c)
-	if err != nil {
-		return nil, err
-	}
-	list, next, err := mlflow.SearchTraces(ctx, s.env, in)
-	if err != nil {
-		return nil, err
-	}
-	out := struct {
-		Traces        []*traceInfoV2JSON `json:"traces,omitempty"`
-		NextPageToken string             `json:"next_page_token,omitempty"`
-	}{NextPageToken: next}
-	for _, t := range list {
-		out.Traces = append(out.Traces, traceV2Wire(t))
-	}
-	return out, nil
+	return searchTraces(ctx, s, c, traceV2Wire)
 }
 
 func (s *Server) setTraceTag(ctx context.Context, c *call) (any, error) {

@@ -16,9 +16,6 @@ import (
 // traceDataFile is the name of a trace's spans among its artifacts.
 const traceDataFile = "traces.json"
 
-// MaxTraceSpansRead bounds the spans answered from the store.
-const MaxTraceSpansRead = 10000
-
 // dispositionWriter names the download traces.json, as MLflow's client
 // expects, whatever the file server would call it.
 type dispositionWriter struct{ http.ResponseWriter }
@@ -63,7 +60,7 @@ func (s *Server) getTraceArtifact(w http.ResponseWriter, r *http.Request, who *a
 			return err
 		}
 	}
-	spans, err := s.env.DB.TraceSpans(r.Context(), who.CompanyID, t.ID, MaxTraceSpansRead)
+	spans, err := s.env.DB.TraceSpans(r.Context(), who.CompanyID, t.ID, mlflow.MaxTraceSpansRead)
 	if err != nil {
 		return err
 	}
@@ -87,14 +84,11 @@ func (s *Server) getTraceArtifact(w http.ResponseWriter, r *http.Request, who *a
 	return nil
 }
 
-// MaxTraceDataBytes bounds the traces.json read for a trace's spans.
-const MaxTraceDataBytes = 32 << 20
-
 // TraceSpans reads a trace's spans (MLflow's span dictionaries, as
 // stored): those logged by OTLP, else the traces.json the client
 // uploaded. No spans at all is an empty list, not an error.
 func TraceSpans(ctx context.Context, db *store.DB, fs *files.Service, company string, t *mlflow.Trace) ([]json.RawMessage, error) {
-	stored, err := db.TraceSpans(ctx, company, t.ID, MaxTraceSpansRead)
+	stored, err := db.TraceSpans(ctx, company, t.ID, mlflow.MaxTraceSpansRead)
 	if err != nil {
 		return nil, err
 	}
@@ -106,12 +100,12 @@ func TraceSpans(ctx context.Context, db *store.DB, fs *files.Service, company st
 	if len(out) > 0 || dir == "" || fs == nil {
 		return out, nil
 	}
-	raw, err := fs.ReadStored(ctx, artifactKey(company, dir+"/"+traceDataFile), MaxTraceDataBytes)
+	raw, err := fs.ReadStored(ctx, artifactKey(company, dir+"/"+traceDataFile), mlflow.MaxTraceDataBytes)
 	if errors.Is(err, files.ErrNotFound) {
 		return out, nil
 	}
 	if errors.Is(err, files.ErrTooBig) {
-		return nil, apierr.MLflowInvalidParameter("The spans of trace '%s' are larger than %d bytes", t.ID, MaxTraceDataBytes)
+		return nil, apierr.MLflowInvalidParameter("The spans of trace '%s' are larger than %d bytes", t.ID, mlflow.MaxTraceDataBytes)
 	}
 	if err != nil {
 		return nil, err

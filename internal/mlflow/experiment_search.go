@@ -135,20 +135,13 @@ func ParseExperimentFilter(s string) ([]Clause, error) {
 		default:
 			return Clause{}, 0, filterErr("Invalid attribute key '%s' specified. Valid keys are '['name', 'creation_time', 'last_update_time']'", key)
 		}
-		if n >= len(toks) {
-			return Clause{}, 0, filterErr("Invalid filter '%s': '%s' has no comparison", s, key)
-		}
-		op, m, err := operator(s, toks[n:])
+		op, j, err := comparison(s, toks, n, key)
 		if err != nil {
 			return Clause{}, 0, err
 		}
 		c.Op = op
-		j := n + m
-		if nullOp(op) {
-			if kind != KindTag {
-				return Clause{}, 0, filterErr("Invalid filter '%s': '%s' applies to tags only", s, op)
-			}
-			return c, j, nil
+		if done, err := tagNullTest(s, kind, op); err != nil || done {
+			return c, j, err
 		}
 		if j >= len(toks) {
 			return Clause{}, 0, filterErr("Invalid filter '%s': '%s %s' has no value", s, key, op)

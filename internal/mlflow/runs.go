@@ -647,7 +647,12 @@ func runOrder(keys []OrderKey) []query.OrderKey {
 	for _, k := range keys {
 		switch k.Kind {
 		case KindMetric:
-			out = append(out, query.OrderKey{Expr: latestMetric(k.Key), Numeric: true, Desc: k.Desc})
+			e := latestMetric(k.Key)
+			if len(out) == 0 {
+				// the page walks the metric's index in order
+				e.Driver = store.MLflowLatestDriver(k.Key)
+			}
+			out = append(out, query.OrderKey{Expr: e, Numeric: true, Desc: k.Desc})
 		case KindParam:
 			out = append(out, query.OrderKey{Path: []string{"hyperparams", ParamSection, k.Key, "value"}, Desc: k.Desc})
 		case KindTag:

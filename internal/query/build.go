@@ -28,10 +28,12 @@ type Plan struct {
 	e      exprs
 	conds  []frag
 	order  frag
-	limit  int
-	offset int
-	proj   projection
-	ex     bool
+	// orderKeys are the typed keys of order (OrderBy), for DocsLate.
+	orderKeys []OrderKey
+	limit     int
+	offset    int
+	proj      projection
+	ex        bool
 
 	scroll   bool
 	scrollID string

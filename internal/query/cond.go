@@ -69,6 +69,9 @@ type OrderKey struct {
 type Expr struct {
 	SQL  string
 	Args []any
+	// Driver, when set, is the indexed side table that holds the value:
+	// DocsLate walks it in order when the Expr is the first sort key.
+	Driver *store.Driver
 }
 
 // NewPlan is an empty plan over schema s reading limit rows from offset,
@@ -243,12 +246,25 @@ func LikeRegex(pattern string) string {
 // OrderBy sets the plan's order: keys in turn, rows missing a key's value
 // after the others, then insertion order.
 func (p *Plan) OrderBy(keys []OrderKey) error {
+	f, err := p.orderFrag(keys, frag{})
+	if err != nil {
+		return err
+	}
+	p.order, p.orderKeys = f, keys
+	return nil
+}
+
+// orderFrag is the ORDER BY of keys, after first when it is set.
+func (p *Plan) orderFrag(keys []OrderKey, first frag) (frag, error) {
 	var parts []string
 	var args []any
+	if first.sql != "" {
+		parts, args = append(parts, first.sql), append(args, first.args...)
+	}
 	for _, k := range keys {
 		f, err := p.operand(k.Column, k.Path, k.Numeric, k.Expr)
 		if err != nil {
-			return err
+			return frag{}, err
 		}
 		if k.Expr != nil {
 			// both dialects say NULLS LAST: the expression (a lookup) is
@@ -262,12 +278,10 @@ func (p *Plan) OrderBy(keys []OrderKey) error {
 		args = append(args, f.args...)
 	}
 	if len(parts) == 0 {
-		p.order = frag{sql: store.InsertOrderKey}
-		return nil
+		return frag{sql: store.InsertOrderKey}, nil
 	}
 	parts = append(parts, p.e.d.InsertOrder()+" ASC")
-	p.order = frag{strings.Join(parts, ", "), args}
-	return nil
+	return frag{strings.Join(parts, ", "), args}, nil
 }
 
 // Docs runs the plan on table and hands fn each stored document, in
@@ -278,36 +292,4 @@ func (p *Plan) Docs(ctx context.Context, db *store.DB, table string, fn func(doc
 		return db.ListDocs(ctx, table, where, args, p.order.sql, p.order.args, p.limit, p.offset, fn)
 	})
 	return p.queryError(db, err)
-}
-
-// DocsLate runs the plan as Docs does, in two steps: the ids of the page
-// in order, then their documents. For orders over many rows by values
-// outside the document (Expr), where a sort of whole documents would
-// cost most of the call.
-func (p *Plan) DocsLate(ctx context.Context, db *store.DB, table string, fn func(doc []byte) error) error {
-	where, args := p.whereSQL()
-	var ids []string
-	err := Budgeted(ctx, func(ctx context.Context) error {
-		var err error
-		ids, err = db.ListIDs(ctx, table, where, args, p.order.sql, p.order.args, p.limit, p.offset)
-		return err
-	})
-	if err = p.queryError(db, err); err != nil {
-		return err
-	}
-	docs := make(map[string][]byte, len(ids))
-	if err := db.DocsByID(ctx, table, ids, func(id string, doc []byte) error {
-		docs[id] = doc
-		return nil
-	}); err != nil {
-		return err
-	}
-	for _, id := range ids {
-		if doc, ok := docs[id]; ok { // a row deleted between the steps is left out
-			if err := fn(doc); err != nil {
-				return err
-			}
-		}
-	}
-	return nil
 }

@@ -67,6 +67,9 @@ type Dialect interface {
 	// InsertOrder is the expression that orders the rows of a document
 	// table by insertion.
 	InsertOrder() string
+	// DrivingJoin joins a driven list query's side table (on the left) to
+	// the listed table, walking the side table's index in order.
+	DrivingJoin() string
 	// ArrayObjHas is a condition: the JSON array at the first placeholder
 	// path of col holds an object whose member at the second placeholder
 	// path equals the third placeholder.

@@ -39,3 +39,11 @@ func (sqliteDialect) MigrationLock() string { return "" }
 // MigrationLock takes a transaction-scoped advisory lock: two processes
 // starting at once must not both apply a migration.
 func (postgresDialect) MigrationLock() string { return "SELECT pg_advisory_xact_lock(774411)" }
+
+// DrivingJoin is CROSS JOIN: SQLite's planner then keeps the driver (the
+// left table) as the outer loop, walking its index in order.
+func (sqliteDialect) DrivingJoin() string { return "CROSS JOIN" }
+
+// DrivingJoin is JOIN: PostgreSQL's planner chooses the loop order from
+// its statistics.
+func (postgresDialect) DrivingJoin() string { return "JOIN" }

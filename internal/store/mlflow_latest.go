@@ -21,6 +21,13 @@ type LatestNum struct {
 // one metric key (its one argument), NULL when it has none.
 const MLflowLatestMetric = `SELECT num FROM mlflow_latest_metrics WHERE mlflow_latest_metrics.task = tasks.id AND metric_key = ?`
 
+// MLflowLatestDriver walks the finite latest values of one metric key in
+// order (index mlflow_latest_metrics_num), for searches ordered by it.
+func MLflowLatestDriver(key string) *Driver {
+	return &Driver{From: "mlflow_latest_metrics lm", Where: "lm.metric_key = ? AND lm.num IS NOT NULL",
+		Args: []any{key}, Row: "lm.task", Value: "lm.num"}
+}
+
 // SetLatestMetrics writes task's latest values of the given keys.
 func (db *DB) SetLatestMetrics(ctx context.Context, q Querier, task string, ls []LatestNum) error {
 	const chunk = 300

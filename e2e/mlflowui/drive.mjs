@@ -22,7 +22,8 @@
 //   MLFLOWUI_E2E_IGNORE   a regular expression of call paths whose failures are
 //                         reported but do not fail the run (e.g. 'graphql')
 //   CHROMIUM              browser binary (default /usr/bin/chromium)
-// Exit status: 0 when every page showed what it should and nothing failed
+// Exit status: 0 when every page showed what it should and no call, page
+// error or console error (CSP violations among them) failed
 // (calls matching MLFLOWUI_E2E_IGNORE aside), 1 otherwise.
 
 import {chromium} from 'playwright-core';
@@ -116,7 +117,14 @@ function record(page, steps) {
   });
   page.on('pageerror', err => cur().pageErrors.push(String(err.message || err).split('\n')[0]));
   page.on('console', msg => {
-    if (msg.type() === 'error') cur().consoleErrors.push(msg.text().slice(0, 500));
+    if (msg.type() !== 'error') return;
+    // the browser logs each 404 of a not-offered app as a console error: not a failure
+    const at = msg.location()?.url || '';
+    if (/^Failed to load resource: .*404/.test(msg.text()) && at && offeredNot.test(new URL(at).pathname)) return;
+    // Chromium's notice that a ResizeObserver callback resized what it observes
+    // (the UI's grids do, timing-dependent): layout, not a failure of anything
+    if (/ResizeObserver loop (completed with undelivered notifications|limit exceeded)/.test(msg.text())) return;
+    cur().consoleErrors.push(msg.text().slice(0, 500) + (at ? ` (${at})` : ''));
   });
 }
 
@@ -170,8 +178,12 @@ async function main() {
     fs.writeFileSync(path.join(outDir, 'calls.json'), JSON.stringify(steps, null, 1));
     fs.writeFileSync(path.join(outDir, 'summary.md'), summary(steps));
     const failures = steps.reduce((n, s) => n + s.calls.filter(counts).length + s.pageErrors.length +
-      s.consoleErrors.filter(e => e.startsWith('CSP violation')).length + (s.note ? 1 : 0), 0);
+      s.consoleErrors.length + (s.note ? 1 : 0), 0);
+    const total = k => steps.reduce((n, s) => n + (k === 'calls' ? s.calls.filter(counts).length : s[k].length), 0);
     console.log(`drive: wrote ${outDir}/summary.md; ${failures} failures`);
+    console.log(`mlflow ui drive: ${steps.length} pages, ${steps.reduce((n, s) => n + s.calls.length, 0)} calls, ` +
+      `${total('calls')} failed calls, ${total('pageErrors')} page errors, ${total('consoleErrors')} console errors ` +
+      `(CSP violations among them), ${steps.filter(s => s.note).length} pages not as expected`);
     code = failures === 0 ? 0 : 1;
   } finally {
     stop();

@@ -32,12 +32,15 @@ export function pages(web, seeded, {key, secret}) {
       run: async page => {
         await page.goto(`${ui}#/experiments`);
         await shows(page, 'ui-e2e-vision', 'the experiments list');
+        // The UI opens in its GenAI workflow (traces, sessions); the seed is
+        // model training, so switch as a user of it does (the UI keeps it).
+        await page.getByText('Model training', {exact: true}).first().click();
       },
     },
     {
       name: 'experiment runs',
       run: async page => {
-        await page.goto(`${ui}#/experiments/${exp}`);
+        await page.goto(`${ui}#/experiments/${exp}/runs`);
         await shows(page, 'baseline', 'the runs table');
         await shows(page, 'tuned', 'the runs table');
       },
@@ -45,7 +48,7 @@ export function pages(web, seeded, {key, secret}) {
     {
       name: 'experiment chart view',
       run: async page => {
-        await page.goto(`${ui}#/experiments/${exp}?compareRunsMode=CHART`);
+        await page.goto(`${ui}#/experiments/${exp}/runs?compareRunsMode=CHART`);
         await shows(page, 'loss', 'the runs charts');
         await page.locator('canvas, svg.main-svg').first().waitFor({timeout: 20000});
       },
@@ -58,6 +61,17 @@ export function pages(web, seeded, {key, secret}) {
         await shows(page, 'optimizer', 'the run\'s params');
         await shows(page, 'adam', 'the run\'s params');
         await shows(page, 'accuracy', 'the run\'s metrics');
+        // The logged model is the run's output (runs/get's outputs.model_outputs):
+        // the metrics table links it, and the "Logged models" row of the old
+        // tag-based history (shown only for runs without outputs) is absent.
+        try {
+          await page.getByRole('link', {name: 'model', exact: true}).first().waitFor({state: 'visible', timeout: 20000});
+        } catch {
+          throw new Error('the run\'s metrics: the logged model "model" not linked');
+        }
+        if (await page.getByText('Logged models', {exact: true}).count()) {
+          throw new Error('the run page shows the "Logged models" row: the run\'s outputs lack the logged model');
+        }
       },
     },
     {

@@ -116,7 +116,7 @@ func TestEveryPathHasATest(t *testing.T) {
 		"3.0/datasets/{dataset_id}#DELETE", "3.0/datasets/{dataset_id}/tags", "3.0/datasets/{dataset_id}/tags/{key...}",
 		"3.0/datasets/{dataset_id}/records#POST", "3.0/datasets/{dataset_id}/records#GET", "3.0/datasets/{dataset_id}/experiment-ids",
 		"3.0/scorers/register", "3.0/scorers/list", "3.0/scorers/versions", "3.0/scorers/get", "3.0/scorers/delete",
-		"runs/create-promptlab-run",
+		"runs/create-promptlab-run", "gateway-proxy",
 		// traces_test.go
 		"traces#POST", "traces#GET", "traces/{request_id}", "traces/{request_id}/info", "traces/{request_id}/tags#PATCH",
 		"traces/{request_id}/tags#DELETE", "traces/delete-traces", "traces/link-to-run", "3.0/traces",

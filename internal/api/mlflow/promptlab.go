@@ -17,7 +17,17 @@ import (
 func (s *Server) promptlabTable() []endpoint {
 	return []endpoint{
 		{"runs/create-promptlab-run", post, rpc.Write, s.createPromptlabRun},
+		{"gateway-proxy", both, rpc.Read, s.gatewayProxy},
 	}
+}
+
+// gatewayProxy is where MLflow's UI lists the AI gateway's endpoints (the
+// prompt lab's models) whenever it opens an experiment. Trove has no
+// gateway (server-info says so), and MLflow's own server without a
+// deployments target answers this way too: no endpoints, whatever the
+// path asked. Nothing is forwarded anywhere.
+func (s *Server) gatewayProxy(context.Context, *call) (any, error) {
+	return map[string]any{"endpoints": []any{}}, nil
 }
 
 // promptParamIn is a key and a value that MLflow's UI may send as a

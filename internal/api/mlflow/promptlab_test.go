@@ -88,3 +88,26 @@ func TestPromptlabRunBadInput(t *testing.T) {
 		c.as(guestUser).post(t, "runs/create-promptlab-run", full()).fails(t, 403, "PERMISSION_DENIED", "")
 	})
 }
+
+// The UI lists the gateway's endpoints on every experiment page: Trove has
+// no gateway, so none, under both prefixes and methods, for a guest too;
+// credentials are needed as everywhere.
+func TestGatewayProxyHasNoEndpoints(t *testing.T) {
+	each(t, func(t *testing.T, c *client) {
+		for _, prefix := range []string{"/api/2.0/mlflow/", "/ajax-api/2.0/mlflow/"} {
+			in := &client{e: c.e, auth: c.auth, prefix: prefix}
+			answers := []*answer{
+				in.get(t, "gateway-proxy", url.Values{"gateway_path": {"api/2.0/endpoints/"}}),
+				in.post(t, "gateway-proxy", map[string]any{"gateway_path": "api/2.0/endpoints/"}),
+				in.as(guestUser).get(t, "gateway-proxy", nil),
+			}
+			for _, a := range answers {
+				body := a.ok(t)
+				if eps, ok := body["endpoints"].([]any); !ok || len(eps) != 0 || len(body) != 1 {
+					t.Fatalf("%s gateway-proxy: %v, want only an empty endpoints list", prefix, body)
+				}
+			}
+			(&client{e: c.e, prefix: prefix}).get(t, "gateway-proxy", nil).fails(t, 401, "UNAUTHENTICATED", "")
+		}
+	})
+}

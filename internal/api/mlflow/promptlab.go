@@ -17,7 +17,7 @@ import (
 func (s *Server) promptlabTable() []endpoint {
 	return []endpoint{
 		{"runs/create-promptlab-run", post, rpc.Write, s.createPromptlabRun},
-		{"gateway-proxy", both, rpc.Read, s.gatewayProxy},
+		{"gateway-proxy", get, rpc.Read, s.gatewayProxy},
 	}
 }
 

@@ -31,10 +31,14 @@ var unknownKeyHash = sync.OnceValue(func() []byte {
 func (s *Service) CheckKey(ctx context.Context, key, secret, addr string) (*Identity, error) {
 	if s.verified.match(keyMark(key), []byte(secret), time.Now()) {
 		// This very secret matched this key within verifiedTTL: the check
-		// costs no bcrypt and guessing gains nothing, so it does not wait
-		// on the throttle, whose count of attempts under way refused the
-		// calls of a busy host (MLflow's client sends Basic on every call:
-		// 1,000 runs of one host got 429s). A failure still counts.
+		// costs no bcrypt, so it is not counted among the attempts under
+		// way, which refused the calls of a busy host (MLflow's client
+		// sends Basic on every call: 1,000 runs of one host got 429s). A
+		// key or address held by failures is still held, whatever the
+		// secret, and a failure here still counts.
+		if !s.throttle.allows(key, addr, s.env.Now()) {
+			return nil, apierr.TooManyFailedLogins(retryAfterSeconds)
+		}
 		id, err := s.checkKey(ctx, key, secret, addr)
 		if isBadCredentials(err) {
 			s.verified.forget(keyMark(key), []byte(secret))

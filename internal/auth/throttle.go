@@ -71,6 +71,20 @@ func (t *loginThrottle) end(key, addr string, now time.Time, failed bool) {
 	}
 }
 
+// allows reports whether a bucket of key and addr has a token left at
+// now, not counting attempts under way: for a secret known to match,
+// whose check is quick and almost never fails.
+func (t *loginThrottle) allows(key, addr string, now time.Time) bool {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	for _, b := range t.buckets(key, addr) {
+		if b.lim.TokensAt(now) < 1 {
+			return false
+		}
+	}
+	return true
+}
+
 // fail takes a token for a failed login that did not go through begin.
 func (t *loginThrottle) fail(key, addr string, now time.Time) {
 	t.mu.Lock()

@@ -100,13 +100,9 @@ func rawInt64(name string, v json.RawMessage) (*int64, error) {
 	return &n, nil
 }
 
-// number reads a metric value: a JSON number, or a string spelling one
-// ("NaN", "Infinity" and "-Infinity" included), returned as its text.
-func (c *call) number(name string) (string, bool, error) {
-	return rawNumber(name, c.params[name])
-}
-
-// rawNumber reads a metric value's raw member v (nil: absent).
+// rawNumber reads a metric value's raw member v (nil: absent): a JSON
+// number, or a string spelling one ("NaN", "Infinity" and "-Infinity"
+// included), returned as its text.
 func rawNumber(name string, v json.RawMessage) (string, bool, error) {
 	if len(v) == 0 || string(v) == "null" {
 		return "", false, nil

@@ -184,6 +184,8 @@ def test_traces(client, make_name):
 
     assert add(2, 3) == 23
     assert add(1, 1) == 11
+    # newer clients export traces in the background: wait for them
+    mlflow.flush_trace_async_logging()
     found = mlflow.search_traces(experiment_ids=[exp_id], return_type="list", order_by=["timestamp ASC"])
     assert len(found) == 2
     first = found[0]

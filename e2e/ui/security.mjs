@@ -262,6 +262,18 @@ export function securityCases(seeded) {
       await visible(plot.locator('svg.main-svg'), 'the plot drawn by plotly.js', 30000);
       await visible(plot.locator('text', {hasText: 'click me'}), 'the annotation text, kept without its link');
       await page.waitForLoadState('networkidle');
+      // plotly adds the <image> first and sets its href once the picture has loaded and been
+      // redrawn as a data: PNG, so wait for every image to carry one before reading them.
+      await plot.evaluate(el => new Promise((resolve, reject) => {
+        const started = Date.now();
+        const check = () => {
+          const imgs = [...el.querySelectorAll('image')];
+          if (imgs.length && imgs.every(x => x.getAttribute('href') || x.getAttribute('xlink:href'))) return resolve();
+          if (Date.now() - started > 15000) return reject(new Error('the plot image never got its href'));
+          setTimeout(check, 100);
+        };
+        check();
+      }));
       const found = await plot.evaluate(el => ({
         // (plotly's mode bar buttons are <a> elements without a link)
         links: [...el.querySelectorAll('a')].map(x => x.getAttribute('href') || x.getAttribute('xlink:href')).filter(h => h !== null),

@@ -2,7 +2,6 @@ package store
 
 import (
 	"context"
-	"strings"
 )
 
 // MLflow metric history (issue 38): the points of a run as MLflow logs
@@ -28,27 +27,11 @@ type MetricLinks struct {
 
 // AddMetricPoints appends points to task's history.
 func (db *DB) AddMetricPoints(ctx context.Context, q Querier, task string, pts []MetricPoint) error {
-	// 500 rows of 8 values: one statement for half a full batch, far below
-	// both backends' limits on bound values
-	const chunk = 500
-	for len(pts) > 0 {
-		n := min(len(pts), chunk)
-		var sb strings.Builder
-		sb.WriteString(`INSERT INTO mlflow_metrics (task, metric_key, step, ts, value, model_id, dataset_name, dataset_digest) VALUES `)
-		args := make([]any, 0, n*8)
-		for i, p := range pts[:n] {
-			if i > 0 {
-				sb.WriteString(", ")
-			}
-			sb.WriteString("(?, ?, ?, ?, ?, ?, ?, ?)")
-			args = append(args, task, p.Key, p.Step, p.Timestamp, p.Value, p.ModelID, p.DatasetName, p.DatasetDigest)
-		}
-		if _, err := q.ExecContext(ctx, sb.String(), args...); err != nil {
-			return err
-		}
-		pts = pts[n:]
-	}
-	return nil
+	return InsertRows(ctx, q, db.D, `INSERT INTO mlflow_metrics (task, metric_key, step, ts, value, model_id, dataset_name, dataset_digest)`,
+		"(?, ?, ?, ?, ?, ?, ?, ?)", 8, "", len(pts), func(args []any, i int) []any {
+			p := &pts[i]
+			return append(args, task, p.Key, p.Step, p.Timestamp, p.Value, p.ModelID, p.DatasetName, p.DatasetDigest)
+		})
 }
 
 // MetricHistory reads up to limit points of one metric of task from

@@ -2,7 +2,6 @@ package store
 
 import (
 	"context"
-	"strings"
 )
 
 // The latest value of each metric key of MLflow runs, in table
@@ -30,30 +29,14 @@ func MLflowLatestDriver(key string) *Driver {
 
 // SetLatestMetrics writes task's latest values of the given keys.
 func (db *DB) SetLatestMetrics(ctx context.Context, q Querier, task string, ls []LatestNum) error {
-	const chunk = 300
-	for len(ls) > 0 {
-		n := min(len(ls), chunk)
-		var sb strings.Builder
-		sb.WriteString(`INSERT INTO mlflow_latest_metrics (task, metric_key, num) VALUES `)
-		args := make([]any, 0, 3*n)
-		for i, l := range ls[:n] {
-			if i > 0 {
-				sb.WriteString(", ")
-			}
-			sb.WriteString("(?, ?, ?)")
+	return InsertRows(ctx, q, db.D, `INSERT INTO mlflow_latest_metrics (task, metric_key, num)`, "(?, ?, ?)", 3,
+		` ON CONFLICT (task, metric_key) DO UPDATE SET num = excluded.num`, len(ls), func(args []any, i int) []any {
 			var num any
-			if l.Num != nil {
+			if l := ls[i]; l.Num != nil {
 				num = *l.Num
 			}
-			args = append(args, task, l.Key, num)
-		}
-		sb.WriteString(` ON CONFLICT (task, metric_key) DO UPDATE SET num = excluded.num`)
-		if _, err := q.ExecContext(ctx, sb.String(), args...); err != nil {
-			return err
-		}
-		ls = ls[n:]
-	}
-	return nil
+			return append(args, task, ls[i].Key, num)
+		})
 }
 
 // DeleteLatestMetrics removes the latest values of tasks (deleted).

@@ -236,9 +236,8 @@ func (s *Store) TaskSeries(ctx context.Context, q store.Querier, tasks ...string
 	return out, rows.Err()
 }
 
-// chunkSizes are the row counts of multi-row statements: a few fixed
-// shapes, so each is prepared once and kept in the statement cache.
-var chunkSizes = []int{512, 128, 64, 32, 16, 8, 4, 2, 1}
+// chunkSizes are the store's multi-row statement sizes.
+var chunkSizes = store.MultiRowChunks
 
 // insertRows writes n rows with multi-row statements; add appends the
 // arguments of row i.
@@ -249,24 +248,5 @@ func (s *Store) insertRows(ctx context.Context, q store.Querier, head string, co
 // multiRows is insertRows with the text of one row given (e.g. with
 // casts, where PostgreSQL cannot infer a VALUES column's type).
 func (s *Store) multiRows(ctx context.Context, q store.Querier, head, row string, cols int, tail string, n int, add func(args []any, i int) []any) error {
-	if n == 0 {
-		return nil
-	}
-	i := 0
-	// sized for the largest statement this call runs (one 512-row buffer
-	// for every call was most of a small batch's allocations)
-	args := make([]any, 0, min(n, chunkSizes[0])*cols)
-	for _, size := range chunkSizes {
-		for n-i >= size {
-			args = args[:0]
-			for j := 0; j < size; j++ {
-				args = add(args, i+j)
-			}
-			if _, err := q.ExecContext(ctx, store.MultiRowSQL(s.db.D, head, row, tail, size), args...); err != nil {
-				return err
-			}
-			i += size
-		}
-	}
-	return nil
+	return store.InsertRows(ctx, q, s.db.D, head, row, cols, tail, n, add)
 }

@@ -15,8 +15,8 @@ import (
 // DefaultID and DefaultName are MLflow's Default experiment: the root
 // project "Default" of the company, made on first use.
 const (
-	DefaultID   = "0"
-	DefaultName = "Default"
+	DefaultID   = domain.MLflowDefaultExperimentID
+	DefaultName = domain.MLflowDefaultExperimentName
 )
 
 // defaultExperiment is the Default experiment before its project is made.

@@ -35,10 +35,7 @@ type Experiment struct {
 
 // ExperimentID is the MLflow id of a project.
 func ExperimentID(p *store.Project) string {
-	if p.Name == DefaultName && p.Parent == "" {
-		return DefaultID
-	}
-	return p.ID
+	return domain.MLflowExperimentID(p.ID, p.Parent, p.Name)
 }
 
 // ExperimentOf converts a project.

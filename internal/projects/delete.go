@@ -45,7 +45,7 @@ type DeleteResult struct {
 func DeleteProject(ctx context.Context, d *domain.Env, r DeleteRequest) (*DeleteResult, error) {
 	res := &DeleteResult{}
 	err := d.DB.Tx(ctx, func(q store.Querier) error {
-		ids, err := projectAndDescendants(ctx, d, q, r.Company, r.Project)
+		ids, tree, err := projectAndDescendants(ctx, d, q, r.Company, r.Project)
 		if err != nil {
 			return err
 		}
@@ -76,6 +76,16 @@ func DeleteProject(ctx context.Context, d *domain.Env, r DeleteRequest) (*Delete
 		if err != nil {
 			return err
 		}
+		// MLflow's records of the projects as experiments go with them,
+		// whatever becomes of their runs (MLflow deletes an experiment's
+		// traces with it).
+		exps := make([]string, len(ids))
+		for i, id := range ids {
+			exps[i] = domain.MLflowExperimentID(id, tree.Parent[id], tree.Name[id])
+		}
+		if err := d.DB.DeleteExperimentRecords(ctx, q, r.Company, exps); err != nil {
+			return err
+		}
 		res.Deleted, err = d.DB.DeleteProjects(ctx, q, ids)
 		return err
 	})
@@ -89,20 +99,21 @@ func DeleteProject(ctx context.Context, d *domain.Env, r DeleteRequest) (*Delete
 }
 
 // projectAndDescendants loads a writable project of the company (for
-// update) and returns its id with the ids of its subprojects.
-func projectAndDescendants(ctx context.Context, d *domain.Env, q store.Querier, company, id string) ([]string, error) {
+// update) and returns its id with the ids of its subprojects, and the
+// company's project tree.
+func projectAndDescendants(ctx context.Context, d *domain.Env, q store.Querier, company, id string) ([]string, *store.ProjectTree, error) {
 	p, err := d.DB.Projects().GetForUpdate(ctx, q, id, domain.Visible(company)...)
 	if err != nil {
-		return nil, domain.NotFound(err, apierr.InvalidProjectID(id))
+		return nil, nil, domain.NotFound(err, apierr.InvalidProjectID(id))
 	}
 	if p.Company == "" {
-		return nil, apierr.NoWritePermission("public project: id=%s", id)
+		return nil, nil, apierr.NoWritePermission("public project: id=%s", id)
 	}
 	tree, err := d.DB.LoadProjectTree(ctx, q, company)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	return tree.WithDescendants([]string{p.ID}), nil
+	return tree.WithDescendants([]string{p.ID}), tree, nil
 }
 
 // deleteContents deletes the tasks and models of the projects through the

@@ -4,6 +4,7 @@ import (
 	"net/url"
 	"slices"
 	"testing"
+	"time"
 )
 
 // TestMetricLinks: a metric point names its logged model and dataset;
@@ -14,6 +15,8 @@ func TestMetricLinks(t *testing.T) {
 		exp := c.experiment(t, "metric-links")
 		run := c.run(t, exp, nil)
 		model := func(name string) string {
+			// the default order is newest first: one model a millisecond
+			c.e.Clock.Advance(time.Millisecond)
 			return str(c.post(t, "logged-models", map[string]any{"experiment_id": exp, "name": name}).ok(t), "model", "info", "model_id")
 		}
 		a, b, none := model("a"), model("b"), model("none")

@@ -305,6 +305,11 @@ api {{
 sdk {{
     development {{
         suppress_update_message: true
+        # Detect the script's repository before Task.init returns. Detected
+        # in a thread, the SDK can fork its reporting process while that
+        # thread is starting git; the child then holds the exec pipe and the
+        # script waits out the SDK's detection timeout (about 5 minutes).
+        vcs_repo_detect_async: false
     }}
     storage {{
         cache {{

@@ -171,7 +171,7 @@ def _report_through_fault(tmp_path, server: TroveServer, fault_on, fault_off, se
         f"  api_server: {json.dumps(server.api_url)}\n  web_server: {json.dumps(server.api_url)}\n"
         f"  files_server: {json.dumps(server.files_url)}\n"
         f"  credentials {{ access_key: {json.dumps(server.access_key)}, secret_key: {json.dumps(server.secret_key)} }}\n"
-        "}\nsdk { development { suppress_update_message: true } }\n")
+        "}\nsdk { development { suppress_update_message: true, vcs_repo_detect_async: false } }\n")  # (conftest.py says why)
     env = {k: v for k, v in os.environ.items() if not k.startswith(("CLEARML_", "TRAINS_"))}
     project = f"e2e-faults-{os.getpid()}-{int(time.time())}"
     flag = tmp_path / "cut.flag"

@@ -5,10 +5,12 @@ import (
 	"context"
 	"encoding/json"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 
 	"github.com/trove-ml/trove/internal/domain"
+	"github.com/trove-ml/trove/internal/store"
 )
 
 // The rows trace metrics aggregate: one per trace, span or assessment
@@ -36,7 +38,7 @@ type metricRow struct {
 
 // metricRows reads the rows of q's view.
 func metricRows(ctx context.Context, env *domain.Env, q *TraceMetricsQuery, fs []metricFilter) ([]metricRow, error) {
-	all, err := env.DB.TracesInRange(ctx, q.Company, q.ExperimentIDs, q.StartMs, q.EndMs, MaxTraceScan)
+	all, err := env.DB.TracesInRange(ctx, q.Company, q.ExperimentIDs, q.StartMs, q.EndMs, MaxTraceScan, traceRead(q, fs))
 	if err != nil {
 		return nil, err
 	}
@@ -59,6 +61,32 @@ func metricRows(ctx context.Context, env *domain.Env, q *TraceMetricsQuery, fs [
 		}
 	}
 	return out, nil
+}
+
+// traceRead is what q reads of a trace's document: the whole (tags,
+// metadata, linked runs) for a tag or metadata filter, else only the
+// entries its dimension or metric reads.
+func traceRead(q *TraceMetricsQuery, fs []metricFilter) store.TraceRead {
+	for _, f := range fs {
+		if f.view == "trace" && f.entity != "status" {
+			return store.TraceRead{Doc: true}
+		}
+	}
+	var r store.TraceRead
+	if q.View != ViewTraces {
+		return r
+	}
+	if slices.Contains(q.Dimensions, "trace_name") {
+		r.Tags = []string{TraceTagName}
+	}
+	switch q.Metric {
+	case "trace_count", "latency":
+	case "session_count":
+		r.Metadata = []string{traceMetaSession}
+	default:
+		r.Metadata = []string{traceMetaTokenUsage}
+	}
+	return r
 }
 
 // rowDims reads the dimensions asked of a row; false when one is missing.

@@ -1,7 +1,8 @@
 // Drives the MLflow UI, served by `trove serve --mlflow-ui-dir`, in
 // headless Chromium: starts a Trove, seeds it with MLflow's own client
 // (seed.py), logs in through Trove's login page (the MLflow UI has none),
-// opens the experiments list, an experiment's runs, a run (overview with
+// opens a GenAI experiment's overview (its charts: traces/metrics), the
+// experiments list, an experiment's runs, a run (overview with
 // params, metric charts, artifacts with a file shown), the logged models,
 // the model registry, a registered model and a version, and records every
 // call the UI makes that fails, every uncaught page error, console error

@@ -15,6 +15,8 @@ export function pages(web, seeded, {key, secret}) {
   const ui = `${web}/mlflow/`;
   const exp = seeded.experiment_id;
   const run = seeded.runs.baseline;
+  const genai = seeded.genai_experiment_id;
+  const overview = tab => `${ui}#/experiments/${genai}/overview/${tab}`;
   return [
     {
       name: 'login through Trove (no session: the login page, then back to the MLflow UI)',
@@ -25,6 +27,35 @@ export function pages(web, seeded, {key, secret}) {
         await page.locator('input[name=secret]').fill(secret);
         await page.locator('button[type=submit]').click();
         await page.waitForURL(u => u.pathname === '/mlflow/', {timeout: 15000});
+      },
+    },
+    // The GenAI workflow (the UI's default): an experiment's overview asks
+    // traces/metrics for each chart (trace counts, latency, errors, tokens,
+    // assessments, tool calls) over the seed's traces.
+    {
+      name: 'GenAI overview: usage',
+      run: async page => {
+        await page.goto(overview('usage'));
+        // three traces, one failed (trace_count by trace_status per day)
+        await shows(page, 'Overall error rate: 33.3%', 'the errors chart');
+        await shows(page, 'Token Usage', 'the token charts');
+        await page.locator('canvas, svg.main-svg, svg.recharts-surface').first().waitFor({timeout: 20000});
+      },
+    },
+    {
+      name: 'GenAI overview: quality',
+      run: async page => {
+        await page.goto(overview('quality'));
+        await shows(page, 'relevance', 'the quality summary');
+        await shows(page, '0.80', 'the average of the score feedback');
+      },
+    },
+    {
+      name: 'GenAI overview: tool calls',
+      run: async page => {
+        await page.goto(overview('tool-calls'));
+        await shows(page, 'Total Tool Calls', 'the tool calls tab');
+        await shows(page, 'search_docs', 'the tool performance summary');
       },
     },
     {

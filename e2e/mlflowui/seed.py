@@ -3,7 +3,10 @@
 One experiment with two finished runs (params, tags, metrics over 40 steps,
 artifacts: a text file, a JSON file, a PNG image and a folder), a
 scikit-learn model logged by the first run and registered twice under one
-name with an alias and a tag. Reads MLFLOW_TRACKING_URI, _USERNAME and
+name with an alias and a tag; and a GenAI experiment with three traces
+made by MLflow's tracing (a chain over an LLM span with token usage and a
+tool span, one trace failing) and feedback on two of them, for the
+overview's charts. Reads MLFLOW_TRACKING_URI, _USERNAME and
 _PASSWORD from the environment; prints one line ``SEED_RESULT {json}``.
 """
 
@@ -19,6 +22,7 @@ import zlib
 import mlflow
 import numpy as np
 from mlflow import MlflowClient
+from mlflow.entities import AssessmentSource, SpanType
 from sklearn.linear_model import LogisticRegression
 
 
@@ -32,6 +36,39 @@ def png(width: int, height: int) -> bytes:
 
     head = struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0)
     return b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", head) + chunk(b"IDAT", zlib.compress(raw)) + chunk(b"IEND", b"")
+
+
+def genai() -> str:
+    """Three traces (one an error) with token usage and a tool call, and feedback."""
+    exp = mlflow.set_experiment("ui-e2e-genai")
+
+    @mlflow.trace(name="answer", span_type=SpanType.CHAIN)
+    def answer(question: str, fail: bool) -> str:
+        with mlflow.start_span(name="search_docs", span_type=SpanType.TOOL) as tool:
+            tool.set_inputs({"query": question})
+            tool.set_outputs({"docs": ["trove.md"]})
+        with mlflow.start_span(name="chat_model", span_type=SpanType.CHAT_MODEL) as llm:
+            llm.set_inputs({"messages": [{"role": "user", "content": question}]})
+            llm.set_attribute("mlflow.chat.tokenUsage",
+                              {"input_tokens": 10 * len(question), "output_tokens": 20, "total_tokens": 10 * len(question) + 20})
+            llm.set_outputs({"content": "an answer"})
+        if fail:
+            raise ValueError("no answer")
+        return "an answer"
+
+    ids = []
+    for question, fail in (("what is trove", False), ("why", False), ("fail please", True)):
+        try:
+            answer(question, fail)
+        except ValueError:
+            pass
+        ids.append(mlflow.get_last_active_trace_id())
+    mlflow.flush_trace_async_logging()
+    source = AssessmentSource(source_type="HUMAN", source_id="ui-e2e")
+    mlflow.log_feedback(trace_id=ids[0], name="relevance", value=True, source=source)
+    mlflow.log_feedback(trace_id=ids[1], name="relevance", value=False, source=source)
+    mlflow.log_feedback(trace_id=ids[0], name="score", value=0.8, source=source)
+    return exp.experiment_id
 
 
 def main() -> None:
@@ -69,8 +106,9 @@ def main() -> None:
     client.set_registered_model_alias("ui-e2e-classifier", "champion", "1")
     client.set_model_version_tag("ui-e2e-classifier", "1", "validated", "yes")
     client.update_registered_model("ui-e2e-classifier", description="a classifier for the UI drive")
+    genai_id = genai()
     print("SEED_RESULT " + json.dumps({"experiment_id": exp.experiment_id, "runs": runs, "model": "ui-e2e-classifier",
-                                       "versions": ["1", v2.version]}), flush=True)
+                                       "versions": ["1", v2.version], "genai_experiment_id": genai_id}), flush=True)
 
 
 if __name__ == "__main__":

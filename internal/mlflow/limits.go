@@ -169,3 +169,16 @@ const (
 	MaxAssessmentsRead   = 1000
 	MaxAssessmentNameLen = 250
 )
+
+// Trace metrics (traces/metrics): the data points of one page (and
+// without max_results), the aggregations one call asks, the widest time
+// bucket, and the spans and assessments one call reads (of the newest
+// MaxTraceScan traces in the time range), so a call's work is bounded.
+const (
+	MaxTraceMetricResults      = 10000
+	DefTraceMetricResults      = 1000 // MLflow's default
+	MaxTraceMetricAggregations = 10
+	MaxTraceMetricInterval     = 31_622_400 // 366 days, in seconds
+	MaxTraceMetricSpans        = 100_000
+	MaxTraceMetricAssessments  = 100_000
+)

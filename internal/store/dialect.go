@@ -20,6 +20,9 @@ type Dialect interface {
 	JSONText(col string) string
 	// JSONValue is like JSONText but keeps JSON typing, for ordering.
 	JSONValue(col string) string
+	// JSONOfText is a TEXT column holding JSON as a JSON column, for
+	// JSONText (the MLflow trace tables keep their documents as text).
+	JSONOfText(col string) string
 	// JSONPathArg encodes a path for JSONText/JSONValue.
 	JSONPathArg(path []string) string
 	// ArrayHas is a condition: the JSON array expr contains the text value of
@@ -131,9 +134,10 @@ type Dialect interface {
 
 type sqliteDialect struct{}
 
-func (sqliteDialect) Name() string               { return "sqlite" }
-func (sqliteDialect) Rebind(q string) string     { return q }
-func (sqliteDialect) JSONText(col string) string { return "json_extract(" + col + ", ?)" }
+func (sqliteDialect) Name() string                 { return "sqlite" }
+func (sqliteDialect) Rebind(q string) string       { return q }
+func (sqliteDialect) JSONText(col string) string   { return "json_extract(" + col + ", ?)" }
+func (sqliteDialect) JSONOfText(col string) string { return col }
 func (sqliteDialect) JSONValue(col string) string {
 	return "json_extract(" + col + ", ?)"
 }
@@ -224,8 +228,9 @@ func (postgresDialect) Rebind(q string) string {
 	}
 	return b.String()
 }
-func (postgresDialect) JSONText(col string) string  { return "(" + col + " #>> ?::text[])" }
-func (postgresDialect) JSONValue(col string) string { return "(" + col + " #> ?::text[])" }
+func (postgresDialect) JSONText(col string) string   { return "(" + col + " #>> ?::text[])" }
+func (postgresDialect) JSONOfText(col string) string { return "CAST(" + col + " AS jsonb)" }
+func (postgresDialect) JSONValue(col string) string  { return "(" + col + " #> ?::text[])" }
 func (postgresDialect) JSONPathArg(path []string) string {
 	var b strings.Builder
 	b.WriteString("{")

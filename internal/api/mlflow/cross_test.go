@@ -121,7 +121,7 @@ func TestEveryPathHasATest(t *testing.T) {
 		"traces#POST", "traces#GET", "traces/{request_id}", "traces/{request_id}/info", "traces/{request_id}/tags#PATCH",
 		"traces/{request_id}/tags#DELETE", "traces/delete-traces", "traces/link-to-run", "3.0/traces",
 		"3.0/traces/search", "3.0/traces/{trace_id}", "3.0/traces/{trace_id}/tags#PATCH", "3.0/traces/{trace_id}/tags#DELETE",
-		"3.0/traces/delete-traces", "3.0/traces/calculate-filter-correlation", "3.0/traces/{trace_id}/assessments",
+		"3.0/traces/delete-traces", "3.0/traces/calculate-filter-correlation", "3.0/traces/metrics", "3.0/traces/{trace_id}/assessments",
 		"3.0/traces/{trace_id}/assessments/{assessment_id}#GET", "3.0/traces/{trace_id}/assessments/{assessment_id}#PATCH",
 		"3.0/traces/{trace_id}/assessments/{assessment_id}#DELETE",
 		// v3_test.go

@@ -31,6 +31,7 @@ func (s *Server) traceTable() []endpoint {
 		{v3 + "traces/{trace_id}/tags", del, rpc.Write, s.deleteTraceTag},
 		{v3 + "traces/delete-traces", post, rpc.Write, s.deleteTraces},
 		{v3 + "traces/calculate-filter-correlation", post, rpc.Read, s.correlateTraces},
+		{v3 + "traces/metrics", post, rpc.Read, s.queryTraceMetrics},
 		{v3 + "traces/{trace_id}/assessments", post, rpc.Write, s.createAssessment},
 		{v3 + "traces/{trace_id}/assessments/{assessment_id}", get, rpc.Read, s.getAssessment},
 		{v3 + "traces/{trace_id}/assessments/{assessment_id}", patch, rpc.Write, s.updateAssessment},

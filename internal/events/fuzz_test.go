@@ -1,7 +1,6 @@
 package events
 
 import (
-	"encoding/json"
 	"fmt"
 	"reflect"
 	"strings"
@@ -9,33 +8,6 @@ import (
 
 	"github.com/trove-ml/trove/internal/limits"
 )
-
-// FuzzWalkObject: the scanner never panics, and whatever it accepts as an
-// object encoding/json accepts too (once NaN/Infinity, which clients send
-// and the scanner allows, are out of the way).
-func FuzzWalkObject(f *testing.F) {
-	for _, s := range []string{
-		`{}`, `{"a": 1}`, `{"a": [1, {"b": null}], "c": "x\"y"}`, `{"a": 01}`, `{"a": 1,}`,
-		`{"a": "\ud800"}`, `{"a": NaN}`, `{"a": -Infinity}`, strings.Repeat(`{"a":`, 40) + "1" + strings.Repeat("}", 40),
-		`{"a": 1e400}`, `{"` + strings.Repeat("k", 300) + `": true}`,
-	} {
-		f.Add([]byte(s))
-	}
-	f.Fuzz(func(t *testing.T, b []byte) {
-		keys := 0
-		err := walkObject(b, func(k []byte, esc bool, v []byte) error { keys++; return nil })
-		if err != nil {
-			return
-		}
-		s := string(b)
-		if strings.Contains(s, "NaN") || strings.Contains(s, "Infinity") {
-			return
-		}
-		if !json.Valid(b) {
-			t.Fatalf("walkObject accepted %q, encoding/json does not", b)
-		}
-	})
-}
 
 // FuzzParse: an event line of any bytes gives an event or a description
 // of why it is refused (the only contract ingest relies on), never a panic.

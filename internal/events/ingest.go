@@ -206,8 +206,11 @@ type batchWriter struct {
 	// its series, and the point inserts and series updates left to its end
 	held   *txTasks
 	points *txPoints
-	// edit is the batch's change to a task from another API (nil: none)
-	edit *TaskEdit
+	// edit is the batch's change to a task from another API (nil: none);
+	// replaced, the stored points of its task the batch replaced, when
+	// it keeps them (TaskEdit.KeepReplaced)
+	edit     *TaskEdit
+	replaced []ReplacedPoint
 }
 
 func (w *batchWriter) write(ctx context.Context, parts []*entityPart, tasks, models map[string]bool, wts int64) error {

@@ -135,7 +135,8 @@ func ClearLog(ctx context.Context, d *domain.Env, company, taskID string, allowL
 }
 
 // DeleteFor deletes every event of a writable task (or model) and returns
-// how many.
+// how many. A task's MLflow metric history goes with them: its finite
+// points are its scalar series' (see internal/mlflow).
 func DeleteFor(ctx context.Context, d *domain.Env, company, id string, model, allowLocked bool) (int64, error) {
 	var n int64
 	err := d.DB.Tx(ctx, func(q store.Querier) error {
@@ -143,8 +144,10 @@ func DeleteFor(ctx context.Context, d *domain.Env, company, id string, model, al
 		if err != nil {
 			return err
 		}
-		n, err = eventstore.Of(d.DB).DeleteFor(ctx, q, []string{t.ID})
-		return err
+		if n, err = eventstore.Of(d.DB).DeleteFor(ctx, q, []string{t.ID}); err != nil || model {
+			return err
+		}
+		return d.DB.DeleteMetricPoints(ctx, q, []string{t.ID})
 	})
 	return n, err
 }

@@ -107,11 +107,11 @@ func NewParser(defaultWorker string) *Parser {
 // Parse validates one event line (see the package function Parse).
 func (p *Parser) Parse(line []byte) (*Event, string) {
 	r := rawEvent{p: p}
-	err := walkObject(line, func(key []byte, escaped bool, val []byte) error {
+	err := jsonx.WalkObject(line, func(key []byte, escaped bool, val []byte) error {
 		if escaped {
 			var s string
 			if json.Unmarshal(append(append([]byte{'"'}, key...), '"'), &s) != nil {
-				return errSyntax
+				return jsonx.ErrSyntax
 			}
 			key = []byte(s)
 		}
@@ -151,7 +151,7 @@ func (p *Parser) name(slot int, v []byte) (string, bool) {
 			return last, true
 		}
 	}
-	if len(v) >= 2 && v[0] == '"' && !hasEscape(v) && len(v) <= 256 {
+	if len(v) >= 2 && v[0] == '"' && !jsonx.HasEscape(v) && len(v) <= 256 {
 		inner := v[1 : len(v)-1]
 		s, ok := p.names[string(inner)]
 		if !ok {
@@ -439,7 +439,7 @@ func str(v []byte) (string, bool) {
 	if len(v) == 0 || v[0] != '"' {
 		return "", false
 	}
-	return decodeString(v, hasEscape(v))
+	return decodeString(v, jsonx.HasEscape(v))
 }
 
 // nameField decodes an optional short string member shared across the

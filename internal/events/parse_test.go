@@ -29,7 +29,7 @@ func TestWalkObject(t *testing.T) {
 		{strings.Repeat(`{"a":`, 600) + "1" + strings.Repeat("}", 600), false},
 	}
 	for _, c := range cases {
-		err := walkObject([]byte(c.in), func(k []byte, esc bool, v []byte) error { return nil })
+		err := jsonx.WalkObject([]byte(c.in), func(k []byte, esc bool, v []byte) error { return nil })
 		if (err == nil) != c.ok {
 			t.Errorf("%q: err %v, want ok=%v", c.in, err, c.ok)
 		}

@@ -178,7 +178,7 @@ func (w *batchWriter) writeScalars(ctx context.Context, batches []*seriesBatch, 
 		points := sortedPoints(sb.points)
 		sr := known[sb.key]
 		lo, hi := points[0].Iter, points[len(points)-1].Iter
-		var old map[int64]float64
+		var old map[int64]eventstore.StoredValue
 		// Points above the series' highest iteration cannot replace
 		// anything (the task row lock keeps concurrent batches of the
 		// same task apart): they are plain inserts, left to the end of
@@ -193,6 +193,7 @@ func (w *batchWriter) writeScalars(ctx context.Context, batches []*seriesBatch, 
 				return err
 			}
 			target = &rows
+			w.keepReplaced(sb.key, sr, points, old)
 		}
 		acc := newRollupAcc(sr.ID)
 		inStep := sr.RolledThrough >= sr.MaxIter && len(points) >= rollInlinePoints
@@ -208,7 +209,7 @@ func (w *batchWriter) writeScalars(ctx context.Context, batches []*seriesBatch, 
 				continue
 			}
 			if prev, replaced := old[it]; replaced {
-				acc.add(it, 0, e.Value-prev)
+				acc.add(it, 0, e.Value-prev.Value)
 			} else {
 				acc.add(it, 1, e.Value)
 			}

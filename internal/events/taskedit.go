@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"github.com/trove-ml/trove/internal/store"
+	"github.com/trove-ml/trove/internal/store/eventstore"
 )
 
 // TaskEdit is a change to one task that another API writes together with
@@ -22,8 +23,34 @@ type TaskEdit struct {
 	// fails this batch alone (the others of its group are written again
 	// without it).
 	Edit func(t *store.Task) error
-	// Write writes the caller's own rows inside the transaction (nil: none).
-	Write func(ctx context.Context, q store.Querier) error
+	// KeepReplaced asks for the stored points of Task that the batch's
+	// scalars replace (same series and iteration), handed to Write:
+	// MLflow keeps every point it logs, so a replaced one moves to its
+	// history's own rows.
+	KeepReplaced bool
+	// Write writes the caller's own rows inside the transaction, after
+	// the batch's points and Edit (nil: none).
+	Write func(ctx context.Context, q store.Querier, done *EditWrite) error
+}
+
+// EditWrite is what the transaction did with the batch's points of the
+// edited task.
+type EditWrite struct {
+	// Accepted reports that the task took the batch's events; a
+	// published task takes none (the edit still applies).
+	Accepted bool
+	// Replaced are the points the batch's scalars replaced (only with
+	// KeepReplaced), in the order they were met.
+	Replaced []ReplacedPoint
+}
+
+// ReplacedPoint is a stored scalar point a batch replaced.
+type ReplacedPoint struct {
+	Metric, Variant string
+	Iter            int64
+	Value           float64
+	// TS is the point's event time, epoch ms.
+	TS int64
 }
 
 // editRowCost stands for what a waiting edit holds beside its events (the
@@ -102,7 +129,21 @@ func (w *batchWriter) applyEdit(ctx context.Context, edit *TaskEdit) error {
 	if edit.Write == nil {
 		return nil
 	}
-	return edit.Write(ctx, w.q)
+	return edit.Write(ctx, w.q, &EditWrite{Accepted: w.tasks[edit.Task] != nil, Replaced: w.replaced})
+}
+
+// keepReplaced records for the batch's edit the stored points of series
+// sr that points replace, when the edit asks for them; old are the
+// stored values of the range the points cover.
+func (w *batchWriter) keepReplaced(key seriesKey, sr *eventstore.Series, points []*Event, old map[int64]eventstore.StoredValue) {
+	if len(old) == 0 || w.edit == nil || !w.edit.KeepReplaced || key.task != w.edit.Task {
+		return
+	}
+	for _, e := range points {
+		if prev, ok := old[e.Iter]; ok {
+			w.replaced = append(w.replaced, ReplacedPoint{Metric: key.metric, Variant: key.variant, Iter: e.Iter, Value: prev.Value, TS: prev.DTS + sr.TS0})
+		}
+	}
 }
 
 // edit lets fn change a held task. A prepared batch's task is copied

@@ -71,9 +71,13 @@ func TestGroupedPointsEqualOneByOne(t *testing.T) {
 			}
 			var b strings.Builder
 			for _, sr := range series {
-				vals, err := eventstore.Of(db).ScalarValues(ctx, db.Read(), sr.ID, NoIter+1, 1<<40)
+				stored, err := eventstore.Of(db).ScalarValues(ctx, db.Read(), sr.ID, NoIter+1, 1<<40)
 				if err != nil {
 					t.Fatal(err)
+				}
+				vals := map[int64]float64{}
+				for it, v := range stored {
+					vals[it] = v.Value
 				}
 				fmt.Fprintf(&b, "%s/%s max %d rolled %d points %v\n", sr.Metric, sr.Variant, sr.MaxIter, sr.RolledThrough, vals)
 			}

@@ -5,6 +5,7 @@ import (
 	"maps"
 	"math"
 	"slices"
+	"strings"
 
 	"github.com/trove-ml/trove/internal/apierr"
 	"github.com/trove-ml/trove/internal/domain"
@@ -14,72 +15,112 @@ import (
 )
 
 // The write path of log-batch (and of log-metric, log-parameter and
-// set-tag, which are batches of one): the run's history rows, its
-// document (latest values, params, tags) and the scalar copy of its finite
-// points are written in one transaction, the events ingester's group
-// commit, shared with concurrent batches (events.TaskEdit). Each part is a
-// function of the run and the batch: historyRows, scalarCopy, applyBatch.
+// set-tag, which are batches of one): the run's points, its document
+// (latest values, params, tags) and its latest-value rows are written in
+// one transaction, the events ingester's group commit, shared with
+// concurrent batches (events.TaskEdit).
+//
+// A run's finite points are kept once, as its scalar series' points (a
+// series per key, metric and variant both the key), which Trove's UI and
+// the ClearML API read too. A series holds one point a step, the last
+// written, so the history's own rows (store.MetricPoint) hold the rest:
+// NaN and ±inf, a step's earlier points (the batch's own, and a stored
+// one the batch replaces), points with links (marked InScalars when the
+// series holds them too), and every point of a run the ClearML API has
+// published (it takes no events). Runs that logged metrics before this
+// (no ScalarHistory) keep every point in their rows, and the series a
+// copy.
 
 // LogBatch writes metrics, params and tags to an active run: params are
 // immutable once logged, metric history keeps every point (NaN and ±inf
-// included), and each key's latest value follows MLflow's rule (newer). It
-// returns how many points of the scalar copy the events writer refused
-// (a published task takes no events; its MLflow history is still written).
-func LogBatch(ctx context.Context, env *domain.Env, ing *events.Ingester, b Batch) (int, error) {
+// included), and each key's latest value follows MLflow's rule (newer).
+// What can be worked out before the write transaction is: the writer is
+// shared by every batch of the server.
+func LogBatch(ctx context.Context, env *domain.Env, ing *events.Ingester, b Batch) error {
 	if err := CheckBatch(&b); err != nil {
-		return 0, err
+		return err
 	}
 	if b.RunID == "" {
-		return 0, apierr.MLflowInvalidParameter("Missing value for required parameter 'run_id'.")
+		return apierr.MLflowInvalidParameter("Missing value for required parameter 'run_id'.")
 	}
-	rows := historyRows(b.Metrics)
+	pts := parsePoints(b.Metrics)
+	best := batchLatest(pts)
+	own := ownRows(pts)
 	now := env.Time()
 	var latest []store.LatestNum // the keys' latest values after the edit
-	edit := &events.TaskEdit{Task: b.RunID, Edit: func(t *store.Task) error {
-		if err := applyBatch(t, &b, rows, now); err != nil {
+	var once bool                // the run keeps its history in its series
+	edit := &events.TaskEdit{Task: b.RunID, KeepReplaced: true, Edit: func(t *store.Task) error {
+		if err := applyBatch(t, &b, best, now); err != nil {
 			return err
 		}
-		latest = latestNums(t.MLflow.Metrics, rows)
+		once = t.MLflow.ScalarHistory
+		latest = latestNums(t.MLflow.Metrics, best)
 		return nil
 	}}
-	if len(rows) > 0 {
-		edit.Write = func(ctx context.Context, q store.Querier) error {
+	if len(pts) > 0 {
+		edit.Write = func(ctx context.Context, q store.Querier, done *events.EditWrite) error {
+			rows := own
+			switch {
+			case !once || !done.Accepted:
+				// an earlier run, or a published one: every point
+				rows = allRows(pts)
+			case len(done.Replaced) > 0:
+				if err := env.DB.KeepReplacedPoints(ctx, q, b.RunID, replacedRows(done.Replaced)); err != nil {
+					return err
+				}
+			}
 			if err := env.DB.AddMetricPoints(ctx, q, b.RunID, rows); err != nil {
 				return err
 			}
 			return env.DB.SetLatestMetrics(ctx, q, b.RunID, latest)
 		}
 	}
-	res, err := ing.IngestEvents(ctx, b.Company, b.User, scalarCopy(b.RunID, rows), edit, len(rows))
-	if err != nil {
-		return 0, err
-	}
-	return res.ErrorCount(), nil
+	_, err := ing.IngestEvents(ctx, b.Company, b.User, scalarPoints(b.RunID, pts), edit, len(pts))
+	return err
 }
 
-// historyRows are the rows of a batch's metrics in the run's history, each
-// value in its stored text (ParseValue accepted them all: CheckBatch).
-func historyRows(ms []Metric) []store.MetricPoint {
-	rows := make([]store.MetricPoint, len(ms))
-	for i, m := range ms {
-		v, _ := ParseValue(m.Value)
-		rows[i] = store.MetricPoint{Key: m.Key, Step: m.Step, Timestamp: m.Timestamp, Value: FormatValue(v), MetricLinks: m.MetricLinks}
+// point is a metric of a batch with its value read (CheckBatch accepted
+// every value).
+type point struct {
+	*Metric
+	num    float64
+	finite bool
+}
+
+func parsePoints(ms []Metric) []point {
+	pts := make([]point, len(ms))
+	for i := range ms {
+		v, _ := ParseValue(ms[i].Value)
+		pts[i] = point{Metric: &ms[i], num: v, finite: !math.IsNaN(v) && !math.IsInf(v, 0)}
+	}
+	return pts
+}
+
+// row is p as a history row, its value in its stored text.
+func (p *point) row() store.MetricPoint {
+	return store.MetricPoint{Key: p.Key, Step: p.Step, Timestamp: p.Timestamp, Value: FormatValue(p.num), MetricLinks: p.MetricLinks}
+}
+
+// allRows are every point of a batch as history rows.
+func allRows(pts []point) []store.MetricPoint {
+	rows := make([]store.MetricPoint, len(pts))
+	for i := range pts {
+		rows[i] = pts[i].row()
 	}
 	return rows
 }
 
-// scalarCopy is the run's scalar series' share of its history rows: the
-// finite points, each key a series (metric and variant both the key), for
-// Trove's UI and the ClearML API.
-func scalarCopy(run string, rows []store.MetricPoint) []*events.Event {
-	evs := make([]events.Event, 0, len(rows))
-	for _, r := range rows {
-		v, _ := ParseValue(r.Value)
-		if math.IsNaN(v) || math.IsInf(v, 0) {
-			continue
+// scalarPoints are the run's scalar series' share of a batch: the finite
+// points, each key a series (metric and variant both the key). Of the
+// points of one step the series keeps the last.
+func scalarPoints(run string, pts []point) []*events.Event {
+	evs := make([]events.Event, 0, len(pts))
+	for i := range pts {
+		p := &pts[i]
+		if p.finite {
+			evs = append(evs, events.Event{Type: events.Scalar, Task: run, Iter: p.Step, Metric: p.Key, Variant: p.Key,
+				Timestamp: p.Timestamp, HasTimestamp: true, Value: p.num})
 		}
-		evs = append(evs, events.Event{Type: events.Scalar, Task: run, Iter: r.Step, Metric: r.Key, Variant: r.Key,
-			Timestamp: r.Timestamp, HasTimestamp: true, Value: v})
 	}
 	out := make([]*events.Event, len(evs))
 	for i := range evs {
@@ -88,12 +129,87 @@ func scalarCopy(run string, rows []store.MetricPoint) []*events.Event {
 	return out
 }
 
+// ownRows are the history rows of a batch its run's series do not hold
+// alone, when the run takes the batch's events: the points that are not
+// finite, a step's points before its last finite one, and points with
+// links (InScalars when the series holds them). For most batches, none.
+func ownRows(pts []point) []store.MetricPoint {
+	type keyStep struct {
+		key  string
+		step int64
+	}
+	var last map[keyStep]int // each key and step's last finite point, when a key's steps repeat
+	top := make(map[string]int64, 4)
+	for i := range pts {
+		p := &pts[i]
+		if s, seen := top[p.Key]; !seen || p.Step > s {
+			top[p.Key] = p.Step
+		} else if last == nil {
+			last = map[keyStep]int{}
+		}
+	}
+	if last != nil {
+		for i := range pts {
+			if pts[i].finite {
+				last[keyStep{pts[i].Key, pts[i].Step}] = i
+			}
+		}
+	}
+	var out []store.MetricPoint
+	for i := range pts {
+		p := &pts[i]
+		held := p.finite
+		if held && last != nil {
+			held = last[keyStep{p.Key, p.Step}] == i
+		}
+		if held && p.MetricLinks == (store.MetricLinks{}) {
+			continue
+		}
+		r := p.row()
+		r.InScalars = held
+		out = append(out, r)
+	}
+	return out
+}
+
+// replacedRows are the stored points of a run's series a batch replaced,
+// as history rows.
+func replacedRows(pts []events.ReplacedPoint) []store.MetricPoint {
+	out := make([]store.MetricPoint, 0, len(pts))
+	for _, p := range pts {
+		if p.Metric != p.Variant {
+			continue // not a series MLflow logs
+		}
+		out = append(out, store.MetricPoint{Key: p.Metric, Step: p.Iter, Timestamp: p.TS, Value: FormatValue(p.Value)})
+	}
+	return out
+}
+
+// batchLatest is the newest point of each key of a batch (MLflow's rule,
+// newer), in key order.
+func batchLatest(pts []point) []store.MetricPoint {
+	idx := make(map[string]int, 4) // key -> its newest point so far
+	for i := range pts {
+		p := &pts[i]
+		j, ok := idx[p.Key]
+		if !ok || newerValue(p.Step, p.Timestamp, p.num, pts[j].Step, pts[j].Timestamp, pts[j].num) {
+			idx[p.Key] = i
+		}
+	}
+	out := make([]store.MetricPoint, 0, len(idx))
+	for _, i := range idx {
+		out = append(out, pts[i].row())
+	}
+	slices.SortFunc(out, func(a, b store.MetricPoint) int { return strings.Compare(a.Key, b.Key) })
+	return out
+}
+
 // applyBatch changes the run's document as the batch logs: params (never
 // changed once logged), tags (mlflow.runName renames the run) and each
 // metric key's latest value. t is the task as the write transaction holds
 // it (nil when there is no such run); the maps it holds may be shared, so
 // those changed are copied first.
-func applyBatch(t *store.Task, b *Batch, rows []store.MetricPoint, now jsonx.Time) error {
+func applyBatch(t *store.Task, b *Batch, best []store.MetricPoint, now jsonx.Time) error {
 	if t == nil {
 		return apierr.MLflowNotFound("Run '%s' not found", b.RunID)
 	}
@@ -131,8 +247,12 @@ func applyBatch(t *store.Task, b *Batch, rows []store.MetricPoint, now jsonx.Tim
 		}
 		run.Tags = tags
 	}
-	if len(rows) > 0 {
-		run.Metrics = latestOf(run.Metrics, rows)
+	if len(best) > 0 {
+		if len(run.Metrics) == 0 {
+			// no history yet: keep it once, in the series
+			run.ScalarHistory = true
+		}
+		run.Metrics = latestOf(run.Metrics, best)
 	}
 	t.MLflow = run
 	t.LastUpdate, t.LastChange, t.LastChangedBy = now, now, b.User
@@ -156,38 +276,38 @@ func latestOf(cur map[string]*store.LatestMetric, rows []store.MetricPoint) map[
 	return out
 }
 
-// newer reports whether point a replaces b as a key's latest value:
-// higher step, then newer timestamp, then larger value (NaN last).
+// newer reports whether point a replaces b as a key's latest value
+// (newerValue).
 func newer(a store.MetricPoint, b *store.LatestMetric) bool {
-	if a.Step != b.Step {
-		return a.Step > b.Step
-	}
-	if a.Timestamp != b.Timestamp {
-		return a.Timestamp > b.Timestamp
+	if a.Step != b.Step || a.Timestamp != b.Timestamp {
+		return newerValue(a.Step, a.Timestamp, 0, b.Step, b.Timestamp, 0)
 	}
 	av, _ := ParseValue(a.Value)
 	bv, _ := ParseValue(b.Value)
+	return newerValue(a.Step, a.Timestamp, av, b.Step, b.Timestamp, bv)
+}
+
+// newerValue is MLflow's rule for a key's latest value: higher step, then
+// newer timestamp, then larger value (NaN last).
+func newerValue(aStep, aTS int64, av float64, bStep, bTS int64, bv float64) bool {
+	if aStep != bStep {
+		return aStep > bStep
+	}
+	if aTS != bTS {
+		return aTS > bTS
+	}
 	if math.IsNaN(bv) {
 		return !math.IsNaN(av)
 	}
 	return av > bv
 }
 
-// latestNums are the latest values of the keys rows log, for the table
-// runs/search reads (store.SetLatestMetrics), in key order.
-func latestNums(latest map[string]*store.LatestMetric, rows []store.MetricPoint) []store.LatestNum {
-	keys := make([]string, 0, 4)
-	seen := make(map[string]bool, 4)
-	for _, r := range rows {
-		if !seen[r.Key] {
-			seen[r.Key] = true
-			keys = append(keys, r.Key)
-		}
-	}
-	slices.Sort(keys)
-	out := make([]store.LatestNum, len(keys))
-	for i, k := range keys {
-		out[i] = store.LatestNum{Key: k, Num: latest[k].Num}
+// latestNums are the latest values of the keys a batch logs (best, in
+// key order), for the table runs/search reads (store.SetLatestMetrics).
+func latestNums(latest map[string]*store.LatestMetric, best []store.MetricPoint) []store.LatestNum {
+	out := make([]store.LatestNum, len(best))
+	for i, r := range best {
+		out[i] = store.LatestNum{Key: r.Key, Num: latest[r.Key].Num}
 	}
 	return out
 }

@@ -121,7 +121,7 @@ func StartPromptlabRun(ctx context.Context, env *domain.Env, ing *events.Ingeste
 	if err != nil {
 		return nil, err
 	}
-	if _, err := LogBatch(ctx, env, ing, *p.batch(run.ID)); err != nil {
+	if err := LogBatch(ctx, env, ing, *p.batch(run.ID)); err != nil {
 		return nil, err
 	}
 	return run, nil

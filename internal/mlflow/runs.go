@@ -527,8 +527,8 @@ func LogInputs(ctx context.Context, env *domain.Env, company, user, id string, i
 
 // MetricHistory reads one metric's points of a run, from offset, at
 // most limit of them. A key the run logged through MLflow is read from
-// its MLflow history; any other (a task reported with the ClearML SDK)
-// from the task's scalar series (see scalarHistory).
+// its MLflow history (history.go); any other (a task reported with the
+// ClearML SDK) from the task's scalar series (see scalarHistory).
 func MetricHistory(ctx context.Context, env *domain.Env, company, id, key string, offset, limit int) ([]Metric, error) {
 	t, err := loadTask(ctx, env, env.DB.Read(), company, id, false)
 	if err != nil {
@@ -537,15 +537,14 @@ func MetricHistory(ctx context.Context, env *domain.Env, company, id, key string
 	if t.MLflow == nil || t.MLflow.Metrics[key] == nil {
 		return scalarHistory(ctx, env, t.ID, key, offset, limit)
 	}
+	if t.MLflow.ScalarHistory {
+		return keptHistory(ctx, env, t.ID, key, offset, limit)
+	}
 	pts, err := env.DB.MetricHistory(ctx, id, key, offset, limit)
 	if err != nil {
 		return nil, err
 	}
-	out := make([]Metric, len(pts))
-	for i, p := range pts {
-		out[i] = Metric{Key: key, Value: p.Value, Timestamp: p.Timestamp, Step: p.Step, MetricLinks: p.MetricLinks}
-	}
-	return out, nil
+	return historyMetrics(pts), nil
 }
 
 // RunSearch is a search-runs request.

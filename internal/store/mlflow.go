@@ -4,8 +4,10 @@ import (
 	"context"
 )
 
-// MLflow metric history (issue 38): the points of a run as MLflow logs
-// them, in table mlflow_metrics.
+// MLflow metric history (issue 38), in table mlflow_metrics: every point
+// of a run as MLflow logs it, or, for a run whose history is kept in its
+// scalar series (MLflowRun.ScalarHistory, migration 0150), the points
+// those series do not hold.
 
 // MetricPoint is one logged MLflow metric value; Value is the number's
 // text ("NaN", "+Inf" and "-Inf" included).
@@ -15,6 +17,9 @@ type MetricPoint struct {
 	Timestamp int64
 	Value     string
 	MetricLinks
+	// InScalars marks a point that is also its series' stored scalar
+	// point at its step (a finite point with links).
+	InScalars bool
 }
 
 // MetricLinks are what a point may name besides its run: the logged
@@ -27,17 +32,44 @@ type MetricLinks struct {
 
 // AddMetricPoints appends points to task's history.
 func (db *DB) AddMetricPoints(ctx context.Context, q Querier, task string, pts []MetricPoint) error {
-	return InsertRows(ctx, q, db.D, `INSERT INTO mlflow_metrics (task, metric_key, step, ts, value, model_id, dataset_name, dataset_digest)`,
-		"(?, ?, ?, ?, ?, ?, ?, ?)", 8, "", len(pts), func(args []any, i int) []any {
+	return InsertRows(ctx, q, db.D, `INSERT INTO mlflow_metrics (task, metric_key, step, ts, value, model_id, dataset_name, dataset_digest, in_scalars)`,
+		"(?, ?, ?, ?, ?, ?, ?, ?, ?)", 9, "", len(pts), func(args []any, i int) []any {
 			p := &pts[i]
-			return append(args, task, p.Key, p.Step, p.Timestamp, p.Value, p.ModelID, p.DatasetName, p.DatasetDigest)
+			return append(args, task, p.Key, p.Step, p.Timestamp, p.Value, p.ModelID, p.DatasetName, p.DatasetDigest, boolInt(p.InScalars))
 		})
 }
 
-// MetricHistory reads up to limit points of one metric of task from
-// offset on, in (step, timestamp, insertion) order.
+// boolInt is a flag column's value.
+func boolInt(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// KeepReplacedPoints keeps in task's history the scalar points a write
+// replaced: a point whose row is marked InScalars loses the mark (the
+// row now holds it alone), any other gets a row.
+func (db *DB) KeepReplacedPoints(ctx context.Context, q Querier, task string, pts []MetricPoint) error {
+	var add []MetricPoint
+	for _, p := range pts {
+		res, err := q.ExecContext(ctx, `UPDATE mlflow_metrics SET in_scalars = 0 WHERE task = ? AND metric_key = ? AND step = ? AND in_scalars = 1`, task, p.Key, p.Step)
+		if err != nil {
+			return err
+		}
+		if n, err := res.RowsAffected(); err != nil {
+			return err
+		} else if n == 0 {
+			add = append(add, p)
+		}
+	}
+	return db.AddMetricPoints(ctx, q, task, add)
+}
+
+// MetricHistory reads up to limit rows of one metric of task from offset
+// on, in (step, timestamp, insertion) order.
 func (db *DB) MetricHistory(ctx context.Context, task, key string, offset, limit int) ([]MetricPoint, error) {
-	rows, err := db.Read().QueryContext(ctx, `SELECT step, ts, value, model_id, dataset_name, dataset_digest FROM mlflow_metrics
+	rows, err := db.Read().QueryContext(ctx, `SELECT step, ts, value, model_id, dataset_name, dataset_digest, in_scalars FROM mlflow_metrics
 		WHERE task = ? AND metric_key = ? ORDER BY step, ts, id LIMIT ? OFFSET ?`, task, key, limit, offset)
 	if err != nil {
 		return nil, err
@@ -46,9 +78,11 @@ func (db *DB) MetricHistory(ctx context.Context, task, key string, offset, limit
 	out := []MetricPoint{}
 	for rows.Next() {
 		p := MetricPoint{Key: key}
-		if err := rows.Scan(&p.Step, &p.Timestamp, &p.Value, &p.ModelID, &p.DatasetName, &p.DatasetDigest); err != nil {
+		var in int
+		if err := rows.Scan(&p.Step, &p.Timestamp, &p.Value, &p.ModelID, &p.DatasetName, &p.DatasetDigest, &in); err != nil {
 			return nil, err
 		}
+		p.InScalars = in != 0
 		out = append(out, p)
 	}
 	return out, rows.Err()
@@ -101,6 +135,11 @@ type MLflowRun struct {
 	ArtifactURI string `json:"artifact_uri,omitempty"`
 	// UserID is the user_id the client gave ("unknown" when none).
 	UserID string `json:"user_id,omitempty"`
+	// ScalarHistory: the run's finite points are kept once, in its
+	// scalar series, and mlflow_metrics holds only the rest. Runs that
+	// logged metrics before migration 0150 keep every point in
+	// mlflow_metrics (and a copy in the series).
+	ScalarHistory bool `json:"scalar_history,omitempty"`
 }
 
 // LatestMetric is the latest point of one metric key. Num is set when the

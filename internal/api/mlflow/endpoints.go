@@ -339,6 +339,46 @@ type metricIn struct {
 	DatasetDigest string `json:"dataset_digest"`
 }
 
+// metricsIn reads log-batch's metrics member by member.
+func metricsIn(c *call) ([]metricIn, error) {
+	var ms []metricIn
+	n, err := c.objects("metrics", func(i int, key string, val []byte) error {
+		for len(ms) <= i {
+			ms = append(ms, metricIn{})
+		}
+		m := &ms[i]
+		var str *string
+		switch key {
+		case "key":
+			str = &m.Key
+		case "model_id":
+			str = &m.ModelID
+		case "dataset_name":
+			str = &m.DatasetName
+		case "dataset_digest":
+			str = &m.DatasetDigest
+		case "value":
+			m.Value = val
+		case "timestamp":
+			m.Timestamp = val
+		case "step":
+			m.Step = val
+		}
+		if str != nil {
+			s, ok := rawString(val)
+			if !ok {
+				return badType("metrics", "a list of objects", c.params["metrics"])
+			}
+			*str = s
+		}
+		return nil
+	})
+	for len(ms) < n {
+		ms = append(ms, metricIn{}) // null elements
+	}
+	return ms, err
+}
+
 func (m *metricIn) decode(i int) (mlflow.Metric, error) {
 	// read member by member: no map a point (a batch holds 1,000)
 	v, ok, err := rawNumber("value", m.Value)
@@ -367,15 +407,11 @@ func (m *metricIn) decode(i int) (mlflow.Metric, error) {
 	return out, nil
 }
 
-// logged writes a batch: its history, the run's document and the scalar
-// copy of its finite points (for the ClearML API), in one transaction.
+// logged writes a batch: its points, the run's document and its latest
+// values, in one transaction (mlflow.LogBatch).
 func (s *Server) logged(ctx context.Context, b mlflow.Batch) (any, error) {
-	refused, err := mlflow.LogBatch(ctx, s.env, s.ing, b)
-	if err != nil {
+	if err := mlflow.LogBatch(ctx, s.env, s.ing, b); err != nil {
 		return nil, err
-	}
-	if refused > 0 {
-		s.log.Warn("mlflow metrics not copied to scalar series", "run", b.RunID, "refused", refused)
 	}
 	return empty{}, nil
 }
@@ -443,11 +479,11 @@ func (s *Server) logBatch(ctx context.Context, c *call) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	var ms []metricIn
-	var ps, ts []kvJSON
-	if err := c.list("metrics", &ms); err != nil {
+	ms, err := metricsIn(c)
+	if err != nil {
 		return nil, err
 	}
+	var ps, ts []kvJSON
 	if err := c.list("params", &ps); err != nil {
 		return nil, err
 	}

@@ -2,10 +2,12 @@ package mlflow
 
 import (
 	"encoding/json"
+	"errors"
 	"strconv"
 	"strings"
 
 	"github.com/trove-ml/trove/internal/apierr"
+	"github.com/trove-ml/trove/internal/jsonx"
 )
 
 // The parameter readers: a JSON body's member or a query-string value
@@ -116,6 +118,44 @@ func rawNumber(name string, v json.RawMessage) (string, bool, error) {
 		}
 	}
 	return s, true, nil
+}
+
+// objects walks a list-of-objects parameter without encoding/json's
+// reflection (log-batch carries up to 1,000 points): fn gets each
+// object's members in order, key decoded and value raw. A null element
+// is an object without members, as encoding/json decodes it.
+func (c *call) objects(name string, fn func(i int, key string, val []byte) error) (int, error) {
+	v, ok := c.params[name]
+	if !ok || len(v) == 0 || string(v) == "null" {
+		return 0, nil
+	}
+	n := 0
+	err := jsonx.WalkArray(v, func(i int, el []byte) error {
+		n = i + 1
+		if string(el) == "null" {
+			return nil
+		}
+		return jsonx.WalkObject(el, func(key []byte, escaped bool, val []byte) error {
+			k, ok := jsonx.MemberName(key, escaped)
+			if !ok {
+				return jsonx.ErrSyntax
+			}
+			return fn(i, k, val)
+		})
+	})
+	if errors.Is(err, jsonx.ErrSyntax) {
+		return 0, badType(name, "a list of objects", v)
+	}
+	return n, err
+}
+
+// rawString reads a string member's raw value (null: ""), as
+// encoding/json fills a string field; ok is false for any other type.
+func rawString(v []byte) (string, bool) {
+	if string(v) == "null" {
+		return "", true
+	}
+	return jsonx.Unquote(v)
 }
 
 // list decodes a list-of-objects parameter into out.

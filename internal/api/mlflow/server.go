@@ -26,6 +26,7 @@ import (
 	"github.com/trove-ml/trove/internal/events"
 	"github.com/trove-ml/trove/internal/files"
 	"github.com/trove-ml/trove/internal/httpx"
+	"github.com/trove-ml/trove/internal/jsonx"
 	"github.com/trove-ml/trove/internal/rpc"
 	"github.com/trove-ml/trove/internal/store"
 )
@@ -245,8 +246,8 @@ func (s *Server) run(ctx context.Context, ep *endpoint, vars map[string]string, 
 			return nil, apierr.MLflowBadRequest("Failed reading the request body")
 		}
 		if len(strings.TrimSpace(string(body))) > 0 {
-			if err := json.Unmarshal(body, &c.params); err != nil {
-				return nil, apierr.MLflowBadRequest("The request body is not a JSON object: %s", shortErr(err))
+			if err := bodyParams(body, c.params); err != nil {
+				return nil, err
 			}
 		}
 	}
@@ -255,6 +256,28 @@ func (s *Server) run(ctx context.Context, ep *endpoint, vars map[string]string, 
 		c.params[k], _ = json.Marshal(v)
 	}
 	return ep.Handle(ctx, c)
+}
+
+// bodyParams splits a JSON object body into its members (raw values; the
+// last of a repeated name wins), without encoding/json's reflection.
+func bodyParams(body []byte, params map[string]json.RawMessage) error {
+	err := jsonx.WalkObject(body, func(key []byte, escaped bool, val []byte) error {
+		k, ok := jsonx.MemberName(key, escaped)
+		if !ok {
+			return jsonx.ErrSyntax
+		}
+		params[k] = val
+		return nil
+	})
+	if err == nil {
+		return nil
+	}
+	// encoding/json names what is wrong
+	var probe map[string]json.RawMessage
+	if jerr := json.Unmarshal(body, &probe); jerr != nil {
+		err = jerr
+	}
+	return apierr.MLflowBadRequest("The request body is not a JSON object: %s", shortErr(err))
 }
 
 func shortErr(err error) string {

@@ -22,24 +22,31 @@ type ScalarRow struct {
 	Extra *string
 }
 
+// StoredValue is a stored point's value and its event time less its
+// series' base time (Series.TS0).
+type StoredValue struct {
+	Value float64
+	DTS   int64
+}
+
 // ScalarValues returns the stored values of a series' points with
 // lo <= iter <= hi (to account for points a batch replaces). Packed
 // points in that range are unpacked first, for the batch to replace.
-func (s *Store) ScalarValues(ctx context.Context, q store.Querier, series, lo, hi int64) (map[int64]float64, error) {
+func (s *Store) ScalarValues(ctx context.Context, q store.Querier, series, lo, hi int64) (map[int64]StoredValue, error) {
 	if err := s.thaw(ctx, q, series, lo, hi); err != nil {
 		return nil, err
 	}
 	src, args := s.unpackedFrom("= ?", []any{series}, lo, hi, 0, false)
-	rows, err := q.QueryContext(ctx, "SELECT iter, value FROM "+src+" p WHERE series = ? AND iter >= ? AND iter <= ?", append(args, series, lo, hi)...)
+	rows, err := q.QueryContext(ctx, "SELECT iter, value, dts FROM "+src+" p WHERE series = ? AND iter >= ? AND iter <= ?", append(args, series, lo, hi)...)
 	if err != nil {
 		return nil, err
 	}
 	defer rows.Close()
-	out := map[int64]float64{}
+	out := map[int64]StoredValue{}
 	for rows.Next() {
 		var it int64
-		var v float64
-		if err := rows.Scan(&it, &v); err != nil {
+		var v StoredValue
+		if err := rows.Scan(&it, &v.Value, &v.DTS); err != nil {
 			return nil, err
 		}
 		out[it] = v

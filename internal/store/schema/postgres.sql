@@ -222,6 +222,7 @@ CREATE TABLE mlflow_metrics (
   model_id text DEFAULT ''::text NOT NULL,
   dataset_name text DEFAULT ''::text NOT NULL,
   dataset_digest text DEFAULT ''::text NOT NULL,
+  in_scalars integer DEFAULT 0 NOT NULL,
   CONSTRAINT mlflow_metrics_pkey PRIMARY KEY (id)
 );
 

@@ -186,7 +186,7 @@ CREATE TABLE mlflow_metrics (
     step       BIGINT NOT NULL,
     ts         BIGINT NOT NULL,
     value      TEXT NOT NULL
-, model_id TEXT NOT NULL DEFAULT '', dataset_name TEXT NOT NULL DEFAULT '', dataset_digest TEXT NOT NULL DEFAULT '');
+, model_id TEXT NOT NULL DEFAULT '', dataset_name TEXT NOT NULL DEFAULT '', dataset_digest TEXT NOT NULL DEFAULT '', in_scalars INTEGER NOT NULL DEFAULT 0);
 
 -- table mlflow_model_versions
 CREATE TABLE mlflow_model_versions (

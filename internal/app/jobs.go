@@ -11,6 +11,7 @@ import (
 
 	"github.com/trove-ml/trove/internal/domain"
 	"github.com/trove-ml/trove/internal/events"
+	"github.com/trove-ml/trove/internal/mlflow"
 	"github.com/trove-ml/trove/internal/queues"
 	"github.com/trove-ml/trove/internal/tasks"
 	"github.com/trove-ml/trove/internal/workers"
@@ -28,6 +29,7 @@ func (a *App) jobList() []domain.Job {
 		queues.Jobs(env),
 		workers.Jobs(env),
 		events.Jobs(env, a.Deps.Scrolls),
+		mlflow.Jobs(env),
 		a.retentionJobs(),
 	)
 }

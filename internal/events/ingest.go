@@ -211,6 +211,9 @@ type batchWriter struct {
 	// it keeps them (TaskEdit.KeepReplaced)
 	edit     *TaskEdit
 	replaced []ReplacedPoint
+	// editApplied: the edit's task is held as prepared with the edit
+	// applied (taskUpkeep.edited)
+	editApplied bool
 }
 
 func (w *batchWriter) write(ctx context.Context, parts []*entityPart, tasks, models map[string]bool, wts int64) error {
@@ -283,6 +286,9 @@ func (w *batchWriter) loadEntities(ctx context.Context, tasks, models map[string
 			w.held.hold(w.company, id, u.task, u.enc, u.renames, u.before)
 			w.held.get(id).shared = true
 			w.prepared[id] = true
+			if u.edited {
+				w.editApplied = true
+			}
 		default:
 			w.held.hold(w.company, id, t, nil, false, nil)
 		}

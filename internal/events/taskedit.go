@@ -23,6 +23,10 @@ type TaskEdit struct {
 	// fails this batch alone (the others of its group are written again
 	// without it).
 	Edit func(t *store.Task) error
+	// SummaryOnly: Edit changes only the task's summary members
+	// (last_update, last_change, last_changed_by) and its mlflow member,
+	// so the encoding of the rest is reused (store.EncodeTask's memo).
+	SummaryOnly bool
 	// KeepReplaced asks for the stored points of Task that the batch's
 	// scalars replace (same series and iteration), handed to Write:
 	// MLflow keeps every point it logs, so a replaced one moves to its
@@ -119,12 +123,17 @@ func (w *batchWriter) applyEdit(ctx context.Context, edit *TaskEdit) error {
 	if edit == nil {
 		return nil
 	}
-	if w.held.get(edit.Task) == nil {
+	switch {
+	case w.held.get(edit.Task) == nil:
 		if err := edit.Edit(nil); err != nil {
 			return err
 		}
-	} else if err := w.held.edit(edit.Task, edit.Edit); err != nil {
-		return err
+	case w.editApplied:
+		// the prepared task, the edit applied before the transaction
+	default:
+		if err := w.held.edit(edit.Task, edit.Edit, edit.SummaryOnly); err != nil {
+			return err
+		}
 	}
 	if edit.Write == nil {
 		return nil
@@ -149,15 +158,18 @@ func (w *batchWriter) keepReplaced(key seriesKey, sr *eventstore.Series, points 
 // edit lets fn change a held task. A prepared batch's task is copied
 // first, but only its top level: fn replaces what it changes, and the
 // summary maps stay shared (h.shared), for apply to copy if a later
-// batch changes them. The encoding memo is dropped: it holds the
-// encoding of the members an edit changes.
-func (x *txTasks) edit(id string, fn func(t *store.Task) error) error {
+// batch changes them. The encoding memo is dropped unless the edit is
+// summaryOnly: it holds the encoding of the members an edit changes.
+func (x *txTasks) edit(id string, fn func(t *store.Task) error, summaryOnly bool) error {
 	h := x.byID[id]
 	if h.shared {
 		c := *h.task
 		h.task = &c
 	}
-	h.enc, h.memo = nil, nil
+	h.enc = nil
+	if !summaryOnly {
+		h.memo = nil
+	}
 	return fn(h.task)
 }
 

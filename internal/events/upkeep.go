@@ -24,12 +24,15 @@ type taskUpkeep struct {
 	renames bool
 	// before is the names of the task as read, when the batch changes them
 	before nameSet
+	// edited: the batch's TaskEdit is applied to task (and enc) already
+	edited bool
 }
 
 // prepareUpkeep reads and updates the batch's tasks ahead (from the
 // documents ingest last wrote, or the read pool, in the caller's
 // goroutine). A task it cannot prepare is left to the transaction. The
-// task of edit (nil: none) is not encoded: its edit changes it again.
+// task of edit (nil: none) has the edit applied too, so the transaction
+// that uses the prepared task writes its encoding as it is.
 func (in *Ingester) prepareUpkeep(ctx context.Context, company, user string, now time.Time, parts []*entityPart, edit *TaskEdit) map[string]*taskUpkeep {
 	out := map[string]*taskUpkeep{}
 	stamp := upkeepTime(now)
@@ -47,15 +50,22 @@ func (in *Ingester) prepareUpkeep(ctx context.Context, company, user string, now
 			before = namesOf(task.LastMetrics)
 		}
 		p.summary.ApplyTask(task, stamp, user)
-		if edit != nil && edit.Task == p.id {
-			out[p.id] = &taskUpkeep{version: version, task: task, renames: renames, before: before}
-			continue
+		edited := edit != nil && edit.Task == p.id
+		if edited {
+			// the edit too, on this copy: an edit it refuses is left to
+			// the transaction, which answers the stored task's error
+			if edit.Edit(task) != nil {
+				continue
+			}
+			if !edit.SummaryOnly {
+				memo = nil // it holds the encoding of members the edit changed
+			}
 		}
 		enc, err := store.EncodeTask(task, memo)
 		if err != nil {
 			continue
 		}
-		out[p.id] = &taskUpkeep{version: version, task: task, enc: enc, renames: renames, before: before}
+		out[p.id] = &taskUpkeep{version: version, task: task, enc: enc, renames: renames, before: before, edited: edited}
 	}
 	return out
 }

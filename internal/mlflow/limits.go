@@ -34,6 +34,10 @@ const (
 	DefLoggedModelResults = 100
 	// DefExpResults is the page of search-experiments without max_results.
 	DefExpResults = 1000
+	// SyncLatestRuns is how many runs' latest values one sync transaction
+	// copies from their documents (store.SyncLatestMetrics), before a
+	// search by metrics and in the background.
+	SyncLatestRuns = 500
 )
 
 // Filter and order strings, so that parsing and the query they make stay

@@ -16,9 +16,10 @@ import (
 
 // The write path of log-batch (and of log-metric, log-parameter and
 // set-tag, which are batches of one): the run's points, its document
-// (latest values, params, tags) and its latest-value rows are written in
-// one transaction, the events ingester's group commit, shared with
-// concurrent batches (events.TaskEdit).
+// (latest values, params, tags) and the mark that its latest-value rows
+// follow it (store.MarkLatestPending) are written in one transaction, the
+// events ingester's group commit, shared with concurrent batches
+// (events.TaskEdit).
 //
 // A run's finite points are kept once, as its scalar series' points (a
 // series per key, metric and variant both the key), which Trove's UI and
@@ -47,14 +48,12 @@ func LogBatch(ctx context.Context, env *domain.Env, ing *events.Ingester, b Batc
 	best := batchLatest(pts)
 	own := ownRows(pts)
 	now := env.Time()
-	var latest []store.LatestNum // the keys' latest values after the edit
-	var once bool                // the run keeps its history in its series
-	edit := &events.TaskEdit{Task: b.RunID, KeepReplaced: true, Edit: func(t *store.Task) error {
+	var once bool // the run keeps its history in its series
+	edit := &events.TaskEdit{Task: b.RunID, KeepReplaced: true, SummaryOnly: summaryOnly(&b), Edit: func(t *store.Task) error {
 		if err := applyBatch(t, &b, best, now); err != nil {
 			return err
 		}
 		once = t.MLflow.ScalarHistory
-		latest = latestNums(t.MLflow.Metrics, best)
 		return nil
 	}}
 	if len(pts) > 0 {
@@ -72,11 +71,26 @@ func LogBatch(ctx context.Context, env *domain.Env, ing *events.Ingester, b Batc
 			if err := env.DB.AddMetricPoints(ctx, q, b.RunID, rows); err != nil {
 				return err
 			}
-			return env.DB.SetLatestMetrics(ctx, q, b.RunID, latest)
+			// the latest-value rows follow the document (store.SyncLatestMetrics)
+			return env.DB.MarkLatestPending(ctx, q, b.RunID)
 		}
 	}
 	_, err := ing.IngestEvents(ctx, b.Company, b.User, scalarPoints(b.RunID, pts), edit, len(pts))
 	return err
+}
+
+// summaryOnly reports a batch whose edit changes only the run's mlflow
+// member and summary times (applyBatch): no params, no new name.
+func summaryOnly(b *Batch) bool {
+	if len(b.Params) > 0 {
+		return false
+	}
+	for _, t := range b.Tags {
+		if t.Key == TagRunName {
+			return false
+		}
+	}
+	return true
 }
 
 // point is a metric of a batch with its value read (CheckBatch accepted
@@ -300,14 +314,4 @@ func newerValue(aStep, aTS int64, av float64, bStep, bTS int64, bv float64) bool
 		return !math.IsNaN(av)
 	}
 	return av > bv
-}
-
-// latestNums are the latest values of the keys a batch logs (best, in
-// key order), for the table runs/search reads (store.SetLatestMetrics).
-func latestNums(latest map[string]*store.LatestMetric, best []store.MetricPoint) []store.LatestNum {
-	out := make([]store.LatestNum, len(best))
-	for i, r := range best {
-		out[i] = store.LatestNum{Key: r.Key, Num: latest[r.Key].Num}
-	}
-	return out
 }

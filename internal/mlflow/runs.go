@@ -634,6 +634,22 @@ func runConds(c Clause) (query.Cond, error) {
 	return query.Cond{}, filterErr("Invalid attribute key '%s'", c.Key)
 }
 
+// readsLatest reports a search that compares or orders by metrics (the
+// table of latest values).
+func readsLatest(clauses []Clause, keys []OrderKey) bool {
+	for _, c := range clauses {
+		if c.Kind == KindMetric {
+			return true
+		}
+	}
+	for _, k := range keys {
+		if k.Kind == KindMetric {
+			return true
+		}
+	}
+	return false
+}
+
 // latestMetric is a run's latest finite value of a metric key, from the
 // table kept beside the runs' documents (indexed; the document holds the
 // same value).
@@ -697,6 +713,12 @@ func SearchRuns(ctx context.Context, env *domain.Env, s RunSearch) ([]*Run, stri
 	keys, err := ParseOrderBy(s.OrderBy)
 	if err != nil {
 		return nil, "", err
+	}
+	if readsLatest(clauses, keys) {
+		// the latest-value rows, as of every write before this search
+		if err := env.DB.SyncAllLatestMetrics(ctx, SyncLatestRuns); err != nil {
+			return nil, "", err
+		}
 	}
 	q := env.DB.Read()
 	projectIDs := map[string]string{} // project id -> experiment id

@@ -2,12 +2,22 @@ package store
 
 import (
 	"context"
+	"database/sql"
+	"errors"
+	"maps"
+	"slices"
 )
 
 // The latest value of each metric key of MLflow runs, in table
 // mlflow_latest_metrics beside the runs' documents (which hold the same
 // values, with their text, step and timestamp): runs/search compares and
 // orders by them through an index instead of reading every document.
+//
+// A write marks the run in mlflow_latest_pending (one small row) rather
+// than rewriting its rows; SyncLatestMetrics copies the marked runs'
+// values from their documents, in the background and before any read of
+// the rows (a search). A run reporting many keys often then rewrites its
+// rows once a sync, not once a batch.
 
 // LatestNum is a metric key's latest value; Num is nil when the value is
 // NaN or ±inf.
@@ -44,6 +54,120 @@ func (db *DB) DeleteLatestMetrics(ctx context.Context, q Querier, tasks []string
 	if len(tasks) == 0 {
 		return nil
 	}
+	if _, err := q.ExecContext(ctx, `DELETE FROM mlflow_latest_pending WHERE task IN (`+Placeholders(len(tasks))+`)`, Args(tasks)...); err != nil {
+		return err
+	}
 	_, err := q.ExecContext(ctx, `DELETE FROM mlflow_latest_metrics WHERE task IN (`+Placeholders(len(tasks))+`)`, Args(tasks)...)
 	return err
+}
+
+// MarkLatestPending marks task's latest values as changed in its
+// document. The mark is an update when present: on PostgreSQL it waits
+// for a sync that holds it, so a sync never misses a change it did not
+// read.
+func (db *DB) MarkLatestPending(ctx context.Context, q Querier, task string) error {
+	_, err := q.ExecContext(ctx, `INSERT INTO mlflow_latest_pending (task, seq) VALUES (?, 1)
+		ON CONFLICT (task) DO UPDATE SET seq = mlflow_latest_pending.seq + 1`, task)
+	return err
+}
+
+// LatestPending reports whether some run's latest values wait for a sync.
+func (db *DB) LatestPending(ctx context.Context) (bool, error) {
+	var one int
+	err := db.Read().QueryRowContext(ctx, `SELECT 1 FROM mlflow_latest_pending LIMIT 1`).Scan(&one)
+	if errors.Is(err, sql.ErrNoRows) {
+		return false, nil
+	}
+	return err == nil, err
+}
+
+// SyncLatestMetrics copies the latest values of up to limit marked runs
+// from their documents into mlflow_latest_metrics, unmarking them, and
+// returns how many it took. Claiming the marks first (deleting them)
+// orders a sync after the writes it reads: a write's mark that comes
+// later is a new one.
+func (db *DB) SyncLatestMetrics(ctx context.Context, limit int) (int, error) {
+	n := 0
+	err := db.Tx(ctx, func(q Querier) error {
+		rows, err := q.QueryContext(ctx, `DELETE FROM mlflow_latest_pending WHERE task IN
+			(SELECT task FROM mlflow_latest_pending ORDER BY task LIMIT ?) RETURNING task`, limit)
+		if err != nil {
+			return err
+		}
+		var ids []string
+		for rows.Next() {
+			var id string
+			if err := rows.Scan(&id); err != nil {
+				rows.Close()
+				return err
+			}
+			ids = append(ids, id)
+		}
+		if err := rows.Close(); err != nil {
+			return err
+		}
+		if err := rows.Err(); err != nil {
+			return err
+		}
+		n = len(ids)
+		if n == 0 {
+			return nil
+		}
+		slices.Sort(ids)
+		tasks, err := db.Tasks().GetMany(ctx, q, ids)
+		if err != nil {
+			return err
+		}
+		for _, t := range tasks {
+			if t.MLflow == nil || len(t.MLflow.Metrics) == 0 {
+				continue
+			}
+			ls := make([]LatestNum, 0, len(t.MLflow.Metrics))
+			for _, k := range slices.Sorted(maps.Keys(t.MLflow.Metrics)) {
+				if m := t.MLflow.Metrics[k]; m != nil {
+					ls = append(ls, LatestNum{Key: k, Num: m.Num})
+				}
+			}
+			if err := db.SetLatestMetrics(ctx, q, t.ID, ls); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	return n, err
+}
+
+// SyncAllLatestMetrics syncs every marked run, in rounds of limit, until
+// none is marked: a search then reads every value written before it
+// started. Rounds shrink as they catch up with concurrent writes; at most
+// 1,000 are run.
+func (db *DB) SyncAllLatestMetrics(ctx context.Context, limit int) error {
+	for range 1000 {
+		pending, err := db.LatestPending(ctx)
+		if err != nil || !pending {
+			return err
+		}
+		if n, err := db.SyncLatestMetrics(ctx, limit); err != nil || n == 0 {
+			return err
+		}
+	}
+	return nil
+}
+
+// SyncMarkedLatestMetrics syncs about as many runs as are marked when it
+// starts, in rounds of limit: the background pass, which leaves the marks
+// of writes made meanwhile to the next pass.
+func (db *DB) SyncMarkedLatestMetrics(ctx context.Context, limit int) error {
+	var marked int
+	if err := db.Read().QueryRowContext(ctx, `SELECT COUNT(*) FROM mlflow_latest_pending`).Scan(&marked); err != nil {
+		return err
+	}
+	for marked > 0 {
+		n, err := db.SyncLatestMetrics(ctx, limit)
+		if err != nil || n == 0 {
+			return err
+		}
+		marked -= n
+	}
+	return nil
 }

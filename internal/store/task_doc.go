@@ -13,9 +13,11 @@ import (
 type taskDocFields Task
 
 // taskDocShell encodes every member of a task but its summary, the
-// members ingest rewrites with every batch (appendSummary writes those):
-// each is hidden by a member of the same name, nil and so omitted.
+// members ingest rewrites with every batch (appendSummary writes those;
+// MLflow's log-batch rewrites mlflow with every batch too): each is
+// hidden by a member of the same name, nil and so omitted.
 type taskDocShell struct {
+	MLflow         *struct{} `json:"mlflow,omitempty"`
 	LastMetrics    *struct{} `json:"last_metrics,omitempty"`
 	MetricStats    *struct{} `json:"metric_stats,omitempty"`
 	LastIteration  *struct{} `json:"last_iteration,omitempty"`
@@ -66,8 +68,8 @@ func (t *Task) appendDocWithRest(b, rest []byte, order lmOrder) ([]byte, error) 
 	return append(b, rest[1:]...), nil
 }
 
-// appendSummary appends "{" and the summary members, as json.Marshal
-// writes them.
+// appendSummary appends "{" and the summary members (and mlflow), as
+// json.Marshal writes them.
 func (t *Task) appendSummary(b []byte, order lmOrder) ([]byte, error) {
 	b = append(b, `{"last_metrics":`...)
 	b = appendLastMetrics(b, t.LastMetrics, order)
@@ -88,6 +90,14 @@ func (t *Task) appendSummary(b []byte, order lmOrder) ([]byte, error) {
 	if t.ActiveDuration != nil {
 		b = append(b, `,"active_duration":`...)
 		b = strconv.AppendInt(b, *t.ActiveDuration, 10)
+	}
+	if t.MLflow != nil {
+		run, err := json.Marshal(t.MLflow)
+		if err != nil {
+			return nil, err
+		}
+		b = append(b, `,"mlflow":`...)
+		b = append(b, run...)
 	}
 	return b, nil
 }

@@ -22,8 +22,8 @@ type TaskMemo struct {
 
 // EncodeTask encodes a task as Table.Encode does. With the memo of an
 // earlier encoding of the same task, the task must not have changed since
-// but in its summary members (ingest's changes): the encoding of the
-// others is reused. The record carries the memo for the next call.
+// but in its summary members (ingest's changes) and mlflow: the encoding
+// of the others is reused. The record carries the memo for the next call.
 func EncodeTask(t *Task, memo *TaskMemo) (*EncodedRecord, error) {
 	m := &TaskMemo{}
 	if memo != nil {

@@ -72,6 +72,14 @@ func TestEncodeTaskReusesMemo(t *testing.T) {
 		"same count, swapped": func(t *Task) { delete(t.LastMetrics, "gone"); t.LastMetrics["zzz"] = nil },
 		"emptied":             func(t *Task) { t.LastMetrics = map[string]map[string]*MetricSummary{} },
 		"nil last_metrics":    func(t *Task) { t.LastMetrics = nil },
+		// MLflow's log-batch rewrites the mlflow member with the summary
+		"mlflow added": func(t *Task) {
+			n := 0.5
+			t.MLflow = &MLflowRun{Tags: map[string]string{"a": "<b>"}, Metrics: map[string]*LatestMetric{"loss": {Value: "0.5", Num: &n, Step: 3}}}
+		},
+		"mlflow changed": func(t *Task) {
+			t.MLflow = &MLflowRun{ScalarHistory: true, Metrics: map[string]*LatestMetric{"acc": {Value: "NaN", Timestamp: 9}}}
+		},
 	}
 	for name, change := range cases {
 		t.Run(name, func(t *testing.T) {

@@ -178,6 +178,12 @@ CREATE TABLE mlflow_latest_metrics (
     PRIMARY KEY (task, metric_key)
 ) WITHOUT ROWID;
 
+-- table mlflow_latest_pending
+CREATE TABLE mlflow_latest_pending (
+    task TEXT PRIMARY KEY,
+    seq  BIGINT NOT NULL
+);
+
 -- table mlflow_metrics
 CREATE TABLE mlflow_metrics (
     id         INTEGER PRIMARY KEY,

@@ -35,7 +35,7 @@ var allJobs = []wantJob{
 	{"events name counts", time.Second, true},
 	{"events scroll sweep", 10 * time.Minute, true},
 	{"events space reclaim", 30 * time.Second, true},
-	{"mlflow latest metrics", 15 * time.Second, true},
+	{"mlflow latest metrics", 30 * time.Second, true},
 	{"stats retention", 10 * time.Minute, true},
 }
 

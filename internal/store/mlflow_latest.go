@@ -3,7 +3,9 @@ package store
 import (
 	"context"
 	"database/sql"
+	"encoding/json"
 	"errors"
+	"fmt"
 	"maps"
 	"slices"
 )
@@ -114,27 +116,53 @@ func (db *DB) SyncLatestMetrics(ctx context.Context, limit int) (int, error) {
 			return nil
 		}
 		slices.Sort(ids)
-		tasks, err := db.Tasks().GetMany(ctx, q, ids)
+		docs, err := db.latestOfDocs(ctx, q, ids)
 		if err != nil {
 			return err
 		}
-		for _, t := range tasks {
-			if t.MLflow == nil || len(t.MLflow.Metrics) == 0 {
-				continue
-			}
-			ls := make([]LatestNum, 0, len(t.MLflow.Metrics))
-			for _, k := range slices.Sorted(maps.Keys(t.MLflow.Metrics)) {
-				if m := t.MLflow.Metrics[k]; m != nil {
+		for _, id := range ids {
+			ms := docs[id]
+			ls := make([]LatestNum, 0, len(ms))
+			for _, k := range slices.Sorted(maps.Keys(ms)) {
+				if m := ms[k]; m != nil {
 					ls = append(ls, LatestNum{Key: k, Num: m.Num})
 				}
 			}
-			if err := db.SetLatestMetrics(ctx, q, t.ID, ls); err != nil {
+			if err := db.SetLatestMetrics(ctx, q, id, ls); err != nil {
 				return err
 			}
 		}
 		return nil
 	})
 	return n, err
+}
+
+// latestOfDocs reads the latest values kept in the documents of tasks
+// (mlflow.metrics), taken out of each document in SQL.
+func (db *DB) latestOfDocs(ctx context.Context, q Querier, ids []string) (map[string]map[string]*LatestMetric, error) {
+	args := append([]any{db.D.JSONPathArg([]string{"mlflow", "metrics"})}, Args(ids)...)
+	rows, err := q.QueryContext(ctx, `SELECT id, `+db.D.JSONText("doc")+` FROM tasks WHERE id IN (`+Placeholders(len(ids))+`)`, args...)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	out := make(map[string]map[string]*LatestMetric, len(ids))
+	for rows.Next() {
+		var id string
+		var doc sql.NullString
+		if err := rows.Scan(&id, &doc); err != nil {
+			return nil, err
+		}
+		if !doc.Valid {
+			continue
+		}
+		var ms map[string]*LatestMetric
+		if err := json.Unmarshal([]byte(doc.String), &ms); err != nil {
+			return nil, fmt.Errorf("task %s: mlflow.metrics: %w", id, err)
+		}
+		out[id] = ms
+	}
+	return out, rows.Err()
 }
 
 // SyncAllLatestMetrics syncs every marked run, in rounds of limit, until

@@ -73,12 +73,11 @@ func (t *Task) appendDocWithRest(b, rest []byte, order lmOrder) ([]byte, error) 
 func (t *Task) appendSummary(b []byte, order lmOrder) ([]byte, error) {
 	b = append(b, `{"last_metrics":`...)
 	b = appendLastMetrics(b, t.LastMetrics, order)
-	stats, err := json.Marshal(t.MetricStats)
-	if err != nil {
+	b = append(b, `,"metric_stats":`...)
+	var err error
+	if b, err = appendJSONAny(b, t.MetricStats); err != nil {
 		return nil, err
 	}
-	b = append(b, `,"metric_stats":`...)
-	b = append(b, stats...)
 	b = append(b, `,"last_iteration":`...)
 	b = strconv.AppendInt(b, t.LastIteration, 10)
 	b = append(b, `,"last_update":`...)
@@ -92,12 +91,10 @@ func (t *Task) appendSummary(b []byte, order lmOrder) ([]byte, error) {
 		b = strconv.AppendInt(b, *t.ActiveDuration, 10)
 	}
 	if t.MLflow != nil {
-		run, err := json.Marshal(t.MLflow)
-		if err != nil {
+		b = append(b, `,"mlflow":`...)
+		if b, err = appendMLflowRun(b, t.MLflow); err != nil {
 			return nil, err
 		}
-		b = append(b, `,"mlflow":`...)
-		b = append(b, run...)
 	}
 	return b, nil
 }

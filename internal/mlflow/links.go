@@ -15,9 +15,9 @@ import (
 // produced (runs/outputs).
 
 func checkLinks(l store.MetricLinks) error {
-	for name, v := range map[string]string{"model_id": l.ModelID, "dataset_name": l.DatasetName, "dataset_digest": l.DatasetDigest} {
-		if len(v) > MaxLinkLen {
-			return apierr.MLflowInvalidParameter("Metric '%s' had length %d, which exceeded length limit of %d", name, len(v), MaxLinkLen)
+	for _, f := range [...]struct{ name, v string }{{"model_id", l.ModelID}, {"dataset_name", l.DatasetName}, {"dataset_digest", l.DatasetDigest}} {
+		if len(f.v) > MaxLinkLen {
+			return apierr.MLflowInvalidParameter("Metric '%s' had length %d, which exceeded length limit of %d", f.name, len(f.v), MaxLinkLen)
 		}
 	}
 	return nil

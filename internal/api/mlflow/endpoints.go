@@ -342,13 +342,13 @@ type metricIn struct {
 // metricsIn reads log-batch's metrics member by member.
 func metricsIn(c *call) ([]metricIn, error) {
 	var ms []metricIn
-	n, err := c.objects("metrics", func(i int, key string, val []byte) error {
+	n, err := c.objects("metrics", func(i int, key, val []byte) error {
 		for len(ms) <= i {
 			ms = append(ms, metricIn{})
 		}
 		m := &ms[i]
 		var str *string
-		switch key {
+		switch string(key) {
 		case "key":
 			str = &m.Key
 		case "model_id":

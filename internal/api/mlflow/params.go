@@ -122,9 +122,10 @@ func rawNumber(name string, v json.RawMessage) (string, bool, error) {
 
 // objects walks a list-of-objects parameter without encoding/json's
 // reflection (log-batch carries up to 1,000 points): fn gets each
-// object's members in order, key decoded and value raw. A null element
-// is an object without members, as encoding/json decodes it.
-func (c *call) objects(name string, fn func(i int, key string, val []byte) error) (int, error) {
+// object's members in order, name decoded (it aliases the body unless
+// escaped: no copy per member) and value raw. A null element is an
+// object without members, as encoding/json decodes it.
+func (c *call) objects(name string, fn func(i int, key, val []byte) error) (int, error) {
 	v, ok := c.params[name]
 	if !ok || len(v) == 0 || string(v) == "null" {
 		return 0, nil
@@ -136,11 +137,14 @@ func (c *call) objects(name string, fn func(i int, key string, val []byte) error
 			return nil
 		}
 		return jsonx.WalkObject(el, func(key []byte, escaped bool, val []byte) error {
-			k, ok := jsonx.MemberName(key, escaped)
-			if !ok {
-				return jsonx.ErrSyntax
+			if escaped {
+				k, ok := jsonx.MemberName(key, escaped)
+				if !ok {
+					return jsonx.ErrSyntax
+				}
+				key = []byte(k)
 			}
-			return fn(i, k, val)
+			return fn(i, key, val)
 		})
 	})
 	if errors.Is(err, jsonx.ErrSyntax) {

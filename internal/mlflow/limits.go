@@ -36,8 +36,9 @@ const (
 	DefExpResults = 1000
 	// SyncLatestRuns is how many runs' latest values one sync transaction
 	// copies from their documents (store.SyncLatestMetrics), before a
-	// search by metrics and in the background.
-	SyncLatestRuns = 500
+	// search by metrics and in the background: small, so that a sync holds
+	// the store's writer briefly (50 runs of 50 keys: tens of ms).
+	SyncLatestRuns = 50
 )
 
 // Filter and order strings, so that parsing and the query they make stay

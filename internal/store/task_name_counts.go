@@ -48,9 +48,23 @@ func (db *DB) WriteTasksCountingNames(ctx context.Context, q Querier, recs []*En
 	return versions, db.addMetricNameCounts(ctx, q, deltas())
 }
 
-// addMetricNameCounts applies deltas as the SQLite trigger does: a row
-// missing for a decrease starts at 0.
+// addMetricNameCounts applies deltas as the SQLite trigger does, one by
+// one: a row missing for a decrease starts at 0. Deltas that only add to
+// distinct rows (a first batch names tens of metrics) go in multi-row
+// statements instead.
 func (db *DB) addMetricNameCounts(ctx context.Context, q Querier, deltas []MetricNameDelta) error {
+	if onlyNewCounts(deltas) {
+		err := InsertRows(ctx, q, db.D, "INSERT INTO task_metric_variants (company, project, metric_hash, variant_hash, metric, variant, tasks)",
+			"(?, ?, ?, ?, ?, ?, ?)", 7, " ON CONFLICT "+db.D.CountKey("task_metric_variants")+" DO UPDATE SET tasks = task_metric_variants.tasks + excluded.tasks",
+			len(deltas), func(args []any, i int) []any {
+				d := &deltas[i]
+				return append(args, d.Company, d.Project, d.MetricHash, d.VariantHash, d.Metric, d.Variant, d.Tasks)
+			})
+		if err != nil {
+			return fmt.Errorf("count metric names: %w", err)
+		}
+		return nil
+	}
 	stmt := "INSERT INTO task_metric_variants (company, project, metric_hash, variant_hash, metric, variant, tasks) VALUES (?, ?, ?, ?, ?, ?, ?) " +
 		"ON CONFLICT " + db.D.CountKey("task_metric_variants") + " DO UPDATE SET tasks = task_metric_variants.tasks + ?"
 	for _, d := range deltas {
@@ -63,6 +77,21 @@ func (db *DB) addMetricNameCounts(ctx context.Context, q Querier, deltas []Metri
 		}
 	}
 	return nil
+}
+
+// onlyNewCounts reports deltas that each add to a different count row:
+// applied in one statement, they give what applying them in turn gives.
+func onlyNewCounts(deltas []MetricNameDelta) bool {
+	type countKey struct{ company, project, metric, variant string }
+	seen := make(map[countKey]bool, len(deltas))
+	for _, d := range deltas {
+		k := countKey{d.Company, d.Project, d.MetricHash, d.VariantHash}
+		if d.Tasks <= 0 || seen[k] {
+			return false
+		}
+		seen[k] = true
+	}
+	return true
 }
 
 // deltaRowsPerInsert bounds the rows of one insert of deltas (7

@@ -674,7 +674,14 @@ function firstHourCases(seeded) {
         await visible(t.page.locator(`tr[data-task-id="${resnet.task_id}"]`), 'the table');
         await t.page.locator('button[data-testid=columns]').first().click();
         const choices = t.page.locator('input[data-col-choice]');
-        await eventually(async () => ({ok: await choices.count() >= 8, found: `${await choices.count()} columns to choose`}), 'the column chooser');
+        // the project's hyper-parameters and metrics load after the fixed
+        // columns: wait for them, or only the fixed ones get checked
+        const loaded = async () => {
+          const [all, params, metrics] = [await choices.count(), await t.page.locator('input[data-col-choice^="hyperparams."]').count(),
+            await t.page.locator('input[data-col-choice^="metric."]').count()];
+          return {ok: all >= 8 && params > 0 && metrics > 0, found: `${all} columns to choose, ${params} hyper-parameters, ${metrics} metrics`};
+        };
+        await eventually(loaded, 'the column chooser with the project\'s hyper-parameters and metrics');
         for (const el of await choices.all()) if (!await el.isDisabled() && !await el.isChecked()) await el.check();
         await t.page.keyboard.press('Escape');
         const layout = () => t.page.evaluate(() => {

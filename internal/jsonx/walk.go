@@ -51,17 +51,10 @@ func WalkObject(b []byte, fn func(key []byte, escaped bool, val []byte) error) e
 		if err := fn(key, esc, b[i:vend]); err != nil {
 			return err
 		}
-		i = skipSpace(b, vend)
-		if i >= len(b) {
-			return ErrSyntax
+		var done bool
+		if i, done, err = lastOrNext(b, vend, '}'); err != nil || done {
+			return err
 		}
-		if b[i] == '}' {
-			return trailing(b, i+1)
-		}
-		if b[i] != ',' {
-			return ErrSyntax
-		}
-		i = skipSpace(b, i+1)
 	}
 }
 
@@ -140,17 +133,10 @@ func scanValue(b []byte, i, depth int) (int, error) {
 			if i, err = scanValue(b, skipSpace(b, i+1), depth+1); err != nil {
 				return 0, err
 			}
-			i = skipSpace(b, i)
-			if i >= len(b) {
-				return 0, ErrSyntax
+			var done bool
+			if i, done, err = nextItem(b, i, '}'); err != nil || done {
+				return i, err
 			}
-			if b[i] == '}' {
-				return i + 1, nil
-			}
-			if b[i] != ',' {
-				return 0, ErrSyntax
-			}
-			i = skipSpace(b, i+1)
 		}
 	case c == '[':
 		i = skipSpace(b, i+1)
@@ -162,17 +148,10 @@ func scanValue(b []byte, i, depth int) (int, error) {
 			if i, err = scanValue(b, i, depth+1); err != nil {
 				return 0, err
 			}
-			i = skipSpace(b, i)
-			if i >= len(b) {
-				return 0, ErrSyntax
+			var done bool
+			if i, done, err = nextItem(b, i, ']'); err != nil || done {
+				return i, err
 			}
-			if b[i] == ']' {
-				return i + 1, nil
-			}
-			if b[i] != ',' {
-				return 0, ErrSyntax
-			}
-			i = skipSpace(b, i+1)
 		}
 	case c == 't':
 		return literal(b, i, "true")
@@ -184,6 +163,32 @@ func scanValue(b []byte, i, depth int) (int, error) {
 		return scanNumber(b, i)
 	}
 	return 0, ErrSyntax
+}
+
+// nextItem reads what follows a member or element ending before b[i]:
+// the closing byte (done, the index after it) or a comma (the index of
+// the next item).
+func nextItem(b []byte, i int, closing byte) (int, bool, error) {
+	i = skipSpace(b, i)
+	switch {
+	case i >= len(b):
+		return 0, false, ErrSyntax
+	case b[i] == closing:
+		return i + 1, true, nil
+	case b[i] != ',':
+		return 0, false, ErrSyntax
+	}
+	return skipSpace(b, i+1), false, nil
+}
+
+// lastOrNext is nextItem for the walkers' own object or array: after its
+// closing byte only spaces may follow.
+func lastOrNext(b []byte, i int, closing byte) (int, bool, error) {
+	i, done, err := nextItem(b, i, closing)
+	if err == nil && done {
+		err = trailing(b, i)
+	}
+	return i, done, err
 }
 
 func literal(b []byte, i int, lit string) (int, error) {
@@ -253,17 +258,10 @@ func WalkArray(b []byte, fn func(i int, val []byte) error) error {
 		if err := fn(n, b[i:end]); err != nil {
 			return err
 		}
-		i = skipSpace(b, end)
-		if i >= len(b) {
-			return ErrSyntax
+		var done bool
+		if i, done, err = lastOrNext(b, end, ']'); err != nil || done {
+			return err
 		}
-		if b[i] == ']' {
-			return trailing(b, i+1)
-		}
-		if b[i] != ',' {
-			return ErrSyntax
-		}
-		i = skipSpace(b, i+1)
 	}
 }
 

@@ -28,7 +28,7 @@ func keptHistory(ctx context.Context, env *domain.Env, task, key string, offset,
 	r := &events.Reader{DB: env.DB}
 	if len(own) == 0 {
 		// the common case: every point is in the series
-		return seriesMetrics(ctx, r, task, key, offset, limit)
+		return seriesMetrics(ctx, r, task, key, key, key, offset, limit)
 	}
 	// at most len(own) series points give way to InScalars rows
 	series, err := r.SeriesPage(ctx, task, key, key, 0, want+len(own))
@@ -42,17 +42,22 @@ func keptHistory(ctx context.Context, env *domain.Env, task, key string, offset,
 	return merged[offset:], nil
 }
 
-// seriesMetrics reads a page of key's series as history points.
-func seriesMetrics(ctx context.Context, r *events.Reader, task, key string, offset, limit int) ([]Metric, error) {
-	pts, err := r.SeriesPage(ctx, task, key, key, offset, limit)
+// seriesMetrics reads a page of a series (metric, variant) of task as
+// the history points of key.
+func seriesMetrics(ctx context.Context, r *events.Reader, task, metric, variant, key string, offset, limit int) ([]Metric, error) {
+	pts, err := r.SeriesPage(ctx, task, metric, variant, offset, limit)
 	if err != nil {
 		return nil, err
 	}
 	out := make([]Metric, len(pts))
 	for i, p := range pts {
-		out[i] = Metric{Key: key, Value: FormatValue(p.Value), Timestamp: p.TS, Step: p.Iter}
+		out[i] = seriesMetric(key, p)
 	}
 	return out, nil
+}
+
+func seriesMetric(key string, p events.SeriesPoint) Metric {
+	return Metric{Key: key, Value: FormatValue(p.Value), Timestamp: p.TS, Step: p.Iter}
 }
 
 // mergeHistory merges a key's own rows and series points (both in
@@ -79,8 +84,7 @@ func mergeHistory(key string, own []store.MetricPoint, series []events.SeriesPoi
 			out = append(out, historyMetric(&own[i]))
 			i++
 		case j < len(series):
-			p := series[j]
-			out = append(out, Metric{Key: key, Value: FormatValue(p.Value), Timestamp: p.TS, Step: p.Iter})
+			out = append(out, seriesMetric(key, series[j]))
 			j++
 		default:
 			return out

@@ -41,13 +41,5 @@ func scalarHistory(ctx context.Context, env *domain.Env, task, key string, offse
 	if !ok {
 		return []Metric{}, nil
 	}
-	pts, err := r.SeriesPage(ctx, task, metric, variant, offset, limit)
-	if err != nil {
-		return nil, err
-	}
-	out := make([]Metric, len(pts))
-	for i, p := range pts {
-		out[i] = Metric{Key: key, Value: FormatValue(p.Value), Timestamp: p.TS, Step: p.Iter}
-	}
-	return out, nil
+	return seriesMetrics(ctx, r, task, metric, variant, key, offset, limit)
 }
